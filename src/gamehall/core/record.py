@@ -1,0 +1,161 @@
+"""Game records: header tags and every action, chance included, in notation (PGN-like).
+
+::
+
+    [Game "acadmu"]
+    [Dark "greedy"]
+    [Light "random"]
+    [Seed "7"]
+    [Result "1-0"]
+
+    1. draw RT:BS/YC:RT
+    2. pour 3,0,2,2,1,1,2,2,1/1,0,1,1,1,2,2,1,5
+    3. RTxBS
+
+One action per line, numbered from 1, so an action's text may contain spaces. Lines starting with
+``#`` are comments. Writing a record and replaying it reproduces the game exactly; a record that
+contains an illegal action is rejected with the move number and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gamehall.core.errors import GamehallError, RecordError
+from gamehall.core.game import Game, State
+from gamehall.core.registry import game_class
+
+_TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
+_MOVE = re.compile(r"^(?P<number>\d+)\.\s+(?P<action>\S.*?)\s*$")
+
+STANDARD_TAGS = ("Game", "Variant", "Date", "Seed", "SetUp", "Result", "Termination")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+@dataclass
+class Record:
+    """A game record: ordered header tags and the actions' notation."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
+        lines.append("")
+        lines.extend(f"{number}. {action}" for number, action in enumerate(self.actions, 1))
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def parse(cls, text: str) -> Record:
+        """Read a record's text; raises RecordError naming the line that is wrong."""
+        record = cls()
+        in_header = True
+        for line_number, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("["):
+                match = _TAG.match(line)
+                if not in_header or match is None:
+                    raise RecordError(
+                        f"line {line_number}: {line!r} is not a header tag like [Name \"value\"]"
+                    )
+                record.tags[match["name"]] = _unescape(match["value"])
+                continue
+            in_header = False
+            match = _MOVE.match(line)
+            if match is None:
+                raise RecordError(
+                    f"line {line_number}: {line!r} is not a numbered action like '1. pass'"
+                )
+            number = int(match["number"])
+            if number != len(record.actions) + 1:
+                raise RecordError(
+                    f"line {line_number}: expected move number {len(record.actions) + 1}, "
+                    f"found {number}"
+                )
+            record.actions.append(match["action"])
+        if "Game" not in record.tags:
+            raise RecordError("the record has no [Game \"...\"] tag")
+        return record
+
+    def game(self) -> Game:
+        """The game (with its variant) this record is of."""
+        cls = game_class(self.tags["Game"])
+        try:
+            return cls.from_record_tags(self.tags)
+        except GamehallError as error:
+            raise RecordError(f"header: {error}") from None
+
+    def replay(self) -> list[State]:
+        """Every state of the game, from the start to after the last action.
+
+        Raises RecordError with the move number and the reason at the first illegal action, and if
+        the Result tag disagrees with how the game ended.
+        """
+        game = self.game()
+        if "SetUp" in self.tags:
+            try:
+                state = game.parse_state(self.tags["SetUp"])
+            except GamehallError as error:
+                raise RecordError(f"SetUp: {error}") from None
+        else:
+            state = game.new_initial_state()
+        states = [state]
+        for number, text in enumerate(self.actions, 1):
+            try:
+                action = state.parse_action(text)
+            except GamehallError as error:
+                raise RecordError(str(error), move_number=number) from None
+            state = state.apply_trusted(action)
+            states.append(state)
+        result = self.tags.get("Result", "*")
+        outcome = state.outcome()
+        if result != "*":
+            if outcome is None:
+                raise RecordError(f"Result is {result!r} but the game is not over")
+            if outcome.result_tag() != result:
+                raise RecordError(
+                    f"Result is {result!r} but the moves end in {outcome.result_tag()!r}"
+                )
+        return states
+
+
+def make_record(
+    game: Game,
+    actions: Iterable[object],
+    *,
+    players: Iterable[str] = (),
+    seed: int | None = None,
+    date: str | None = None,
+    setup: State | None = None,
+    final: State | None = None,
+    extra: dict[str, str] | None = None,
+) -> Record:
+    """Build a record of a game played from ``setup`` (default: the initial state)."""
+    tags: dict[str, str] = {"Game": game.name}
+    tags.update(game.record_tags())
+    for name, player in zip(game.player_names, players, strict=False):
+        tags[name.capitalize()] = player
+    if date:
+        tags["Date"] = date
+    if seed is not None:
+        tags["Seed"] = str(seed)
+    if setup is not None:
+        tags["SetUp"] = str(setup)
+    if extra:
+        tags.update(extra)
+    outcome = final.outcome() if final is not None else None
+    tags["Result"] = outcome.result_tag() if outcome else "*"
+    if outcome:
+        tags["Termination"] = outcome.reason
+    return Record(tags=tags, actions=[str(a) for a in actions])
