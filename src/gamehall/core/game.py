@@ -15,6 +15,7 @@ In the OpenSpiel spirit, but Pythonic:
 from __future__ import annotations
 
 import random
+import shlex
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -78,9 +79,7 @@ class Option:
                 return True
             if text in _FALSE:
                 return False
-            raise InvalidOptionError(
-                f"option {self.name} takes true or false, not {value!r}"
-            )
+            raise InvalidOptionError(f"option {self.name} takes true or false, not {value!r}")
         if self.kind is int:
             if isinstance(value, bool):
                 raise InvalidOptionError(f"option {self.name} takes an integer, not {value!r}")
@@ -143,19 +142,22 @@ class Game(ABC):
         return len(self.player_names)
 
     def variant_text(self) -> str:
-        """The options that differ from their defaults, as ``name=value,...`` (record tag)."""
+        """The options that differ from their defaults, as ``name=value ...`` (shell-quoted)."""
         parts = []
         for spec in self.option_specs:
             value = self.options[spec.name]
             if value != spec.default:
                 shown = str(value).lower() if isinstance(value, bool) else str(value)
-                parts.append(f"{spec.name}={shown}")
-        return ",".join(parts)
+                parts.append(shlex.quote(f"{spec.name}={shown}"))
+        return " ".join(parts)
 
     @classmethod
     def from_variant_text(cls, text: str) -> Game:
         """Make the game from the text :meth:`variant_text` writes."""
-        items = [part for part in text.split(",") if part.strip()]
+        try:
+            items = shlex.split(text)
+        except ValueError as error:
+            raise InvalidOptionError(f"variant text {text!r}: {error}") from None
         return cls(**parse_option_assignments(items))
 
     def record_tags(self) -> dict[str, str]:
@@ -302,10 +304,15 @@ class State(ABC):
             raise IllegalActionError(text, str(self), "the game is over")
         if self.is_chance_node():
             if not self.is_chance_outcome(action):
-                raise IllegalActionError(text, str(self), "not a possible outcome of this chance node")
+                raise IllegalActionError(
+                    text, str(self), "not a possible outcome of this chance node"
+                )
         elif action not in self.legal_actions():
             raise IllegalActionError(
-                text, str(self), self.explain_illegal(action), [str(a) for a in self.legal_actions()]
+                text,
+                str(self),
+                self.explain_illegal(action),
+                [str(a) for a in self.legal_actions()],
             )
         return action
 
@@ -318,6 +325,10 @@ class State(ABC):
     def outcome(self) -> Outcome | None:
         """How the game ended, or None if it has not."""
         return None
+
+    def scores(self) -> tuple[float, ...]:
+        """Each player's score as the game counts it now (final at the end); default: returns."""
+        return self.returns()
 
     def evaluate(self, player: int) -> float:
         """A quick heuristic value for ``player`` (used by greedy play); games override it."""

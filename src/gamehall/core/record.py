@@ -67,7 +67,7 @@ class Record:
                 match = _TAG.match(line)
                 if not in_header or match is None:
                     raise RecordError(
-                        f"line {line_number}: {line!r} is not a header tag like [Name \"value\"]"
+                        f'line {line_number}: {line!r} is not a header tag like [Name "value"]'
                     )
                 record.tags[match["name"]] = _unescape(match["value"])
                 continue
@@ -85,7 +85,7 @@ class Record:
                 )
             record.actions.append(match["action"])
         if "Game" not in record.tags:
-            raise RecordError("the record has no [Game \"...\"] tag")
+            raise RecordError('the record has no [Game "..."] tag')
         return record
 
     def game(self) -> Game:

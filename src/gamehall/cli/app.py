@@ -1,0 +1,280 @@
+"""The ``gamehall`` command line (Typer + Rich). It talks only to the core protocol, the agents
+and the views: it knows no game's internals.
+
+Bad input anywhere exits with status 2 and a one-line message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from gamehall.ai import make_agent
+from gamehall.cli.human import HumanAgent, QuitGame
+from gamehall.cli.views import view_for
+from gamehall.core import (
+    Agent,
+    Game,
+    GamehallError,
+    Record,
+    State,
+    find_game,
+    make_record,
+    play_game,
+)
+from gamehall.core.game import parse_option_assignments
+
+app = typer.Typer(
+    name="gamehall",
+    help="Play, check and replay Äcädmü and Akros.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help="The game: acadmu or akros.")]
+PositionArg = Annotated[str, typer.Argument(help="A position in the game's notation.")]
+Variant = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-V", help="A game option, NAME=VALUE (repeatable)."),
+]
+
+
+class UsageError(GamehallError):
+    """Bad command-line input that is not about the game itself."""
+
+
+def build_game(name: str, variants: list[str] | None = None, **shortcuts: Any) -> Game:
+    """Make the game from --variant NAME=VALUE items and shortcut flags like --target."""
+    options: dict[str, Any] = parse_option_assignments(variants or [])
+    for option, value in shortcuts.items():
+        if value is not None:
+            options[option] = value
+    return find_game(name, **options)
+
+
+def _seat_agent(game: Game, seat: int, spec: str, seed: int | None) -> Agent:
+    if spec.lower() == "human":
+        return HumanAgent(console, view_for(game.name), seat_name=game.player_names[seat])
+    return make_agent(spec, seed)
+
+
+@app.command()
+def play(
+    game_name: GameArg,
+    dark: Annotated[str | None, typer.Option(help="Äcädmü Dark: human, random, greedy.")] = None,
+    light: Annotated[str | None, typer.Option(help="Äcädmü Light: human, random, greedy.")] = None,
+    jinn: Annotated[str | None, typer.Option(help="Akros Jinn: human, random, greedy.")] = None,
+    ifrit: Annotated[str | None, typer.Option(help="Akros Ifrit: human, random, greedy.")] = None,
+    target: Annotated[int | None, typer.Option(help="Äcädmü: points to win the match.")] = None,
+    board: Annotated[str | None, typer.Option(help="Akros: a board TOML file.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for chance and the computer.")] = None,
+    variant: Variant = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the record here after every move.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue the unfinished game in a record.")
+    ] = None,
+    auto: Annotated[
+        bool, typer.Option(help="Computer against computer; print the result.")
+    ] = False,
+) -> None:
+    """Play a game in the terminal: people and computer players in any seats."""
+    if resume is not None:
+        record = _read_record(resume)
+        game = record.game()
+        if game.name != build_game(game_name).name:
+            raise UsageError(f"{resume} is a record of {game.name}, not {game_name}")
+        states = record.replay()
+        actions = [states[i].parse_action(t) for i, t in enumerate(record.actions)]
+        start, seed = states[-1], int(record.tags.get("Seed", "0")) + len(actions)
+        setup = states[0] if "SetUp" in record.tags else None
+        if start.is_terminal():
+            raise UsageError(f"the game in {resume} is already over ({record.tags.get('Result')})")
+        save = save or resume
+    else:
+        shortcuts = {"target": target, "board": board}
+        game = build_game(
+            game_name, variant, **{k: v for k, v in shortcuts.items() if v is not None}
+        )
+        start, actions, setup = game.new_initial_state(), [], None
+        seed = seed if seed is not None else int(datetime.datetime.now().timestamp())
+    seats = {"dark": dark, "light": light, "jinn": jinn, "ifrit": ifrit}
+    for seat, value in seats.items():
+        if value is not None and seat not in game.player_names:
+            raise UsageError(
+                f"{game.name} has no seat --{seat}; its seats are "
+                + ", ".join(f"--{p}" for p in game.player_names)
+            )
+    defaults = ("human", "greedy")
+    specs = []
+    for index, player in enumerate(game.player_names):
+        spec = seats.get(player) or defaults[index]
+        if auto and spec == "human":
+            spec = "greedy"
+        specs.append(spec)
+    agents = [_seat_agent(game, i, spec, seed + 1000 * (i + 1)) for i, spec in enumerate(specs)]
+    view = view_for(game.name)
+    date = datetime.date.today().strftime("%Y.%m.%d")
+    show = not auto
+
+    def write(final: State, moves: list[Any]) -> None:
+        if save is not None:
+            record = make_record(
+                game, moves, players=specs, seed=seed, date=date, setup=setup, final=final
+            )
+            save.write_text(str(record), encoding="utf-8")
+
+    def on_action(before: State, action: Any, after: State) -> None:
+        actions.append(action)
+        write(after, actions)
+        if show and not any(
+            isinstance(a, HumanAgent) and a.seat == after.current_player for a in agents
+        ):
+            console.print(view(after, action))
+            console.rule(style="dim")
+
+    if show:
+        console.print(view(start, actions[-1] if actions else None))
+    try:
+        played = play_game(game, agents, seed=seed, start=start, on_action=on_action)
+    except QuitGame:
+        console.print(f"Game stopped{f'; saved to {save}' if save else ''}.")
+        return
+    final = played.final
+    outcome = final.outcome()
+    if show:
+        console.print(view(final, actions[-1] if actions else None))
+    if outcome is not None:
+        console.print(f"[bold]Result {outcome.result_tag()}[/bold]: {outcome.reason}")
+    if save is not None:
+        console.print(f"Record saved to {save}")
+
+
+@app.command()
+def moves(
+    game_name: GameArg,
+    position: PositionArg,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Also say if it is over and the score.")
+    ] = False,
+    variant: Variant = None,
+) -> None:
+    """List the legal moves of a position, one per line (nothing when it is over)."""
+    game = build_game(game_name, variant)
+    state = game.parse_state(position)
+    legal = [str(a) for a in state.legal_actions()]
+    if as_json:
+        payload = {
+            "position": str(state),
+            "to_move": state.player_name(),
+            "moves": legal,
+            "over": state.is_terminal(),
+            "score": dict(zip(game.player_names, state.scores(), strict=True)),
+        }
+        outcome = state.outcome()
+        if outcome is not None:
+            payload["winner"] = (
+                None if outcome.winner is None else game.player_names[outcome.winner]
+            )
+            payload["reason"] = outcome.reason
+        typer.echo(json.dumps(payload))
+    else:
+        for move in legal:
+            typer.echo(move)
+
+
+@app.command()
+def apply(
+    game_name: GameArg,
+    position: PositionArg,
+    actions: Annotated[list[str], typer.Argument(help="Moves in notation, applied in order.")],
+    variant: Variant = None,
+) -> None:
+    """Apply moves to a position and print the resulting position."""
+    game = build_game(game_name, variant)
+    state = game.parse_state(position)
+    for number, text in enumerate(actions, 1):
+        try:
+            state = state.apply(state.parse_action(text))
+        except GamehallError as error:
+            raise UsageError(f"move {number} ({text}): {error}") from None
+    typer.echo(str(state))
+
+
+def _read_record(path: Path) -> Record:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    return Record.parse(text)
+
+
+@app.command()
+def replay(
+    path: Annotated[Path, typer.Argument(help="A game record file.")],
+    final: Annotated[bool, typer.Option("--final", help="Print only the final position.")] = False,
+    board: Annotated[
+        bool, typer.Option("--board", help="Draw the board after every move.")
+    ] = False,
+) -> None:
+    """Check a record and show it move by move (or print only the final state)."""
+    record = _read_record(path)
+    states = record.replay()
+    game = record.game()
+    if final:
+        typer.echo(str(states[-1]))
+        return
+    view = view_for(game.name)
+    for name, value in record.tags.items():
+        console.print(f"[dim]{name}:[/dim] {value}", highlight=False)
+    console.print(view(states[0]))
+    for number, (text, state) in enumerate(zip(record.actions, states[1:], strict=True), 1):
+        mover = states[number - 1].player_name()
+        console.print(
+            f"{number:>4}. [bold]{text}[/bold] [dim]({mover})[/dim]  {state}", highlight=False
+        )
+        if board:
+            console.print(view(state, text))
+    console.print(view(states[-1], record.actions[-1] if record.actions else None))
+    typer.echo(f"{len(record.actions)} moves checked; final position: {states[-1]}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the app, turning every bad input into one line and exit status 2."""
+    try:
+        result = app(args=argv, standalone_mode=False)
+    except GamehallError as error:
+        _fail(str(error))
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as error:
+        # Typer's (vendored) Click raises usage errors that carry a message and an exit code.
+        message = getattr(error, "format_message", None)
+        if callable(message):
+            _fail(str(message()), getattr(error, "exit_code", 2) or 2)
+        if hasattr(error, "exit_code"):  # typer.Exit
+            sys.exit(error.exit_code)
+        raise
+    if isinstance(result, int) and result:
+        sys.exit(result)
+
+
+def _fail(message: str, status: int = 2) -> None:
+    err_console.print(
+        f"error: {' '.join(message.split())}", highlight=False, markup=False, soft_wrap=True
+    )
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
