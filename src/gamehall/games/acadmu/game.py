@@ -104,6 +104,12 @@ class Move:
 
 
 PASS = Move(-1, ())
+_MOVES: dict[tuple[int, tuple[int, ...]], Move] = {
+    (own, taken): Move(own, taken)
+    for own in range(9)
+    for taken in [(t,) for t in range(9)] + [(a, b) for a in range(9) for b in range(a, 9)]
+}
+"""Every possible capture, made once: legal_actions hands out these shared values."""
 _MOVE = re.compile(
     r"^(?:(?P<pass>pass)|(?P<own>[RBY][TSC])x(?P<a>[RBY][TSC])(?:\+(?P<b>[RBY][TSC]))?)$",
     re.IGNORECASE,
@@ -418,7 +424,7 @@ class AcadmuState(State):
         moves = rules.captures(own, other, take_one_if_last=self.game.take_one_if_last)
         if not moves:
             return (PASS,)
-        return tuple(Move(mine, taken) for mine, taken in moves)
+        return tuple(_MOVES[capture] for capture in moves)
 
     def apply_trusted(self, action: Action) -> AcadmuState:
         if isinstance(action, Move):

@@ -15,23 +15,40 @@ Capture = tuple[int, tuple[int, ...]]
 """(own pairing given up, sorted pairings taken)."""
 
 
+# Precomputed for speed (the engines sit under search): for each own pairing, the captures it
+# could make, as ready-made (own, taken) tuples.
+_BY_COLOUR: tuple[tuple[Capture, ...], ...] = tuple(
+    tuple((mine, (pairing(beaten(colour_of(mine)), shape),)) for shape in range(3))
+    for mine in range(9)
+)
+_BY_SHAPE: tuple[tuple[Capture, ...], ...] = tuple(
+    tuple(
+        (mine, (pairing(a, beaten(shape_of(mine))), pairing(b, beaten(shape_of(mine)))))
+        for a in range(3)
+        for b in range(a, 3)
+    )
+    for mine in range(9)
+)
+
+_CANDIDATES = tuple(sorted(_BY_COLOUR[mine] + _BY_SHAPE[mine]) for mine in range(9))
+
+
 def captures_by_colour(own: Counts, opponent: Counts) -> list[Capture]:
     """'One by colour': one own token removes one opponent token of the colour it beats."""
-    moves = []
-    for mine in range(9):
-        if own[mine]:
-            victim_colour = beaten(colour_of(mine))
-            for shape in range(3):
-                victim = pairing(victim_colour, shape)
-                if opponent[victim]:
-                    moves.append((mine, (victim,)))
-    return moves
+    return [
+        capture
+        for mine in range(9)
+        if own[mine]
+        for capture in _BY_COLOUR[mine]
+        if opponent[capture[1][0]]
+    ]
 
 
 def captures_by_shape(
     own: Counts, opponent: Counts, *, take_one_if_last: bool = False
 ) -> list[Capture]:
-    """'Two by shape': one own token removes two opponent tokens of the shape it beats.
+    """'Two by shape': one own token removes two opponent tokens of the shape it beats
+    (any colours, possibly the same colour).
 
     With the variant ``shape_capture_takes_one_if_last``, when exactly one opponent token of the
     beaten shape is left, it may be taken alone.
@@ -40,25 +57,39 @@ def captures_by_shape(
     for mine in range(9):
         if not own[mine]:
             continue
-        victim_shape = beaten(shape_of(mine))
-        victims = [pairing(colour, victim_shape) for colour in range(3)]
-        for i, first in enumerate(victims):
-            for second in victims[i:]:
-                if opponent[first] >= (2 if first == second else 1) and opponent[second]:
-                    moves.append((mine, (first, second)))
-        if take_one_if_last and sum(opponent[v] for v in victims) == 1:
-            moves.append((mine, tuple(v for v in victims if opponent[v])))
+        for capture in _BY_SHAPE[mine]:
+            first, second = capture[1]
+            if opponent[first] >= (2 if first == second else 1) and opponent[second]:
+                moves.append(capture)
+        if take_one_if_last:
+            victims = [pairing(colour, beaten(shape_of(mine))) for colour in range(3)]
+            if sum(opponent[v] for v in victims) == 1:
+                moves.append((mine, tuple(v for v in victims if opponent[v])))
     return moves
 
 
 def captures(own: Counts, opponent: Counts, *, take_one_if_last: bool = False) -> list[Capture]:
-    """Every capture open to ``own`` (by colour and by shape), each resulting position once."""
-    moves = captures_by_colour(own, opponent) + captures_by_shape(
-        own, opponent, take_one_if_last=take_one_if_last
-    )
+    """Every capture open to ``own`` (by colour and by shape), each resulting position once,
+    sorted by (own pairing, pairings taken)."""
     if take_one_if_last:
-        moves = list(dict.fromkeys(moves))
-    moves.sort()
+        moves = captures_by_colour(own, opponent) + captures_by_shape(
+            own, opponent, take_one_if_last=True
+        )
+        return sorted(set(moves))
+    # Fast path: one pass over each pairing's candidates, already in sorted order.
+    moves = []
+    for mine in range(9):
+        if not own[mine]:
+            continue
+        for capture in _CANDIDATES[mine]:
+            taken = capture[1]
+            if len(taken) == 1:
+                if opponent[taken[0]]:
+                    moves.append(capture)
+            else:
+                first, second = taken
+                if opponent[first] >= (2 if first == second else 1) and opponent[second]:
+                    moves.append(capture)
     return moves
 
 
