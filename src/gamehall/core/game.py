@@ -330,6 +330,11 @@ class State(ABC):
         """Each player's score as the game counts it now (final at the end); default: returns."""
         return self.returns()
 
+    def horizon_returns(self) -> tuple[float, ...] | None:
+        """Estimated returns at a natural resting point where search may stop (e.g. between
+        rounds of a match), in the range of :meth:`returns`; None elsewhere (search on)."""
+        return None
+
     def evaluate(self, player: int) -> float:
         """A quick heuristic value for ``player`` (used by greedy play); games override it."""
         return self.returns()[player] if self.is_terminal() else 0.0

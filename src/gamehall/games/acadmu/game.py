@@ -541,6 +541,18 @@ class AcadmuState(State):
             return tuple(float(p) for p in self.match_scores_after_round())
         return (float(self.match_score[0]), float(self.match_score[1]))
 
+    def horizon_returns(self) -> tuple[float, ...] | None:
+        """Between rounds of a match (round over, or before a pour): the match lead, squashed
+        into (-1, 1) by the points still needed, so search can stop at a round's end."""
+        if self.first is None or self.is_terminal():
+            return None
+        if self.phase == "play" and not self.round_over:
+            return None
+        dark, light = self.scores()
+        lead = (dark - light) / self.game.target
+        value = max(-0.99, min(0.99, lead))
+        return (value, -value)
+
     def evaluate(self, player: int) -> float:
         """Match points, then the round's token difference, from ``player``'s side."""
         if self.is_terminal():
