@@ -339,6 +339,11 @@ class State(ABC):
         """A quick heuristic value for ``player`` (used by greedy play); games override it."""
         return self.returns()[player] if self.is_terminal() else 0.0
 
+    def view(self) -> dict[str, Any]:
+        """A JSON-ready public description of the state for front ends that draw it (the web
+        app's board, for instance). Games override it; keys are the game's own words."""
+        return {"position": str(self)}
+
     def legal_action_mask(self) -> list[bool]:
         """Which dense action indices are legal now."""
         mask = [False] * self.game.num_distinct_actions

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from gamehall.core.errors import (
     InvalidOptionError,
@@ -41,6 +41,7 @@ from gamehall.games.acadmu import rules
 from gamehall.games.acadmu.discs import Counts, DiscSet, default_disc_set, resolve_disc_set
 from gamehall.games.acadmu.tokens import (
     COLOURS,
+    PAIRINGS,
     SHAPES,
     beaten,
     colour_beats,
@@ -593,6 +594,24 @@ class AcadmuState(State):
                 "by shape, not other shapes"
             )
         return "not a legal move here"
+
+    def view(self) -> dict[str, Any]:
+        """For front ends: the phase, both sides' counts by pairing, the turn and the match."""
+        return {
+            "position": str(self),
+            "phase": self.phase,
+            "pairings": list(PAIRINGS),
+            "dark": list(self.dark),
+            "light": list(self.light),
+            "to_move": SIDE_LETTERS[self.to_move],
+            "passed": None if self.passed == NO_ONE else SIDE_LETTERS[self.passed],
+            "match_score": list(self.match_score),
+            "first": None if self.first is None else SIDE_LETTERS[self.first],
+            "target": self.game.target,
+            "round_over": self.phase == "play" and self.round_over,
+            "round_difference": self.round_difference() if self.phase == "play" else 0,
+            "scores": list(self.scores()),
+        }
 
     # --- text ---
 
