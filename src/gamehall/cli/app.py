@@ -24,6 +24,7 @@ from gamehall.core import (
     GamehallError,
     Record,
     State,
+    TooManyOutcomesError,
     find_game,
     make_record,
     play_game,
@@ -169,15 +170,26 @@ def moves(
     ] = False,
     variant: Variant = None,
 ) -> None:
-    """List the legal moves of a position, one per line (nothing when it is over)."""
+    """List the legal moves of a position, one per line (nothing when it is over).
+
+    At a chance node the listable outcomes are printed (with --json, their probabilities)."""
     game = build_game(game_name, variant)
     state = game.parse_state(position)
     legal = [str(a) for a in state.legal_actions()]
+    chance: list[dict[str, str]] = []
+    if state.is_chance_node():
+        try:
+            chance = [{"action": str(a), "probability": str(p)} for a, p in state.chance_outcomes()]
+        except TooManyOutcomesError:
+            chance = []  # e.g. the pour: too many outcomes to list
+        legal = [item["action"] for item in chance]
     if as_json:
         payload = {
             "position": str(state),
             "to_move": state.player_name(),
             "moves": legal,
+            "chance": state.is_chance_node(),
+            "probabilities": {item["action"]: item["probability"] for item in chance},
             "over": state.is_terminal(),
             "score": dict(zip(game.player_names, state.scores(), strict=True)),
         }

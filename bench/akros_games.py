@@ -1,0 +1,67 @@
+"""Benchmark: complete Akros games of random legal decisions (chance sampled) on one core.
+
+Prints games per second and the Ifrit's win rate under random play with a 95% Wilson interval::
+
+    .venv/bin/python bench/akros_games.py --games 20000 --seed 1
+    .venv/bin/python bench/akros_games.py --seconds 10 --board path/to/board.toml
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+from gamehall.core import find_game
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval for a binomial proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return ((centre - spread) / scale, (centre + spread) / scale)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000, help="games to play")
+    parser.add_argument("--seconds", type=float, default=None, help="play for this long instead")
+    parser.add_argument("--seed", type=int, default=0, help="random seed")
+    parser.add_argument("--board", default="dawn", help="board: 'dawn' or a TOML file")
+    args = parser.parse_args()
+
+    game = find_game("akros", board=args.board)
+    rng = random.Random(args.seed)
+    initial = game.new_initial_state()
+    games = ifrit_wins = actions = 0
+    start = time.perf_counter()
+    deadline = start + args.seconds if args.seconds else None
+    while (deadline is None and games < args.games) or (
+        deadline is not None and time.perf_counter() < deadline
+    ):
+        state = initial
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.apply_trusted(state.sample_chance(rng))
+            else:
+                state = state.apply_trusted(rng.choice(state.legal_actions()))
+            actions += 1
+        games += 1
+        ifrit_wins += state.returns()[1] > 0
+    elapsed = time.perf_counter() - start
+    low, high = wilson(ifrit_wins, games)
+    print(f"board {game.board.name}: {games} games in {elapsed:.2f} s, seed {args.seed}")
+    print(f"{games / elapsed:,.0f} games/s, {actions / elapsed:,.0f} actions/s")
+    print(
+        f"Ifrit wins {ifrit_wins / games:.4f} of random games "
+        f"(95% Wilson interval {low:.4f}-{high:.4f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
