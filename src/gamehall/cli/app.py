@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from gamehall.ai import make_agent
+from gamehall.cli.analysis import register as register_analysis
 from gamehall.cli.human import HumanAgent, QuitGame
 from gamehall.cli.views import view_for
 from gamehall.core import (
@@ -38,6 +39,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+register_analysis(app)
 console = Console()
 err_console = Console(stderr=True)
 

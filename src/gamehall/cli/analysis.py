@@ -1,0 +1,448 @@
+"""The analysis commands: ``analyze``, ``tournament`` and ``compare-boards``.
+
+``register(app)`` adds them to the ``gamehall`` Typer app. Bad input raises
+:class:`~gamehall.core.GamehallError`, which the app's ``main`` turns into one line and exit
+status 2. Ctrl-C stops a run with every finished game kept; the same command resumes it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from gamehall.analysis import exact as exact_values
+from gamehall.analysis.metrics import metric_columns
+from gamehall.analysis.report import exact_report, selfplay_report
+from gamehall.analysis.selfplay import RunSpec, default_workers, run_tasks, selfplay
+from gamehall.analysis.stats import proportion
+from gamehall.analysis.store import (
+    DEAL_COLUMNS,
+    GAME_COLUMNS,
+    RECORD_COLUMN,
+    RunStore,
+)
+from gamehall.analysis.tournament import (
+    RANKING_HEADERS,
+    TOURNAMENT_COLUMNS,
+    head_to_head_rows,
+    ranking_rows,
+    run_tournament,
+    standings,
+    tournament_specs,
+)
+from gamehall.core import Game, GamehallError, find_game
+from gamehall.core.game import parse_option_assignments
+
+console = Console()
+err_console = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help="The game: acadmu or akros.")]
+PlayersOption = Annotated[
+    str | None, typer.Option("--players", help="Comma-separated players, e.g. greedy,random.")
+]
+GamesOption = Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")]
+SeedOption = Annotated[
+    int, typer.Option("--seed", min=0, help="The run's seed (games derive theirs).")
+]
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-V", help="A game option, NAME=VALUE (repeatable)."),
+]
+WorkersOption = Annotated[
+    int | None, typer.Option("--workers", "-j", min=1, help="Local processes (default: all cores).")
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", help="A Dask scheduler address, tcp://HOST:PORT (instead of local cores)."
+    ),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``analyze``, ``tournament`` and ``compare-boards`` to ``app``."""
+    app.command("analyze")(analyze)
+    app.command("tournament")(tournament)
+    app.command("compare-boards")(compare_boards)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _game(name: str, variants: list[str] | None, board: Path | None = None) -> Game:
+    options: dict[str, Any] = parse_option_assignments(variants or [])
+    if board is not None:
+        if not board.exists():
+            raise GamehallError(f"board file {board} does not exist")
+        options["board"] = str(board)
+    return find_game(name, **options)
+
+
+def _players(text: str | None, count: int | None = 2) -> list[str]:
+    if not text:
+        raise GamehallError("give the players, e.g. --players greedy,random")
+    players = [p.strip() for p in text.split(",") if p.strip()]
+    if count is not None and len(players) != count:
+        raise GamehallError(f"--players takes {count} players, A,B; got {text!r}")
+    from gamehall.ai import make_agent
+
+    for name in players:
+        make_agent(name, 0)  # an unknown name fails here, before any work
+    return players
+
+
+class RateColumn(ProgressColumn):
+    """Games per second since the start."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed or 0.0
+        rate = task.completed / elapsed if elapsed > 0 and task.completed else 0.0
+        return Text(f"{rate:6.1f}/s", style="progress.data.speed")
+
+
+@contextmanager
+def _progress(description: str, total: int, done: int) -> Iterator[Callable[[Any], None]]:
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+    )
+    with progress:
+        task = progress.add_task(description, total=total, completed=done)
+
+        def advance(_row: Any) -> None:
+            progress.advance(task)
+
+        yield advance
+
+
+def _interrupted(out: Path | None, count: int) -> None:
+    where = f" in {out}" if out else ""
+    err_console.print(
+        f"Interrupted: {count} finished games stored{where}; run the same command again to resume.",
+        highlight=False,
+    )
+    raise typer.Exit(130)
+
+
+# --- analyze -------------------------------------------------------------------------------------
+
+
+def analyze(
+    game_name: GameArg,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for games.sqlite and the report.")
+    ],
+    players: PlayersOption = None,
+    games: GamesOption = 100,
+    seed: SeedOption = 0,
+    variant: VariantOption = None,
+    board: Annotated[Path | None, typer.Option(help="Akros: a board TOML file.")] = None,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Äcädmü: the perfect-play value of random deals.")
+    ] = False,
+    deals: Annotated[int, typer.Option(min=1, help="With --exact: how many deals.")] = 100,
+    tokens: Annotated[
+        int | None,
+        typer.Option(min=1, help="With --exact: tokens a side (a pour, then random ones dropped)."),
+    ] = None,
+    time_limit: Annotated[
+        float | None, typer.Option(help="With --exact: seconds per deal for the solver.")
+    ] = None,
+) -> None:
+    """Self-play GAME between two players and write every game and a report to --out.
+
+    Games alternate sides (A takes seat 0 in even games). Game i's seed comes from --seed and i,
+    so results are the same on any number of workers. Rerun the same command to resume.
+    """
+    workers = workers or default_workers()
+    if exact:
+        _analyze_exact(game_name, out, seed, variant, workers, scheduler, deals, tokens, time_limit)
+        return
+    game = _game(game_name, variant, board)
+    spec = RunSpec.make(game, _players(players), seed)
+    columns = {**GAME_COLUMNS, **metric_columns(game.name), **RECORD_COLUMN}
+    started = time.perf_counter()
+    with RunStore(out, "selfplay", spec.parameters(), columns) as store:
+        done = len({i for i in store.done() if i < games})
+        run_id = store.begin(games)
+        count = [0]
+
+        with _progress(
+            f"{game.name} {spec.players[0]} vs {spec.players[1]}", games, done
+        ) as advance:
+
+            def on_row(row: dict[str, Any]) -> None:
+                count[0] += 1
+                advance(row)
+
+            try:
+                rows = selfplay(
+                    spec, games, store=store, workers=workers, scheduler=scheduler, on_row=on_row
+                )
+            except KeyboardInterrupt:
+                _interrupted(out, done + count[0])
+        store.end(run_id)
+    elapsed = time.perf_counter() - started
+    report = selfplay_report(
+        rows,
+        game_name=game.name,
+        player_names=game.player_names,
+        players=spec.players,
+        seed=seed,
+        variant=game.variant_text() if game.name != "akros" else str(board or ""),
+    )
+    report.write(out)
+    a_wins = sum(1 for r in rows if r["winner_side"] == "A")
+    b_wins = sum(1 for r in rows if r["winner_side"] == "B")
+    draws = len(rows) - a_wins - b_wins
+    score_a = proportion(a_wins + draws / 2, len(rows))
+    console.print(
+        f"{len(rows)} games ({count[0]} new, {elapsed:.1f} s): A {spec.players[0]} {a_wins}, "
+        f"B {spec.players[1]} {b_wins}, draws {draws}; A scores {score_a}",
+        highlight=False,
+    )
+    console.print(f"Report: {out / 'report.html'} (and report.md); games: {out / 'games.sqlite'}")
+
+
+def _analyze_exact(
+    game_name: str,
+    out: Path,
+    seed: int,
+    variant: list[str] | None,
+    workers: int,
+    scheduler: str | None,
+    deals: int,
+    tokens: int | None,
+    time_limit: float | None,
+) -> None:
+    game = _game(game_name, variant)
+    if game.name != "acadmu":
+        raise GamehallError(f"--exact is for acadmu, not {game.name}")
+    exact_values.load_solver()  # fail before any work if the solver is missing
+    spec = exact_values.make_spec(seed, tokens, parse_option_assignments(variant or []), time_limit)
+    with RunStore(out, "exact", spec.parameters(), DEAL_COLUMNS, table="deals") as store:
+        done = store.done()
+        todo = [i for i in range(deals) if i not in done]
+        run_id = store.begin(deals)
+        count = 0
+        with _progress("exact deals", deals, len({i for i in done if i < deals})) as advance:
+            try:
+                for batch in run_tasks(
+                    exact_values.solve_batch,
+                    spec,
+                    todo,
+                    workers=workers,
+                    scheduler=scheduler,
+                    largest_batch=1,
+                ):
+                    for row in batch:
+                        store.add(row)
+                        count += 1
+                        advance(row)
+            except KeyboardInterrupt:
+                _interrupted(out, len(done) + count)
+        store.end(run_id)
+        rows = [r for r in store.rows() if r["deal_index"] < deals]
+    full = len(game.disc_set)
+    report = exact_report(rows, tokens=tokens or full, seed=seed)
+    report.write(out)
+    from gamehall.analysis.stats import mean_interval
+
+    console.print(
+        f"{len(rows)} deals: first-player value {mean_interval([r['value'] for r in rows])}"
+    )
+    console.print(f"Report: {out / 'report.html'} (and report.md); deals: {out / 'games.sqlite'}")
+
+
+# --- tournament ----------------------------------------------------------------------------------
+
+
+def tournament(
+    game_name: GameArg,
+    players: PlayersOption = None,
+    games: GamesOption = 20,
+    seed: SeedOption = 0,
+    variant: VariantOption = None,
+    board: Annotated[Path | None, typer.Option(help="Akros: a board TOML file.")] = None,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="Directory for the games and ranking (default: tournament-GAME)."
+        ),
+    ] = None,
+) -> None:
+    """A round robin: every pair plays --games games (sides alternated); Elo ranking with 95%
+    intervals (Bradley–Terry, draws count half) and the head-to-head table."""
+    workers = workers or default_workers()
+    game = _game(game_name, variant, board)
+    names = _players(players, count=None)
+    specs = tournament_specs(game, names, seed)
+    out = out or Path(f"tournament-{game.name}")
+    parameters = {
+        "game": game.name,
+        "game_tags": dict(sorted(game.record_tags().items())),
+        "players": names,
+        "seed": seed,
+        "games_per_pair": games,
+    }
+    columns = {**GAME_COLUMNS, **TOURNAMENT_COLUMNS, **metric_columns(game.name), **RECORD_COLUMN}
+    total = games * len(specs)
+    with RunStore(out, "tournament", parameters, columns) as store:
+        done = len(store.done())
+        run_id = store.begin(total)
+        count = [0]
+        with _progress(f"{game.name} round robin", total, done) as advance:
+
+            def on_row(row: dict[str, Any]) -> None:
+                count[0] += 1
+                advance(row)
+
+            try:
+                rows = run_tournament(
+                    specs, games, store=store, workers=workers, scheduler=scheduler, on_row=on_row
+                )
+            except KeyboardInterrupt:
+                _interrupted(out, done + count[0])
+        store.end(run_id)
+    table = standings(names, rows)
+    ranking = ranking_rows(table)
+    h2h = head_to_head_rows(table)
+    _print_table(
+        "Ranking (Elo, mean 0; 95% interval from the Fisher information)", RANKING_HEADERS, ranking
+    )
+    _print_table("Head to head (row's wins-draws-losses against column)", ["", *names], h2h)
+    _write_tables(out / "ranking", RANKING_HEADERS, ranking)
+    _write_tables(out / "head_to_head", ["", *names], h2h)
+    (out / "ranking.json").write_text(
+        json.dumps(
+            {
+                "players": names,
+                "elo": dict(zip(table.players, table.ratings.elo, strict=True)),
+                "elo_se": dict(zip(table.players, table.ratings.elo_se, strict=True)),
+                "wins": table.wins.tolist(),
+                "draws": table.draws.tolist(),
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
+    console.print(f"Ranking written to {out / 'ranking.md'} (and .csv, .json)")
+
+
+def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
+    table = Table(title=title)
+    for header in headers:
+        table.add_column(header, justify="right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def _write_tables(stem: Path, headers: list[str], rows: list[list[str]]) -> None:
+    import csv
+
+    with stem.with_suffix(".csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(headers)
+        writer.writerows(rows)
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    stem.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# --- compare-boards ------------------------------------------------------------------------------
+
+
+def compare_boards(
+    boards: Annotated[list[Path], typer.Argument(help="Akros board TOML files.")],
+    players: PlayersOption = "greedy,greedy",
+    games: GamesOption = 100,
+    seed: SeedOption = 0,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="Keep each board's games under DIR/<n>-<board> (resumable)."
+        ),
+    ] = None,
+) -> None:
+    """Akros: the Ifrit's win rate on each board under the same players (sides alternated, the
+    same seeds on every board), side by side with 95% Wilson intervals."""
+    workers = workers or default_workers()
+    names = _players(players)
+    results = []
+    for number, path in enumerate(boards, 1):
+        game = _game("akros", None, path)
+        spec = RunSpec.make(game, names, seed, label=path.stem)
+        store = None
+        if out is not None:
+            columns = {**GAME_COLUMNS, **metric_columns(game.name), **RECORD_COLUMN}
+            store = RunStore(out / f"{number}-{path.stem}", "selfplay", spec.parameters(), columns)
+        try:
+            done = len(store.done()) if store else 0
+            with _progress(f"{path.name}", games, min(done, games)) as advance:
+                try:
+                    rows = selfplay(
+                        spec,
+                        games,
+                        store=store,
+                        workers=workers,
+                        scheduler=scheduler,
+                        on_row=advance,
+                    )
+                except KeyboardInterrupt:
+                    _interrupted(out, done)
+        finally:
+            if store is not None:
+                store.close()
+        ifrit = proportion(sum(1 for r in rows if r["winner"] == 1), len(rows))
+        results.append((str(path), game.board.name, ifrit))
+    headers = ["board", "name", "Ifrit wins", "rate", "95% interval"]
+    table = [
+        [
+            path,
+            name,
+            f"{rate.successes:g}/{rate.trials}",
+            f"{rate.rate:.1%}",
+            f"[{rate.low:.1%}, {rate.high:.1%}]",
+        ]
+        for path, name, rate in results
+    ]
+    _print_table(
+        f"Ifrit win rate, {names[0]} vs {names[1]}, {games} games per board", headers, table
+    )
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        _write_tables(out / "compare", headers, table)
+        console.print(f"Comparison written to {out / 'compare.md'} (and .csv)")
