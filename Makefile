@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/gamehall play acadmu --dark human --light greedy
+	$(BIN)/gamehall serve
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -225,6 +225,21 @@ def apply(
     typer.echo(str(state))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy URL of the store (default: SQLite in the data directory)."),
+    ] = None,
+) -> None:
+    """Serve the web app: play in the browser against the computer, hot-seat or online."""
+    from gamehall.web.server import serve as run_server
+
+    run_server(host=host, port=port, db=db)
+
+
 def _read_record(path: Path) -> Record:
     try:
         text = path.read_text(encoding="utf-8")

@@ -17,7 +17,7 @@ import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -74,6 +74,12 @@ class DiscSet:
 
     # --- the first-player draw ---
 
+    def sample_draw(self, rng: random.Random) -> tuple[int, int]:
+        """Draw one disc at random and toss it: its (up-face, down-face)."""
+        front, back = rng.choice(self.discs)
+        return (back, front) if rng.getrandbits(1) else (front, back)
+
+    @cached_property
     def draw_faces(self) -> dict[tuple[int, int], Fraction]:
         """Draw one disc at random with a random face up: P(up-face, down-face)."""
         tally: Counter[tuple[int, int]] = Counter()

@@ -27,7 +27,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, ClassVar, Literal
 
 from gamehall.core.errors import (
@@ -246,6 +246,11 @@ class AcadmuGame(Game):
         self.take_one_if_last: bool = self.options["shape_capture_takes_one_if_last"]
         self.disc_set: DiscSet = resolve_disc_set(self.options["discs"])
 
+    @property
+    def draw_outcomes(self) -> tuple[tuple[Draw, Fraction], ...]:
+        """The first-player draw's outcomes: both sides' (up, down) faces, exact probabilities."""
+        return _draw_outcomes(self.disc_set)
+
     def record_tags(self) -> dict[str, str]:
         """A disc set loaded from a file travels inline in the Variant tag, so records replay
         on any machine."""
@@ -335,6 +340,12 @@ class AcadmuGame(Game):
             first, second = _COLOUR_PAIRS[pair]
             return Move(own, (first * 3 + shape, second * 3 + shape))
         raise ValueError(f"action index {index} is outside 0..135")
+
+
+@cache
+def _draw_outcomes(disc_set: DiscSet) -> tuple[tuple[Draw, Fraction], ...]:
+    faces = disc_set.draw_faces
+    return tuple((Draw(d, lt), pd * pl) for d, pd in faces.items() for lt, pl in faces.items())
 
 
 _COLOUR_PAIRS = [(a, b) for a in range(3) for b in range(a, 3)]
@@ -473,10 +484,7 @@ class AcadmuState(State):
 
     def chance_outcomes(self) -> tuple[tuple[Action, Fraction], ...]:
         if self.phase == "draw":
-            faces = self.game.disc_set.draw_faces()
-            return tuple(
-                (Draw(d, lt), pd * pl) for d, pd in faces.items() for lt, pl in faces.items()
-            )
+            return self.game.draw_outcomes
         if self.is_chance_node():
             raise TooManyOutcomesError(
                 f"the pour has 2^{2 * len(self.game.disc_set)} face combinations; "
@@ -485,9 +493,9 @@ class AcadmuState(State):
         return ()
 
     def sample_chance(self, rng: random.Random) -> Action:
-        if self.phase == "draw":
-            return super().sample_chance(rng)
         discs = self.game.disc_set
+        if self.phase == "draw":
+            return Draw(discs.sample_draw(rng), discs.sample_draw(rng))
         return Pour(discs.sample_pour(rng), discs.sample_pour(rng))
 
     def chance_probability(self, action: Action) -> Fraction:
@@ -496,7 +504,7 @@ class AcadmuState(State):
         if self.phase == "draw":
             if not isinstance(action, Draw):
                 return Fraction(0)
-            faces = self.game.disc_set.draw_faces()
+            faces = self.game.disc_set.draw_faces
             return faces.get(action.dark, Fraction(0)) * faces.get(action.light, Fraction(0))
         if not isinstance(action, Pour):
             return Fraction(0)

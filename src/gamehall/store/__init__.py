@@ -1,0 +1,25 @@
+"""Where the web server keeps games: every game, its seats and every action (SQLAlchemy 2.x)."""
+
+from gamehall.store.db import (
+    SCHEMA_VERSION,
+    ActionRow,
+    GameRow,
+    Seat,
+    Store,
+    StoreError,
+    VersionConflict,
+    default_url,
+    now_text,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ActionRow",
+    "GameRow",
+    "Seat",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+    "default_url",
+    "now_text",
+]

@@ -1,0 +1,376 @@
+"""The game store: every game, its seats and every action, in SQL (SQLAlchemy 2.x, portable types).
+
+The store is the truth: a game's state is the replay of its stored actions, so a server that is
+killed and restarted resumes every game exactly where it was. Tables::
+
+    schema_version(version)                        one row: the schema this database has
+    games(id, game, options, mode, seed, seats, created, updated, version, status, result,
+          pending, rematch_of, rematch)
+    actions(game_id, number, text, mover, at)      number = 1, 2, …; mover = seat index, -1 chance
+    holdings(player_id, game_id, seat)             which browser (cookie ``gh_player``) holds what
+
+Types are kept portable (strings, integers, booleans, text; times as ISO-8601 UTC strings, which
+sort as text), so the same code runs on SQLite and PostgreSQL. Appending an action is one
+transaction that also moves ``games.version`` on, guarded by the version it expects: two writers
+can never both append action N (the primary key ``(game_id, number)`` says so too).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+SCHEMA_VERSION = 1
+"""The schema this code writes; older databases are migrated on start (none to do yet)."""
+
+metadata = MetaData()
+
+schema_version_table = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+)
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),  # JSON object: the game's validated options
+    Column("mode", String(16), nullable=False),
+    Column("seed", String(64), nullable=False),  # the chance seed (secret: never sent out)
+    Column("seats", Text, nullable=False),  # JSON list of {kind, level?, token}
+    Column("created", String(40), nullable=False),
+    Column("updated", String(40), nullable=False),
+    Column("version", Integer, nullable=False, default=0),
+    Column("status", String(16), nullable=False, default="ongoing"),
+    Column("result", Text, nullable=True),  # JSON outcome once finished
+    Column("pending", Boolean, nullable=False, default=False),  # the server is to move
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch", String(32), nullable=True),
+)
+
+actions_table = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("text", Text, nullable=False),
+    Column("mover", Integer, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+holdings_table = Table(
+    "holdings",
+    metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+)
+
+
+class StoreError(Exception):
+    """The store could not do what was asked (a conflict, or a database problem)."""
+
+
+class VersionConflict(StoreError):
+    """An append whose expected version is not the stored one (someone else moved first)."""
+
+
+def now_text() -> str:
+    """The current time as an ISO-8601 UTC string (sortable as text)."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class Seat:
+    """A seat as stored: who plays it and the secret token that lets a person move for it."""
+
+    kind: str  # "human" or "computer"
+    token: str
+    level: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "token": self.token}
+        if self.level is not None:
+            data["level"] = self.level
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(kind=data["kind"], token=data["token"], level=data.get("level"))
+
+
+@dataclass
+class GameRow:
+    """A game as stored, without its actions."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    mode: str
+    seed: str
+    seats: list[Seat]
+    created: str
+    updated: str
+    version: int = 0
+    status: str = "ongoing"
+    result: dict[str, Any] | None = None
+    pending: bool = False
+    rematch_of: str | None = None
+    rematch: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    number: int
+    text: str
+    mover: int
+    at: str
+
+
+def default_url() -> str:
+    """SQLite in the user's data directory (platformdirs ``user_data_dir("gamehall")``)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("gamehall"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'gamehall.sqlite3'}"
+
+
+def _row_to_game(row: Any) -> GameRow:
+    return GameRow(
+        id=row.id,
+        game=row.game,
+        options=json.loads(row.options),
+        mode=row.mode,
+        seed=row.seed,
+        seats=[Seat.from_json(s) for s in json.loads(row.seats)],
+        created=row.created,
+        updated=row.updated,
+        version=row.version,
+        status=row.status,
+        result=json.loads(row.result) if row.result else None,
+        pending=bool(row.pending),
+        rematch_of=row.rematch_of,
+        rematch=row.rematch,
+    )
+
+
+class Store:
+    """Synchronous access to the game store. The web server calls it from one worker thread
+    (SQLite) or a few (other databases), never from its event loop."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.migrate()
+
+    # --- schema ---
+
+    def migrate(self) -> None:
+        """Create the tables, then bring an older schema up to :data:`SCHEMA_VERSION`."""
+        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            found = conn.execute(select(schema_version_table.c.version)).scalars().all()
+            if not found:
+                conn.execute(insert(schema_version_table).values(version=SCHEMA_VERSION))
+                return
+            current = max(found)
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the database has schema version {current}, newer than this gamehall "
+                    f"understands ({SCHEMA_VERSION}); upgrade gamehall"
+                )
+            # Migrations from older versions go here, one step at a time:
+            # if current < 2: conn.execute(...); current = 2
+            if current < SCHEMA_VERSION:
+                conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
+
+    def schema_version(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(schema_version_table.c.version)).scalar_one())
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # --- games ---
+
+    def create_game(self, row: GameRow, holders: Sequence[tuple[str, int]] = ()) -> None:
+        """Store a new game (no actions yet) and the browsers that hold its seats."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games_table).values(
+                    id=row.id,
+                    game=row.game,
+                    options=json.dumps(row.options, sort_keys=True),
+                    mode=row.mode,
+                    seed=row.seed,
+                    seats=json.dumps([s.to_json() for s in row.seats]),
+                    created=row.created,
+                    updated=row.updated,
+                    version=0,
+                    status=row.status,
+                    result=None,
+                    pending=row.pending,
+                    rematch_of=row.rematch_of,
+                    rematch=None,
+                )
+            )
+            if row.rematch_of:
+                conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id == row.rematch_of)
+                    .values(rematch=row.id)
+                )
+            for player_id, seat in holders:
+                conn.execute(
+                    insert(holdings_table).values(player_id=player_id, game_id=row.id, seat=seat)
+                )
+
+    def get_game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+        return _row_to_game(row) if row is not None else None
+
+    def actions(self, game_id: str) -> list[ActionRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions_table)
+                .where(actions_table.c.game_id == game_id)
+                .order_by(actions_table.c.number)
+            ).all()
+        return [ActionRow(r.number, r.text, r.mover, r.at) for r in rows]
+
+    def append_action(
+        self,
+        game_id: str,
+        number: int,
+        text: str,
+        mover: int,
+        *,
+        status: str,
+        result: dict[str, Any] | None,
+        pending: bool,
+    ) -> None:
+        """Commit action ``number`` (the game must be at version ``number - 1``)."""
+        at = now_text()
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id, games_table.c.version == number - 1)
+                .values(
+                    version=number,
+                    updated=at,
+                    status=status,
+                    result=json.dumps(result) if result is not None else None,
+                    pending=pending,
+                )
+            ).rowcount
+            if changed != 1:
+                raise VersionConflict(f"game {game_id}: not at version {number - 1}")
+            conn.execute(
+                insert(actions_table).values(
+                    game_id=game_id, number=number, text=text, mover=mover, at=at
+                )
+            )
+
+    def set_pending(self, game_id: str, pending: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games_table).where(games_table.c.id == game_id).values(pending=pending)
+            )
+
+    def pending_games(self) -> list[str]:
+        """Ongoing games whose next action is the server's (chance or a computer seat)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(games_table.c.id).where(
+                        games_table.c.pending.is_(True), games_table.c.status == "ongoing"
+                    )
+                ).scalars()
+            )
+
+    # --- who holds what ---
+
+    def add_holding(self, player_id: str, game_id: str, seat: int) -> None:
+        with self.engine.begin() as conn:
+            exists = conn.execute(
+                select(holdings_table.c.seat).where(
+                    holdings_table.c.player_id == player_id,
+                    holdings_table.c.game_id == game_id,
+                    holdings_table.c.seat == seat,
+                )
+            ).first()
+            if exists is None:
+                conn.execute(
+                    insert(holdings_table).values(player_id=player_id, game_id=game_id, seat=seat)
+                )
+
+    def holders(self, game_id: str) -> list[tuple[str, int]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(holdings_table.c.player_id, holdings_table.c.seat).where(
+                    holdings_table.c.game_id == game_id
+                )
+            ).all()
+        return [(r.player_id, r.seat) for r in rows]
+
+    def games_of(self, player_id: str, limit: int = 200) -> list[GameRow]:
+        """The games a browser holds a seat in, most recently updated first."""
+        with self.engine.connect() as conn:
+            ids = (
+                select(holdings_table.c.game_id)
+                .where(holdings_table.c.player_id == player_id)
+                .distinct()
+            )
+            rows = conn.execute(
+                select(games_table)
+                .where(games_table.c.id.in_(ids))
+                .order_by(games_table.c.updated.desc())
+                .limit(limit)
+            ).all()
+        return [_row_to_game(r) for r in rows]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers run beside the writer; synchronous=NORMAL in WAL mode keeps every committed
+    # transaction across a killed process (only a power cut may lose the last few).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,117 @@
+"""Fixtures for the web server's tests: a temporary SQLite store per test, browsers (TestClients
+with their own cookies sharing one running app), and WebSocket reads that time out instead of
+hanging."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+
+from gamehall.store import Store
+from gamehall.web.app import create_app
+
+TIMEOUT = 20.0
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'gamehall-test.sqlite3'}"
+
+
+@pytest.fixture
+def static_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "static"
+    folder.mkdir()
+    (folder / "index.html").write_text("<!doctype html><title>gamehall test</title>")
+    (folder / "app.js").write_text("export const ok = true;\n")
+    return folder
+
+
+class Server:
+    """A running app (its lifespan entered), more browsers on it, and test helpers."""
+
+    def __init__(self, client: TestClient, db_url: str) -> None:
+        self.client = client
+        self.app = client.app
+        self.db_url = db_url
+
+    def browser(self) -> TestClient:
+        """Another browser (its own cookie jar) on the same running app and event loop."""
+        other = TestClient(self.app)
+        other.portal = self.client.portal
+        return other
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    @staticmethod
+    def receive(ws: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next message on a test WebSocket, failing after ``timeout`` seconds."""
+
+        async def next_message() -> Any:
+            with anyio.fail_after(timeout):
+                return await ws._send_rx.receive()
+
+        message = ws.portal.call(next_message)
+        ws._raise_on_close(message)
+        return json.loads(message["text"])
+
+    def receive_type(self, ws: Any, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Skip messages until one of type ``kind``."""
+        while True:
+            message = self.receive(ws, timeout)
+            if message["type"] == kind:
+                return message
+
+    def receive_state(
+        self, ws: Any, version: int | None = None, timeout: float = TIMEOUT
+    ) -> dict[str, Any]:
+        """The next state message (at least at ``version``, if given)."""
+        while True:
+            message = self.receive_type(ws, "state", timeout)
+            if version is None or message["version"] >= version:
+                return message
+
+    def stored(self, game_id: str) -> tuple[int, list[str]]:
+        """The game's stored version and actions, read straight from the database."""
+        return stored(self.db_url, game_id)
+
+
+def stored(db_url: str, game_id: str) -> tuple[int, list[str]]:
+    store = Store(db_url)
+    try:
+        row = store.get_game(game_id)
+        assert row is not None
+        return row.version, [a.text for a in store.actions(game_id)]
+    finally:
+        store.dispose()
+
+
+@contextlib.contextmanager
+def running(db_url: str, **kwargs: Any) -> Iterator[Server]:
+    app = create_app(db_url, **kwargs)
+    with TestClient(app) as client:
+        yield Server(client, db_url)
+
+
+@pytest.fixture
+def server_factory(db_url: str, static_dir: Path) -> Callable[..., Any]:
+    def make(**kwargs: Any) -> contextlib.AbstractContextManager[Server]:
+        kwargs.setdefault("static_dir", static_dir)
+        return running(db_url, **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def server(server_factory: Callable[..., Any]) -> Iterator[Server]:
+    with server_factory() as running_server:
+        yield running_server

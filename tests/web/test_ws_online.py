@@ -1,0 +1,233 @@
+"""Online play over the WebSocket: two seats, a spectator, every kind of bad message."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from gamehall.core import Record
+
+
+def _online_game(server, **options):
+    """Create an online Äcädmü game: (game id, creator browser, invited browser, spectator)."""
+    creator, guest, watcher = server.client, server.browser(), server.browser()
+    answer = creator.post(
+        "/api/games",
+        json={"game": "acadmu", "options": {"target": 1, **options}, "mode": "online"},
+    ).json()
+    assert answer["you"] == [0]
+    token = answer["invite"].split("?seat=")[1]
+    assert guest.post(f"/api/games/{answer['id']}/join", json={"seat": token}).json() == {
+        "you": [1]
+    }
+    return answer["id"], creator, guest, watcher
+
+
+def _hello(server, ws, version=-1):
+    ws.send_json({"type": "hello", "version": version})
+    return server.receive_state(ws)
+
+
+def test_two_clients_play_a_whole_game_and_a_spectator_sees_every_state(server):
+    game_id, creator, guest, watcher = _online_game(server)
+    rng = random.Random(5)
+    with (
+        creator.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        guest.websocket_connect(f"/ws/games/{game_id}") as ws1,
+        watcher.websocket_connect(f"/ws/games/{game_id}") as spectator,
+    ):
+        players = [ws0, ws1]
+        first = [_hello(server, ws) for ws in (ws0, ws1, spectator)]
+        assert [s["you"] for s in first] == [[0], [1], []]
+        state = first[2]
+        # The opening chance (the first-player draw and the pour) is the server's.
+        assert state["version"] >= 2 and state["to_move"] in (0, 1)
+        assert all(s["legal"] == state["legal"] for s in first)
+        seen = [state["version"]]
+        moves = 0
+        while not state["over"]:
+            mover = players[state["to_move"]]
+            action = rng.choice(state["legal"])
+            mover.send_json({"type": "move", "version": state["version"], "action": action})
+            moves += 1
+            # The spectator sees every version, one by one, chance included.
+            while True:
+                new = server.receive_state(spectator)
+                assert new["version"] == seen[-1] + 1
+                seen.append(new["version"])
+                if new["to_move"] is not None or new["over"]:
+                    break
+            assert new["actions"][state["version"]] == action
+            assert new["actions"][: state["version"]] == state["actions"]
+            for ws in players:
+                assert server.receive_state(ws, new["version"])["position"] == new["position"]
+            state = new
+            assert moves < 2000
+        assert state["status"] == "finished" and state["outcome"]["result"] in (
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+        )
+        assert state["legal"] == [] and state["to_move"] is None
+
+        version, actions = server.stored(game_id)
+        assert version == state["version"] and actions == state["actions"]
+
+        # No move after the end.
+        ws0.send_json({"type": "move", "version": state["version"], "action": "pass"})
+        error = server.receive_type(ws0, "error")
+        assert error["code"] == "game_over" and error["version"] == state["version"]
+        assert server.stored(game_id) == (version, actions)
+
+    record = server.client.get(f"/api/games/{game_id}/record")
+    assert record.status_code == 200
+    assert "attachment" in record.headers["content-disposition"]
+    states = Record.parse(record.text).replay()
+    assert str(states[-1]) == state["position"]
+    assert len(states) == state["version"] + 1
+
+
+def _bad_move(legal):
+    pairings = [c + s for c in "RBY" for s in "TSC"]
+    for own, taken in itertools.product(pairings, pairings):
+        candidate = f"{own}x{taken}"
+        if candidate not in legal:
+            return candidate
+    raise AssertionError("every capture is legal?")
+
+
+def test_every_bad_message_gets_an_error_and_changes_nothing(server):
+    game_id, creator, guest, watcher = _online_game(server)
+    with (
+        creator.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        guest.websocket_connect(f"/ws/games/{game_id}") as ws1,
+        watcher.websocket_connect(f"/ws/games/{game_id}") as spectator,
+    ):
+        state = _hello(server, spectator)
+        _hello(server, ws0)
+        _hello(server, ws1)
+        seats = {0: ws0, 1: ws1}
+        mover, other = seats[state["to_move"]], seats[1 - state["to_move"]]
+        version = state["version"]
+        before = server.stored(game_id)
+        assert before[0] == version
+
+        def expect(ws, payload, code, *, raw=False):
+            if raw:
+                ws.send_text(payload)
+            else:
+                ws.send_json(payload)
+            error = server.receive_type(ws, "error")
+            assert error["code"] == code, error
+            assert error["message"] and error["version"] == version
+            assert server.stored(game_id) == before
+            assert server.hub.games[game_id].version == version
+            return error
+
+        expect(mover, "{this is not json", "bad_json", raw=True)
+        expect(mover, "[1, 2, 3]", "bad_json", raw=True)
+        expect(mover, "", "bad_json", raw=True)
+        expect(mover, {"type": "dance"}, "bad_message")
+        expect(mover, {"no": "type"}, "bad_message")
+        expect(mover, {"type": "move", "action": state["legal"][0]}, "bad_message")
+        expect(mover, {"type": "move", "version": version}, "bad_message")
+        expect(mover, {"type": "move", "version": "7", "action": 3}, "bad_message")
+        expect(
+            spectator,
+            {"type": "move", "version": version, "action": state["legal"][0]},
+            "not_your_seat",
+        )
+        expect(other, {"type": "move", "version": version, "action": "pass"}, "not_your_turn")
+        expect(
+            mover,
+            {"type": "move", "version": version - 1, "action": state["legal"][0]},
+            "stale_version",
+        )
+        # A stale version is followed by the full state, to resync from.
+        assert server.receive_state(mover)["version"] == version
+        expect(
+            mover,
+            {"type": "move", "version": version + 5, "action": state["legal"][0]},
+            "stale_version",
+        )
+        assert server.receive_state(mover)["version"] == version
+        illegal = _bad_move(state["legal"])
+        error = expect(
+            mover, {"type": "move", "version": version, "action": illegal}, "illegal_move"
+        )
+        assert illegal in error["message"] and state["legal"][0] in error["message"]
+        error = expect(
+            mover, {"type": "move", "version": version, "action": "fly to the moon"}, "illegal_move"
+        )
+        assert "fly to the moon" in error["message"] and state["legal"][0] in error["message"]
+
+        # Still alive after all that: keep-alive, resync, and a good move goes through.
+        mover.send_json({"type": "ping"})
+        assert server.receive_type(mover, "pong") == {"type": "pong"}
+        mover.send_json({"type": "resync"})
+        assert server.receive_state(mover)["version"] == version
+        mover.send_json({"type": "move", "version": version, "action": state["legal"][0]})
+        assert server.receive_state(spectator)["version"] == version + 1
+        assert server.stored(game_id)[1][version] == state["legal"][0]
+
+
+def test_unknown_game_on_the_socket(server):
+    from starlette.websockets import WebSocketDisconnect
+
+    with server.client.websocket_connect("/ws/games/g_nosuchgame") as ws:
+        error = server.receive(ws)
+        assert error["type"] == "error" and error["code"] == "unknown_game"
+        with pytest.raises(WebSocketDisconnect):
+            server.receive(ws)
+
+
+def test_presence_is_broadcast_to_everyone(server):
+    game_id, creator, guest, watcher = _online_game(server)
+    with watcher.websocket_connect(f"/ws/games/{game_id}") as spectator:
+        state = _hello(server, spectator)
+        assert [s["connected"] for s in state["seats"]] == [False, False]
+        with creator.websocket_connect(f"/ws/games/{game_id}"):
+            presence = server.receive_type(spectator, "presence")
+            assert [s["connected"] for s in presence["seats"]] == [True, False]
+            with guest.websocket_connect(f"/ws/games/{game_id}"):
+                presence = server.receive_type(spectator, "presence")
+                assert [s["connected"] for s in presence["seats"]] == [True, True]
+            presence = server.receive_type(spectator, "presence")
+            assert [s["connected"] for s in presence["seats"]] == [True, False]
+        presence = server.receive_type(spectator, "presence")
+        assert [s["connected"] for s in presence["seats"]] == [False, False]
+
+
+def test_seat_token_in_the_socket_url(server):
+    game_id, _creator, _guest, _watcher = _online_game(server)
+    invite_token = server.hub.games[game_id].row.seats[1].token
+    stranger = server.browser()
+    with stranger.websocket_connect(f"/ws/games/{game_id}?seat={invite_token}") as ws:
+        assert _hello(server, ws)["you"] == [1]
+    with stranger.websocket_connect(f"/ws/games/{game_id}?seat=not-a-token") as ws:
+        assert _hello(server, ws)["you"] == []
+
+
+def test_hotseat_one_browser_holds_both_seats(server):
+    answer = server.client.post(
+        "/api/games", json={"game": "acadmu", "options": {"target": 1}, "mode": "hotseat"}
+    ).json()
+    assert answer["you"] == [0, 1] and "invite" not in answer
+    rng = random.Random(1)
+    with server.client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
+        state = _hello(server, ws)
+        assert state["you"] == [0, 1]
+        movers = set()
+        for _ in range(6):
+            if state["over"]:
+                break
+            movers.add(state["to_move"])
+            ws.send_json(
+                {"type": "move", "version": state["version"], "action": rng.choice(state["legal"])}
+            )
+            state = server.receive_state(ws, state["version"] + 1)
+            while state["to_move"] is None and not state["over"]:
+                state = server.receive_state(ws, state["version"] + 1)
+    assert server.stored(answer["id"])[0] == state["version"]
