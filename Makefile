@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,9 +15,18 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/gamehall serve
 
-test: $(STAMP)
+# Browser tests drive Debian's chromium; install it when missing (root, or sudo if there is one).
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# The browser tests run in their own pytest invocation: Playwright's sync fixtures leave an
+# event loop running that would upset the async tests of the rest of the suite.
+test: $(STAMP) chromium
 	$(BIN)/ruff check src tests bench
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --ignore=tests/browser
+	GAMEHALL_REQUIRE_BROWSER=1 $(BIN)/python -m pytest tests/browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

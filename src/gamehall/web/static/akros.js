@@ -1,0 +1,323 @@
+// Akros: the hex board (doubled-width coordinates: a hex at (row, col) touches (row, col ± 2)
+// and (row ± 1, col ± 1)), tile stacks, servants, contested regions, the Temple, the bag, the
+// draft and the hands; moves by clicking.
+//
+// Clicking: at a keep step the legal keeps are tile buttons; at a place step the regions the
+// tile can go to light up → click one → if several servants can move there, they light up →
+// click one. `remove M` is a button when it is the only legal action.
+
+import { capitalize, h, s, replace } from "./dom.js";
+
+export const ENV_NAMES = { F: "Forest", S: "Sea", M: "Mountain" };
+const PLACE = /^([FSM])(\d+)<(\d+)$/;
+const KEEP = /^keep ([FSM])(?: discard ([FSM]))?$/;
+const REMOVE = /^remove ([FSM])$/;
+const R = 34; // hex radius (centre to corner), pointy-top
+const W = Math.sqrt(3) * R; // hex width: neighbours on a row are W apart, i.e. 2 columns
+
+export function parsePlace(text) {
+  const m = PLACE.exec(text || "");
+  return m ? { text, tile: m[1], region: Number(m[2]), source: Number(m[3]) } : null;
+}
+
+export function tile(letter, extra = {}) {
+  return h(
+    "span",
+    { class: `tile tile-${letter}`, title: ENV_NAMES[letter], ...extra },
+    letter,
+  );
+}
+
+function tiles(list, empty = "—") {
+  return list && list.length ? list.map((t) => tile(t)) : h("span", { class: "muted" }, empty);
+}
+
+function hexPoints(cx, cy, r) {
+  const points = [];
+  for (let k = 0; k < 6; k++) {
+    const angle = (Math.PI / 180) * (60 * k - 90);
+    points.push(`${(cx + r * Math.cos(angle)).toFixed(1)},${(cy + r * Math.sin(angle)).toFixed(1)}`);
+  }
+  return points.join(" ");
+}
+
+function defs() {
+  return s(
+    "defs",
+    {},
+    s(
+      "pattern",
+      { id: "akros-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      s("rect", { width: 8, height: 8, fill: "transparent" }),
+      s("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#fff", "stroke-width": 3, "stroke-opacity": 0.55 }),
+    ),
+    s(
+      "marker",
+      { id: "akros-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
+      s("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#ff9f1c" }),
+    ),
+  );
+}
+
+export class AkrosBoard {
+  constructor({ onMove = () => {} } = {}) {
+    this.onMove = onMove;
+    this.element = h("div", { class: "board board-akros" });
+    this.controls = h("div", { class: "controls", "aria-live": "polite" });
+    // The Temple, the bag, the hands and the scores: shown under the controls.
+    this.extras = h("div", { class: "board-extras" });
+    this.chosen = null; // region picked, waiting for the servant
+    this.key = null;
+  }
+
+  update(data) {
+    if (data.key !== this.key) this.chosen = null;
+    this.key = data.key;
+    this.data = data;
+    this.render();
+  }
+
+  clearSelection() {
+    this.chosen = null;
+    if (this.data) this.render();
+  }
+
+  places() {
+    const { legal = [], canMove } = this.data;
+    return canMove ? legal.map(parsePlace).filter(Boolean) : [];
+  }
+
+  clickRegion(id) {
+    const places = this.places();
+    if (this.chosen !== null) {
+      const move = places.find((p) => p.region === this.chosen && p.source === id);
+      if (move) return this.send(move.text);
+    }
+    const here = places.filter((p) => p.region === id);
+    if (!here.length) {
+      this.chosen = null;
+      return this.render();
+    }
+    if (here.length === 1) return this.send(here[0].text);
+    this.chosen = this.chosen === id ? null : id;
+    this.render();
+  }
+
+  send(text) {
+    this.chosen = null;
+    this.render();
+    this.onMove(text);
+  }
+
+  render() {
+    const { view, last } = this.data;
+    const places = this.places();
+    const targets = new Set(places.map((p) => p.region));
+    const sources = new Set(places.filter((p) => p.region === this.chosen).map((p) => p.source));
+    const lastPlace = parsePlace(last);
+
+    const regions = view.regions || [];
+    const xs = regions.map((r) => (r.col * W) / 2);
+    const ys = regions.map((r) => r.row * 1.5 * R);
+    const minX = Math.min(...xs) - W / 2 - 4;
+    const minY = Math.min(...ys) - R - 4;
+    const width = Math.max(...xs) - minX + W / 2 + 4;
+    const height = Math.max(...ys) - minY + R + 4;
+    const svg = s("svg", {
+      viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
+      class: "akros-svg",
+      role: "group",
+      "aria-label": "Akros board",
+    });
+    svg.append(defs());
+    const centre = {};
+    regions.forEach((region, i) => (centre[region.id] = [xs[i], ys[i]]));
+
+    for (const [i, region] of regions.entries()) {
+      const [cx, cy] = [xs[i], ys[i]];
+      const classes = ["region", `env-${region.environment}`];
+      const isTarget = targets.has(region.id) && this.chosen === null;
+      const isSource = sources.has(region.id);
+      if (isTarget) classes.push("target");
+      if (isSource) classes.push("source");
+      if (this.chosen === region.id) classes.push("chosen");
+      if (region.contested) classes.push("contested");
+      if (lastPlace && lastPlace.region === region.id) classes.push("last");
+      const clickable = isTarget || isSource || (this.chosen !== null && targets.has(region.id));
+      const g = s("g", {
+        class: classes.join(" "),
+        "data-region": region.id,
+        "data-environment": region.environment,
+        "data-stack": region.stack,
+        "data-servant": region.servant || "",
+        role: clickable ? "button" : "img",
+        tabindex: clickable ? 0 : null,
+        "aria-label": regionLabel(region),
+      });
+      g.append(s("polygon", { class: "hex", points: hexPoints(cx, cy, R - 1) }));
+      if (region.contested) {
+        g.append(s("polygon", { class: "hatch", points: hexPoints(cx, cy, R - 2), fill: "url(#akros-hatch)" }));
+      }
+      g.append(s("text", { class: "region-id", x: cx, y: cy - R * 0.52, "text-anchor": "middle" }, region.id));
+      if (region.stack > 0) {
+        // A little stack of tiles with its height, down-left of the centre.
+        const sx = cx - R * 0.62;
+        const sy = cy + R * 0.12;
+        const layers = Math.min(region.stack, 4);
+        for (let k = layers - 1; k >= 0; k--) {
+          g.append(s("rect", { class: "stack-tile", x: sx, y: sy - k * 3.5, width: 17, height: 12, rx: 2 }));
+        }
+        g.append(s("text", { class: "stack-count", x: sx + 8.5, y: sy + 9.5, "text-anchor": "middle" }, region.stack));
+      }
+      if (region.servant) {
+        const kind = region.servant === "J" ? "jinn" : "ifrit";
+        const mx = cx + (region.stack > 0 ? R * 0.3 : 0);
+        const my = cy + R * 0.14;
+        g.append(s("circle", { class: `servant servant-${kind}`, cx: mx, cy: my, r: 12.5 }));
+        g.append(s("text", { class: `servant-letter servant-letter-${kind}`, x: mx, y: my + 5, "text-anchor": "middle" }, region.servant));
+      }
+      g.append(s("title", {}, regionLabel(region)));
+      if (clickable) {
+        g.addEventListener("click", () => this.clickRegion(region.id));
+        g.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            this.clickRegion(region.id);
+          }
+        });
+      }
+      svg.append(g);
+    }
+    if (lastPlace && centre[lastPlace.source] && centre[lastPlace.region]) {
+      const [x1, y1] = centre[lastPlace.source];
+      const [x2, y2] = centre[lastPlace.region];
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const shrink = 14 / len; // start just off the source's centre
+      const stop = (R * 0.62) / len; // and stop at the edge of the servant on the target
+      svg.append(
+        s("line", {
+          class: "last-arrow",
+          x1: x1 + (x2 - x1) * shrink,
+          y1: y1 + (y2 - y1) * shrink,
+          x2: x2 - (x2 - x1) * stop,
+          y2: y2 - (y2 - y1) * stop,
+          "marker-end": "url(#akros-arrow)",
+        }),
+      );
+    }
+    replace(this.element, svg);
+    replace(this.extras, this.panels(view));
+    this.renderControls();
+  }
+
+  panels(view) {
+    const hands = view.hands || {};
+    const temple = view.temple || {};
+    const bag = view.bag || {};
+    const removed = view.removed || {};
+    const labels = this.data.seatLabels || {};
+    const env = (view.environments || []).map((e) =>
+      h(
+        "tr",
+        { class: e.claimed_by ? `claimed-${e.claimed_by}` : "" },
+        h("th", {}, tile(e.environment), " ", e.name),
+        h("td", {}, e.jinn),
+        h("td", {}, e.ifrit),
+        h("td", {}, e.claimed_by ? capitalize(e.claimed_by) : "—"),
+      ),
+    );
+    return h(
+      "div",
+      { class: "akros-panels" },
+      h(
+        "div",
+        { class: "panel-box hands" },
+        h("h3", {}, "Hands"),
+        h("div", { class: "row" }, h("span", { class: "who jinn" }, labels.jinn || "Jinn"), hands.jinn ? tile(hands.jinn) : h("span", { class: "muted" }, "—")),
+        h("div", { class: "row" }, h("span", { class: "who ifrit" }, labels.ifrit || "Ifrit"), hands.ifrit ? tile(hands.ifrit) : h("span", { class: "muted" }, "—")),
+        h("div", { class: "row draft" }, h("span", { class: "who" }, "Draft"), tiles(view.draft)),
+      ),
+      h(
+        "div",
+        { class: "panel-box temple" },
+        h("h3", {}, "Temple"),
+        ["7", "8", "9"].map((pile) =>
+          h("div", { class: "row", "data-pile": pile }, h("span", { class: "who" }, `Pile ${pile}`), tiles(temple[pile])),
+        ),
+      ),
+      h(
+        "div",
+        { class: "panel-box bag" },
+        h("h3", {}, "Bag"),
+        h("div", { class: "row" }, ["F", "S", "M"].map((t) => h("span", { class: "count-chip" }, tile(t), `×${bag[t] ?? 0}`))),
+        h("h3", {}, "Out of the game"),
+        h("div", { class: "row" }, ["F", "S", "M"].map((t) => h("span", { class: "count-chip" }, tile(t), `×${removed[t] ?? 0}`))),
+      ),
+      h(
+        "div",
+        { class: "panel-box scores" },
+        h("h3", {}, "Environments"),
+        h(
+          "table",
+          {},
+          h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Jinn"), h("th", {}, "Ifrit"), h("th", {}, "claimed"))),
+          h("tbody", {}, env),
+        ),
+      ),
+    );
+  }
+
+  renderControls() {
+    const { view, legal = [], canMove } = this.data;
+    const items = [];
+    if (canMove) {
+      const keeps = legal.filter((a) => KEEP.test(a));
+      const removes = legal.filter((a) => REMOVE.test(a));
+      const hand = view.step === "ifrit-place" ? view.hands?.ifrit : view.hands?.jinn;
+      if (keeps.length) {
+        items.push(h("p", { class: "hint" }, view.step === "jinn-keep" ? "Keep one tile of the draft:" : "Keep one tile, discard the other to the Temple:"));
+        items.push(
+          h(
+            "div",
+            { class: "choices" },
+            keeps.map((action) => {
+              const [, keep, discard] = KEEP.exec(action);
+              return h(
+                "button",
+                { class: "choice tile-choice", "data-action": action, onClick: () => this.send(action) },
+                "Keep ",
+                tile(keep),
+                discard ? [" discard ", tile(discard)] : null,
+              );
+            }),
+          ),
+        );
+      } else if (removes.length) {
+        const [, t] = REMOVE.exec(removes[0]);
+        items.push(h("p", { class: "hint" }, `Your ${ENV_NAMES[t]} tile has no legal place: it leaves the game.`));
+        items.push(
+          h("button", { class: "primary", "data-action": removes[0], onClick: () => this.send(removes[0]) }, "Remove ", tile(t)),
+        );
+      } else if (this.chosen !== null) {
+        items.push(h("p", { class: "hint" }, `Region ${this.chosen}: click the highlighted servant that moves onto it.`));
+        items.push(h("button", { class: "ghost", onClick: () => ((this.chosen = null), this.render()) }, "Cancel"));
+      } else if (legal.some((a) => PLACE.test(a))) {
+        items.push(h("p", { class: "hint" }, "Place your ", hand ? tile(hand) : "tile", " tile: click a highlighted region."));
+      }
+    }
+    replace(this.controls, items);
+  }
+}
+
+function regionLabel(region) {
+  const parts = [`Region ${region.id}`, ENV_NAMES[region.environment]];
+  if (region.stack) parts.push(`${region.stack} tile${region.stack === 1 ? "" : "s"}`);
+  if (region.servant) parts.push(region.servant === "J" ? "Jinn servant" : "Ifrit servant");
+  if (region.contested) parts.push("contested");
+  return parts.join(", ");
+}
+
+export function summary(view) {
+  const claims = view.scores || [0, 0];
+  return `Turn ${view.turn}/9 · claims Jinn ${claims[0]} – ${claims[1]} Ifrit`;
+}

@@ -1,0 +1,60 @@
+// Small DOM helpers: build HTML and SVG elements from plain data, no framework.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(element, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      element.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === "dataset") {
+      Object.assign(element.dataset, value);
+    } else if (key === "text") {
+      element.textContent = value;
+    } else {
+      element.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+/** Append children: nodes, strings, numbers, arrays of them; null/false are skipped. */
+export function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** An HTML element: h("button", {class: "x", onClick: f}, "text"). */
+export function h(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same calling convention as h(). */
+export function s(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Replace all children of an element. */
+export function replace(element, ...children) {
+  element.replaceChildren();
+  return append(element, children);
+}
+
+/** A relative time like "3 min ago" for an ISO timestamp. */
+export function ago(iso) {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso || "";
+  const seconds = Math.max(0, (Date.now() - then) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  return new Date(then).toLocaleDateString();
+}
+
+export function capitalize(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
+}

@@ -1,0 +1,154 @@
+// The live connection to one game over WebSocket /ws/games/{id} (docs/web-protocol.md).
+//
+// The client keeps the last version it has seen. It says `hello` with that version on every
+// (re)connect; a state that skips versions, or an error `stale_version`, makes it send `resync`.
+// A dropped connection reconnects by itself with exponential backoff (0.5 s doubling to 15 s).
+
+const PING_EVERY_MS = 20000;
+const BACKOFF_FIRST_MS = 500;
+const BACKOFF_MAX_MS = 15000;
+
+export class LiveGame {
+  /**
+   * handlers: onState(message), onPresence(seats), onError(message), onStatus(status, detail)
+   * status is "connecting" | "live" | "reconnecting" | "closed".
+   */
+  constructor(id, handlers, { seatToken = null, version = -1 } = {}) {
+    this.id = id;
+    this.handlers = handlers;
+    this.seatToken = seatToken;
+    this.version = version;
+    this.socket = null;
+    this.closed = false;
+    this.attempt = 0;
+    this.awaitingResync = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener("online", this.onOnline);
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.seatToken ? `?seat=${encodeURIComponent(this.seatToken)}` : "";
+    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`;
+  }
+
+  status(status, detail = "") {
+    this.handlers.onStatus?.(status, detail);
+  }
+
+  connect() {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    this.status(this.attempt ? "reconnecting" : "connecting");
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch (error) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      if (socket !== this.socket) return;
+      this.attempt = 0;
+      this.awaitingResync = false;
+      this.send({ type: "hello", version: this.version });
+      this.status("live");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    });
+    socket.addEventListener("close", () => {
+      if (socket !== this.socket) return;
+      clearInterval(this.pingTimer);
+      this.socket = null;
+      if (!this.closed) this.scheduleReconnect();
+    });
+    socket.addEventListener("error", () => {
+      // A "close" event always follows; reconnecting happens there.
+    });
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempt);
+    const jittered = Math.round(delay * (0.8 + Math.random() * 0.4));
+    this.attempt += 1;
+    this.status("reconnecting", `retrying in ${Math.ceil(jittered / 1000)} s`);
+    this.retryTimer = setTimeout(() => this.connect(), jittered);
+  }
+
+  /** Try again at once (the browser came back online, or the user asked). */
+  reconnectNow() {
+    if (this.closed || this.socket) return;
+    this.attempt = Math.max(this.attempt, 1);
+    this.connect();
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "state": {
+        const gap = this.version >= 0 && message.version > this.version + 1;
+        if (message.version < this.version && !this.awaitingResync) return; // an old message
+        if (gap && !this.awaitingResync) {
+          // Missed updates: the state is whole, so show it, and ask for a fresh one to be sure.
+          this.resync();
+        } else {
+          this.awaitingResync = false;
+        }
+        this.version = message.version;
+        this.handlers.onState?.(message);
+        break;
+      }
+      case "presence":
+        this.handlers.onPresence?.(message.seats || []);
+        break;
+      case "error":
+        if (message.code === "stale_version") this.resync();
+        if (message.code === "unknown_game") this.close();
+        this.handlers.onError?.(message);
+        break;
+      default:
+        break; // pong and anything newer
+    }
+  }
+
+  resync() {
+    this.awaitingResync = true;
+    this.send({ type: "resync" });
+  }
+
+  /** Send a move for the seat this browser holds; returns false when not connected. */
+  move(action) {
+    return this.send({ type: "move", version: this.version, action });
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    window.removeEventListener("online", this.onOnline);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close();
+    this.status("closed");
+  }
+}

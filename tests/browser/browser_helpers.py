@@ -1,0 +1,166 @@
+"""Helpers for the browser tests: start games from the home page and play them by clicking
+whatever the page highlights (the page itself only offers entries of the server's `legal`)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+GAME_URL = re.compile(r".*/game/([^/?#]+)$")
+
+
+def watch(page: Any) -> Any:
+    """Collect JavaScript errors of the page in ``page.js_errors``."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.js_errors = errors
+    return page
+
+
+def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
+    """Save a screenshot under test-artifacts/screenshots/ (look at them!)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def create_game(
+    page: Any,
+    base_url: str,
+    game: str,
+    mode: str,
+    *,
+    seat: int = 0,
+    level: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> str:
+    """Start a game from the home page's form; returns its id once the game page shows it."""
+    page.goto(base_url + "/")
+    form = page.locator(f'form[data-game="{game}"]')
+    form.locator(f'input[name="mode"][value="{mode}"]').check()
+    if mode != "hotseat":
+        form.locator('select[name="seat"]').select_option(str(seat))
+    if mode == "computer" and level:
+        form.locator('select[name="level"]').select_option(level)
+    if options:
+        form.locator("details.variants > summary").click()
+        for name, value in options.items():
+            field = form.locator(f'[name="opt-{name}"]')
+            if isinstance(value, bool):
+                field.set_checked(value)
+            elif field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(str(value))
+            else:
+                field.fill(str(value))
+    form.locator('button[type="submit"]').click()
+    page.wait_for_url(GAME_URL)
+    page.wait_for_selector(".game-page[data-version]")
+    match = GAME_URL.match(page.url)
+    assert match
+    return match[1]
+
+
+def version(page: Any) -> int:
+    return int(page.locator(".game-page").get_attribute("data-version"))
+
+
+def position(page: Any) -> str:
+    return page.locator(".game-page").get_attribute("data-position")
+
+
+def is_over(page: Any) -> bool:
+    return page.locator(".game-page").get_attribute("data-over") == "true"
+
+
+def wait_settled(page: Any, after: int | None = None, timeout: float = 20000) -> None:
+    """Wait until the page shows a version past ``after`` with no move of ours in flight, and
+    either the game is over or the page has something to click for us, or it is not our turn."""
+    page.wait_for_function(
+        """after => {
+            const root = document.querySelector('.game-page');
+            if (!root || root.dataset.version === undefined) return false;
+            if (after !== null && Number(root.dataset.version) <= after) return false;
+            return root.dataset.pending === 'false';
+        }""",
+        arg=after,
+        timeout=timeout,
+    )
+
+
+def wait_my_turn(page: Any, timeout: float = 30000) -> None:
+    """Wait until it is this page's turn (or the game is over)."""
+    page.wait_for_function(
+        """() => {
+            const root = document.querySelector('.game-page');
+            if (!root || root.dataset.pending !== 'false') return false;
+            return root.dataset.over === 'true' ||
+                document.querySelector('.turn-banner[data-kind="mine"]') !== null;
+        }""",
+        timeout=timeout,
+    )
+
+
+def my_turn(page: Any) -> bool:
+    return page.locator('.turn-banner[data-kind="mine"]').count() > 0
+
+
+def pick(locator: Any, rng: random.Random) -> Any:
+    count = locator.count()
+    assert count, "nothing highlighted to click"
+    return locator.nth(rng.randrange(count))
+
+
+def acadmu_click_move(page: Any, rng: random.Random) -> str:
+    """Make one Äcädmü move by clicking: pass if that is all, else a highlighted own group, a
+    highlighted opponent group and (for a capture by shape) a second one or a listed combination."""
+    pass_button = page.locator('.controls button[data-action="pass"]')
+    if pass_button.count():
+        pass_button.click()
+        return "pass"
+    pick(page.locator(".group.selectable"), rng).click()
+    assert page.locator(".group.selected").count() == 1
+    pick(page.locator(".group.target"), rng).click()
+    if page.locator(".group.picked").count():
+        choices = page.locator(".controls button.choice")
+        if rng.random() < 0.5 and choices.count():
+            pick(choices, rng).click()
+            return "choice"
+        pick(page.locator(".group.target"), rng).click()
+        return "two clicks"
+    return "one click"
+
+
+def akros_click_move(page: Any, rng: random.Random) -> str:
+    """Make one Akros action by clicking: a keep button, the remove button, or a highlighted
+    region and (if several servants can move there) a highlighted servant."""
+    sources = page.locator(".region.source")
+    if sources.count():  # a region is already chosen: pick the servant
+        pick(sources, rng).click()
+        return "region and servant"
+    choices = page.locator(".controls button.choice")
+    if choices.count():
+        pick(choices, rng).click()
+        return "keep"
+    remove = page.locator('.controls button[data-action^="remove"]')
+    if remove.count():
+        remove.click()
+        return "remove"
+    pick(page.locator(".region.target"), rng).click()
+    sources = page.locator(".region.source")
+    if sources.count():
+        pick(sources, rng).click()
+        return "region and servant"
+    return "region"
+
+
+def play_turn(page: Any, game: str, rng: random.Random) -> str:
+    """Make the move of the seat to move (this page holds it) and wait for the server to take it."""
+    before = version(page)
+    how = (acadmu_click_move if game == "acadmu" else akros_click_move)(page, rng)
+    wait_settled(page, before)
+    return how

@@ -1,0 +1,86 @@
+"""Two people online: one creates the game and sends the invite link, the other opens it."""
+
+from __future__ import annotations
+
+import random
+
+from browser_helpers import (
+    acadmu_click_move,
+    create_game,
+    is_over,
+    my_turn,
+    position,
+    screenshot,
+    version,
+    watch,
+)
+
+
+def _wait_version(page, at_least):
+    page.wait_for_function(
+        "v => Number(document.querySelector('.game-page')?.dataset.version) >= v", arg=at_least
+    )
+
+
+def test_two_browsers_play_online_through_the_invite_link(server, new_context):
+    rng = random.Random(3)
+    alice = watch(new_context().new_page())
+    game_id = create_game(alice, server.url, "acadmu", "online", seat=0, options={"target": 1})
+    alice.wait_for_selector('.conn[data-status="live"]')
+    invite = alice.locator(".invite-box .invite-url").input_value()
+    assert game_id in invite and "seat=" in invite
+    # The friend's seat is empty until the link is opened.
+    friend_presence = alice.locator('.seat[data-seat="1"] .presence')
+    assert friend_presence.get_attribute("data-presence") == "offline"
+    alice.locator(".invite-box button.copy").click()
+    alice.wait_for_selector(".invite-box button.copy:has-text('Copied')")
+    screenshot(alice, "online-invite-desktop")
+
+    bob = watch(new_context(phone=True).new_page())
+    bob.goto(invite)
+    bob.wait_for_selector('.conn[data-status="live"]')
+    assert "seat=" not in bob.url  # the token is not left in the address bar
+    assert bob.locator(".seat.mine .seat-name").inner_text().startswith("Light")
+    alice.wait_for_selector('.seat[data-seat="1"] .presence[data-presence="online"]')
+    bob.wait_for_selector('.seat[data-seat="0"] .presence[data-presence="online"]')
+
+    # A spectator (no seat) watches and cannot move; the server's refusal is shown.
+    carol = watch(new_context().new_page())
+    carol.goto(f"{server.url}/game/{game_id}")
+    carol.wait_for_selector('.conn[data-status="live"]')
+    assert "watching" in carol.locator(".turn-banner").inner_text()
+    assert carol.locator(".group.selectable").count() == 0
+    carol.evaluate("window.gamehall.live.move(window.gamehall.state.legal[0] || 'pass')")
+    carol.wait_for_selector(".toast", state="visible")
+    assert "seat" in carol.locator(".toast").first.inner_text()
+
+    moves = 0
+    for _ in range(200):
+        if is_over(alice) and is_over(bob):
+            break
+        mover = alice if my_turn(alice) else bob if my_turn(bob) else None
+        if mover is None:
+            alice.wait_for_timeout(50)
+            continue
+        before = version(mover)
+        acadmu_click_move(mover, rng)
+        moves += 1
+        for page in (alice, bob, carol):
+            _wait_version(page, before + 1)
+        if moves == 6:
+            screenshot(bob, "online-acadmu-phone")
+    assert is_over(alice) and is_over(bob), "the match did not end"
+    assert moves >= 2
+    for page in (alice, bob, carol):
+        _wait_version(page, version(alice))
+    assert position(alice) == position(bob) == position(carol)
+    results = {page.locator(".game-over .result").inner_text() for page in (alice, bob)}
+    assert any(r.startswith("You win") for r in results) and any(
+        r.startswith("You lose") for r in results
+    )
+    screenshot(alice, "online-over-desktop")
+
+    # Bob leaves: Alice sees him go offline.
+    bob.close()
+    alice.wait_for_selector('.seat[data-seat="1"] .presence[data-presence="offline"]')
+    assert alice.js_errors == [] and carol.js_errors == []
