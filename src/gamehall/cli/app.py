@@ -99,8 +99,17 @@ def play(
             raise UsageError(f"{resume} is a record of {game.name}, not {game_name}")
         states = record.replay()
         actions = [states[i].parse_action(t) for i, t in enumerate(record.actions)]
-        start, seed = states[-1], int(record.tags.get("Seed", "0")) + len(actions)
+        start = states[-1]
+        try:
+            seed = int(record.tags.get("Seed", "0"))
+        except ValueError:
+            raise UsageError(
+                f"{resume}: Seed tag {record.tags['Seed']!r} is not a number"
+            ) from None
+        # Chance goes on from a generator of its own, so the record keeps the seed it began with.
+        chance_seed = seed + len(actions)
         setup = states[0] if "SetUp" in record.tags else None
+        recorded_players = [record.tags.get(p.capitalize()) for p in game.player_names]
         if start.is_terminal():
             raise UsageError(f"the game in {resume} is already over ({record.tags.get('Result')})")
         save = save or resume
@@ -111,6 +120,8 @@ def play(
         )
         start, actions, setup = game.new_initial_state(), [], None
         seed = seed if seed is not None else int(datetime.datetime.now().timestamp())
+        chance_seed = seed
+        recorded_players = [None] * game.num_players
     seats = {"dark": dark, "light": light, "jinn": jinn, "ifrit": ifrit}
     for seat, value in seats.items():
         if value is not None and seat not in game.player_names:
@@ -121,7 +132,7 @@ def play(
     defaults = ("human", "greedy")
     specs = []
     for index, player in enumerate(game.player_names):
-        spec = seats.get(player) or defaults[index]
+        spec = seats.get(player) or recorded_players[index] or defaults[index]
         if auto and spec == "human":
             spec = "greedy"
         specs.append(spec)
@@ -135,7 +146,10 @@ def play(
             record = make_record(
                 game, moves, players=specs, seed=seed, date=date, setup=setup, final=final
             )
-            save.write_text(str(record), encoding="utf-8")
+            try:
+                save.write_text(str(record), encoding="utf-8")
+            except OSError as error:
+                raise UsageError(f"cannot save the record to {save}: {error.strerror}") from None
 
     def on_action(before: State, action: Any, after: State) -> None:
         actions.append(action)
@@ -149,7 +163,7 @@ def play(
     if show:
         console.print(view(start, actions[-1] if actions else None))
     try:
-        played = play_game(game, agents, seed=seed, start=start, on_action=on_action)
+        played = play_game(game, agents, seed=chance_seed, start=start, on_action=on_action)
     except QuitGame:
         console.print(f"Game stopped{f'; saved to {save}' if save else ''}.")
         return
@@ -245,6 +259,8 @@ def _read_record(path: Path) -> Record:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a UTF-8 text record") from None
     return Record.parse(text)
 
 
@@ -290,7 +306,10 @@ def main(argv: list[str] | None = None) -> None:
         # Typer's (vendored) Click raises usage errors that carry a message and an exit code.
         message = getattr(error, "format_message", None)
         if callable(message):
-            _fail(str(message()), getattr(error, "exit_code", 2) or 2)
+            text = str(message()).strip()
+            if not text:  # Click's NoArgsIsHelpError: the help is already shown
+                sys.exit(getattr(error, "exit_code", 2) or 2)
+            _fail(text, getattr(error, "exit_code", 2) or 2)
         if hasattr(error, "exit_code"):  # typer.Exit
             sys.exit(error.exit_code)
         raise

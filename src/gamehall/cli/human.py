@@ -57,7 +57,7 @@ class HumanAgent(Agent):
                 for number, action in enumerate(legal, 1):
                     self.console.print(f"  {number:>3}. {action}", highlight=False)
                 continue
-            if text.isdigit() and 1 <= int(text) <= len(legal):
+            if text.isascii() and text.isdigit() and 1 <= int(text) <= len(legal):
                 return legal[int(text) - 1]
             try:
                 return state.parse_action(text)

@@ -51,6 +51,11 @@ class DiscSet:
         """The set as one line, ``RT:BT,RT:BS,...`` (how records carry a non-default set)."""
         return ",".join(f"{pairing_name(f)}:{pairing_name(b)}" for f, b in self.discs)
 
+    def can_show(self, counts: Counts) -> bool:
+        """Whether distinct discs of this set can show ``counts`` face up (a matching of
+        tokens to discs; a disc printed with one pairing on both faces still shows it once)."""
+        return _can_show(self.discs, tuple(counts))
+
     # --- the pour ---
 
     def sample_pour(self, rng: random.Random) -> Counts:
@@ -121,6 +126,26 @@ def _ways(discs: tuple[tuple[int, int], ...], counts: Counts) -> int:
     return ways(0, counts)
 
 
+@cache
+def _can_show(discs: tuple[tuple[int, int], ...], counts: Counts) -> bool:
+    """Bipartite matching by augmenting paths: every token needs its own disc."""
+    tokens = [p for p, n in enumerate(counts) for _ in range(n)]
+    if len(tokens) > len(discs):
+        return False
+    holder: list[int] = [-1] * len(discs)  # disc -> token index
+
+    def place(token: int, seen: list[bool]) -> bool:
+        for disc, faces in enumerate(discs):
+            if tokens[token] in faces and not seen[disc]:
+                seen[disc] = True
+                if holder[disc] < 0 or place(holder[disc], seen):
+                    holder[disc] = token
+                    return True
+        return False
+
+    return all(place(token, [False] * len(discs)) for token in range(len(tokens)))
+
+
 def _from_rows(name: str, rows: object, source: str) -> DiscSet:
     if not isinstance(rows, list) or not rows:
         raise InvalidOptionError(f"{source}: 'discs' must be a non-empty list of [front, back]")
@@ -143,6 +168,8 @@ def load_disc_set(path: str | Path) -> DiscSet:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
         raise InvalidOptionError(f"cannot read disc set {str(path)!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InvalidOptionError(f"disc set {str(path)!r} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise InvalidOptionError(f"disc set {str(path)!r} is not valid TOML: {error}") from None
     return _from_rows(str(data.get("name", Path(path).stem)), data.get("discs"), str(path))
@@ -170,7 +197,7 @@ def resolve_disc_set(spec: str) -> DiscSet:
     """The disc set an option value names: ``default``, a TOML path, or the inline form."""
     if spec in ("", "default"):
         return default_disc_set()
-    if ":" in spec and "," in spec and not Path(spec).exists():
+    if ":" in spec and not Path(spec).exists():
         return parse_inline(spec)
     return load_disc_set(spec)
 

@@ -157,7 +157,7 @@ def format_counts(counts: Counts) -> str:
 
 def parse_counts(text: str, side: str) -> Counts:
     parts = text.split(",")
-    if len(parts) != 9 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 9 or not all(re.fullmatch(r"[0-9]+", p.strip()) for p in parts):
         raise NotationError(
             f"{side} tokens",
             text,
@@ -204,9 +204,12 @@ def _positive(value: int) -> str | None:
 
 def _disc_set_check(value: str) -> str | None:
     try:
-        resolve_disc_set(value)
+        discs = resolve_disc_set(value)
     except InvalidOptionError as error:
         return str(error)
+    faces = list(discs.draw_faces)
+    if all(first_player_by_draw(Draw(d, lt)) == NO_ONE for d in faces for lt in faces):
+        return "with this disc set every first-player draw ties, so no match could start"
     return None
 
 
@@ -246,6 +249,9 @@ class AcadmuGame(Game):
         self.take_one_if_last: bool = self.options["shape_capture_takes_one_if_last"]
         self.disc_set: DiscSet = resolve_disc_set(self.options["discs"])
 
+    def variant_tags(self) -> dict[str, str]:
+        return super().record_tags()
+
     @property
     def draw_outcomes(self) -> tuple[tuple[Draw, Fraction], ...]:
         """The first-player draw's outcomes: both sides' (up, down) faces, exact probabilities."""
@@ -254,7 +260,9 @@ class AcadmuGame(Game):
     def record_tags(self) -> dict[str, str]:
         """A disc set loaded from a file travels inline in the Variant tag, so records replay
         on any machine."""
-        if self.disc_set == default_disc_set() or self.options["discs"] == self.disc_set.inline():
+        if self.disc_set.discs == default_disc_set().discs:
+            return AcadmuGame(**{**self.options, "discs": "default"}).variant_tags()
+        if self.options["discs"] == self.disc_set.inline():
             return super().record_tags()
         return AcadmuGame(**{**self.options, "discs": self.disc_set.inline()}).record_tags()
 
@@ -326,6 +334,9 @@ class AcadmuGame(Game):
             return 135
         if len(action.taken) == 1:
             return action.own * 9 + action.taken[0]
+        victim_shape = beaten(shape_of(action.own))
+        if any(shape_of(t) != victim_shape for t in action.taken):
+            raise ValueError(f"{action} takes two tokens that are not of the shape its own beats")
         first, second = (colour_of(t) for t in action.taken)
         return 81 + action.own * 6 + _COLOUR_PAIRS.index((first, second))
 
@@ -639,6 +650,16 @@ class AcadmuState(State):
                     raise InvalidStateError(
                         f"{name} has {sum(counts)} tokens but owns only {len(self.game.disc_set)}"
                     )
+                if not self.game.disc_set.can_show(counts):
+                    raise InvalidStateError(
+                        f"{name}'s tokens {format_counts(counts)} cannot all lie face up at once: "
+                        "no disc set assignment gives each token a disc of its own"
+                    )
+            if self.first is not None and not self._reachable_by_captures():
+                raise InvalidStateError(
+                    "in a match the round starts from a full pour, and no sequence of captures "
+                    f"leaves {sum(self.dark)} dark and {sum(self.light)} light tokens"
+                )
             if self.passed == self.to_move:
                 raise InvalidStateError(
                     f"{self.game.player_names[self.passed]} has passed and cannot be to move"
@@ -652,6 +673,18 @@ class AcadmuState(State):
                 f"match score {self.match_score[0]}-{self.match_score[1]} already reaches the target "
                 f"{self.game.target}"
             )
+
+    def _reachable_by_captures(self) -> bool:
+        """Counts after a full pour: with m_d dark and m_l light captures, each removing one own
+        token and one or two opposing ones, lost_d − m_d ∈ [m_l, 2·m_l] and the same for light."""
+        size = len(self.game.disc_set)
+        lost_dark, lost_light = size - sum(self.dark), size - sum(self.light)
+        return any(
+            m_light <= lost_dark - m_dark <= 2 * m_light
+            and m_dark <= lost_light - m_light <= 2 * m_dark
+            for m_dark in range(lost_dark + 1)
+            for m_light in range(lost_light + 1)
+        )
 
     def position(self) -> str:
         """The round position alone: ``<dark>/<light> <to move> <passed>``."""
