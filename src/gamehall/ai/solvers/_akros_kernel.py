@@ -1,0 +1,704 @@
+"""Numba kernel of the Akros exact solver (private: use ``gamehall.ai.solvers.akros``).
+
+The state is a handful of integers (all public information)::
+
+    turn, step            as in ``rules`` (DRAW, JINN_KEEP, IFRIT_KEEP, IFRIT_PLACE, JINN_PLACE, OVER)
+    bag                   tiles left per environment, 4 bits each (F | S << 4 | M << 8)
+    temple                Temple piles as counts, 2 bits per (pile, environment): bit 2*(3*pile+env)
+    draft                 tiles in hand as counts, 2 bits per environment
+    jt, it                the Jinn's / the Ifrit's kept tile, -1 for none
+    jm, im                the servants as region bitmasks (bit = region id)
+    stacks                tiles per region, 3 bits each: region r at bit 3*(r-1)
+
+Values are integers: the Ifrit's win probability times ``scale(turn, step)``, the product of the
+number of possible draws (``C(bag, 3)``) of every draw still to come (a draw node includes its
+own). A draw node's value is ``sum(ways_i * child_i)``; the scale never changes at a decision node,
+so every value is an exact integer and alpha-beta compares exact probabilities.
+
+Search: fail-soft alpha-beta at decision nodes (the Ifrit maximises, the Jinn minimises) with the
+window clamped to [0, scale] (a maximiser stops at a sure win, a minimiser at a sure loss), Star1
+at draw nodes (outcomes heaviest first, each searched with the window that would let the remaining
+probability mass still cut), a two-slot transposition table keyed on the whole state (three exact
+words, no hash-only matches; not used on turn 8's placements, where searching is cheaper than the
+memory traffic), the table's best move first then moves that raise the mover's claims, and the
+whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement) evaluated inline as a
+boolean, without recursion or table.
+
+``stats[ST_FLAGS]`` switches techniques off (``NO_TT`` ...), for measurements and tests only.
+
+Move codes: a draw is ``F | S << 2 | M << 4`` (counts drawn), a keep is the environment kept (the
+Ifrit's discard is the other tile in hand), a placement is ``region << 8 | source``, a removal 0.
+"""
+
+# ruff: noqa: ANN001, SIM108, SIM109
+# (numba kernels: untyped scalar arguments, branches kept plain for the compiler)
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+DRAW, JINN_KEEP, IFRIT_KEEP, IFRIT_PLACE, JINN_PLACE, OVER = range(6)
+MAXPLY = 64
+MAXMOVES = 128
+
+# stats slots
+ST_NODES, ST_ABORT, ST_CHECK, ST_FLAGS = 0, 1, 2, 3
+# switches in stats[ST_FLAGS], for measuring each technique (0: all on)
+NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP = 1, 2, 4, 8, 16, 32
+CHECK_EVERY = 1 << 14
+
+
+# The board's tables in one array ``tab`` (fewer arguments per recursive call):
+NB = 0  # tab[NB + r]: neighbours of region r (bitmask)
+ENVM = 64  # tab[ENVM + e]: the regions of environment e
+ENVOF = 68  # tab[ENVOF + r]: the environment of region r
+DAFTER = 132  # tab[DAFTER + t]: draw sequences possible after turn t (the value scale)
+PILE = 144  # tab[PILE + t]: the Temple pile the Ifrit discards to on turn t
+TAB_SIZE = 160
+# stats: nodes, abort flag, clock countdown, switched-off techniques, 3 scratch margins
+MARG = 4
+# A transposition table row: k1, k2, k3 (the whole state), lower bound, upper bound, info
+# (best move | work << 24; -1: empty). Buckets of two rows: the first keeps the bigger search.
+T_LO, T_HI, T_INFO = 3, 4, 5
+
+
+def new_tt(bits: int) -> np.ndarray:
+    """A transposition table of 2**bits two-slot buckets."""
+    tt = np.zeros((2 << bits, 6), dtype=np.int64)
+    tt[:, T_INFO] = -1
+    return tt
+
+
+def new_buffers() -> tuple[np.ndarray, np.ndarray]:
+    """Per-ply move lists (codes and ordering keys) and the stats array."""
+    return np.zeros((MAXPLY, 2, MAXMOVES), dtype=np.int64), np.zeros(8, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _bits(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+# fmt: off
+_DEBRUIJN = np.array(
+    [0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22,
+     45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23,
+     11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
+    dtype=np.int64,
+)
+# fmt: on
+
+
+@njit(cache=True, inline="always")
+def _low(x):
+    """The index of the lowest set bit of ``x`` (x > 0)."""
+    b = np.uint64(x & -x)
+    return _DEBRUIJN[np.int64((b * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58))]
+
+
+@njit(cache=True)
+def contested(im, tab):
+    once = 0
+    twice = 0
+    x = im
+    while x:
+        r = _low(x)
+        x &= x - 1
+        around = tab[NB + r]
+        twice |= once & around
+        once |= around
+    return twice
+
+
+@njit(cache=True)
+def comb3(n):
+    if n < 3:
+        return 0
+    return n * (n - 1) * (n - 2) // 6
+
+
+@njit(cache=True)
+def comb(n, k):
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def scale_of(turn, step, bag, tab):
+    if step == OVER:
+        return 1
+    if step == DRAW:
+        n = (bag & 15) + ((bag >> 4) & 15) + ((bag >> 8) & 15)
+        return comb3(n) * tab[DAFTER + turn]
+    return tab[DAFTER + turn]
+
+
+@njit(cache=True)
+def apply_move(turn, step, bag, temple, draft, jt, it, jm, im, stacks, code, tab):
+    """The state after move ``code``."""
+    if step == DRAW:
+        c0 = code & 3
+        c1 = (code >> 2) & 3
+        c2 = (code >> 4) & 3
+        bag = bag - c0 - (c1 << 4) - (c2 << 8)
+        return turn, JINN_KEEP, bag, temple, code, jt, it, jm, im, stacks
+    if step == JINN_KEEP:
+        return turn, IFRIT_KEEP, bag, temple, draft - (1 << (2 * code)), code, it, jm, im, stacks
+    if step == IFRIT_KEEP:
+        rest = draft - (1 << (2 * code))
+        if rest:
+            d = 0
+            while not ((rest >> (2 * d)) & 3):
+                d += 1
+            p = tab[PILE + turn]
+            temple = temple + (1 << (2 * (3 * p + d)))
+        return turn, IFRIT_PLACE, bag, temple, 0, jt, code, jm, im, stacks
+    if step == IFRIT_PLACE:
+        if code:
+            r = code >> 8
+            s = code & 255
+            im = im ^ (1 << r) ^ (1 << s)
+            stacks = stacks + (1 << (3 * (r - 1)))
+        return turn, JINN_PLACE, bag, temple, 0, jt, -1, jm, im, stacks
+    # JINN_PLACE: the turn ends
+    if code:
+        r = code >> 8
+        s = code & 255
+        jm = jm ^ (1 << r) ^ (1 << s)
+        stacks = stacks + (1 << (3 * (r - 1)))
+    turn += 1
+    if turn > 9:
+        return 9, OVER, bag, temple, 0, -1, -1, jm, im, stacks
+    if turn <= 6:
+        return turn, DRAW, bag, temple, 0, -1, -1, jm, im, stacks
+    if turn == 7:
+        bag = 0
+    p = turn - 7
+    draft = (temple >> (6 * p)) & 63
+    temple = temple & ~(63 << (6 * p))
+    return turn, JINN_KEEP, bag, temple, draft, -1, -1, jm, im, stacks
+
+
+@njit(cache=True)
+def ifrit_wins(jm, im, stacks, tab):
+    js0 = 0
+    js1 = 0
+    js2 = 0
+    x = jm
+    while x:
+        r = _low(x)
+        x &= x - 1
+        v = 1 + ((stacks >> (3 * (r - 1))) & 7)
+        e = tab[ENVOF + r]
+        if e == 0:
+            js0 += v
+        elif e == 1:
+            js1 += v
+        else:
+            js2 += v
+    x = im
+    while x:
+        r = _low(x)
+        x &= x - 1
+        v = 1 + ((stacks >> (3 * (r - 1))) & 7)
+        e = tab[ENVOF + r]
+        if e == 0:
+            js0 -= v
+        elif e == 1:
+            js1 -= v
+        else:
+            js2 -= v
+    jc = (js0 > 0) + (js1 > 0) + (js2 > 0)
+    ic = (js0 < 0) + (js1 < 0) + (js2 < 0)
+    return ic >= jc
+
+
+@njit(cache=True)
+def _margins(jm, im, stacks, tab, stats):
+    """out[e] = Jinn's minus Ifrit's score in environment e."""
+    stats[MARG] = 0
+    stats[MARG + 1] = 0
+    stats[MARG + 2] = 0
+    x = jm
+    while x:
+        r = _low(x)
+        x &= x - 1
+        stats[MARG + tab[ENVOF + r]] += 1 + ((stacks >> (3 * (r - 1))) & 7)
+    x = im
+    while x:
+        r = _low(x)
+        x &= x - 1
+        stats[MARG + tab[ENVOF + r]] -= 1 + ((stacks >> (3 * (r - 1))) & 7)
+
+
+@njit(cache=True)
+def _claims_margin(d0, d1, d2):
+    # Jinn claims minus Ifrit claims for score differences d (Jinn - Ifrit)
+    return ((d0 > 0) - (d0 < 0)) + ((d1 > 0) - (d1 < 0)) + ((d2 > 0) - (d2 < 0))
+
+
+@njit(cache=True)
+def _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2):
+    """The Jinn's last placement (turn 9), score differences (Jinn - Ifrit) ``d`` before it:
+    can some placement win for him?"""
+    occ = jm | im
+    con = contested(im, tab)
+    targets = tab[ENVM + jt] & ~occ & ~con
+    movers = jm & con
+    if movers == 0:
+        movers = jm
+    if targets == 0:
+        return _claims_margin(d0, d1, d2) > 0
+    t = targets
+    while t:
+        r = _low(t)
+        t &= t - 1
+        gain = 2 + ((stacks >> (3 * (r - 1))) & 7)
+        e0 = d0
+        e1 = d1
+        e2 = d2
+        if jt == 0:
+            e0 += gain
+        elif jt == 1:
+            e1 += gain
+        else:
+            e2 += gain
+        m = movers
+        while m:
+            s = _low(m)
+            m &= m - 1
+            loss = 1 + ((stacks >> (3 * (s - 1))) & 7)
+            es = tab[ENVOF + s]
+            if es == 0:
+                win = _claims_margin(e0 - loss, e1, e2) > 0
+            elif es == 1:
+                win = _claims_margin(e0, e1 - loss, e2) > 0
+            else:
+                win = _claims_margin(e0, e1, e2 - loss) > 0
+            if win:
+                return True
+    return False
+
+
+@njit(cache=True)
+def jinn_can_win_last(jt, jm, im, stacks, tab, stats):
+    """The Jinn's last placement (turn 9): can any placement win for him?"""
+    _margins(jm, im, stacks, tab, stats)
+    return _jinn_wins_from(jt, jm, im, stacks, tab, stats[MARG], stats[MARG + 1], stats[MARG + 2])
+
+
+@njit(cache=True)
+def ifrit_can_win_last(it, jt, jm, im, stacks, tab, stats):
+    """The Ifrit's last placement (turn 9) then the Jinn's: can the Ifrit make sure to win?"""
+    _margins(jm, im, stacks, tab, stats)
+    d0 = stats[MARG]
+    d1 = stats[MARG + 1]
+    d2 = stats[MARG + 2]
+    free = tab[ENVM + it] & ~(jm | im)
+    found = False
+    x = im
+    while x:
+        s = _low(x)
+        x &= x - 1
+        t = tab[NB + s] & free
+        if t == 0:
+            continue
+        loss = 1 + ((stacks >> (3 * (s - 1))) & 7)
+        es = tab[ENVOF + s]
+        e0 = d0
+        e1 = d1
+        e2 = d2
+        if es == 0:
+            e0 += loss
+        elif es == 1:
+            e1 += loss
+        else:
+            e2 += loss
+        while t:
+            r = _low(t)
+            t &= t - 1
+            found = True
+            gain = 2 + ((stacks >> (3 * (r - 1))) & 7)
+            nim = im ^ (1 << r) ^ (1 << s)
+            nst = stacks + (1 << (3 * (r - 1)))
+            if it == 0:
+                jw = _jinn_wins_from(jt, jm, nim, nst, tab, e0 - gain, e1, e2)
+            elif it == 1:
+                jw = _jinn_wins_from(jt, jm, nim, nst, tab, e0, e1 - gain, e2)
+            else:
+                jw = _jinn_wins_from(jt, jm, nim, nst, tab, e0, e1, e2 - gain)
+            if not jw:
+                return True
+    if not found:
+        return not _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2)
+    return False
+
+
+@njit(cache=True, inline="always")
+def _hash(k1, k2, k3, mask):
+    h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= np.uint64(k3) * np.uint64(0x165667B19E3779F9)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(mask))
+
+
+@njit(cache=True)
+def gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, stats):
+    out = buf[ply, 0]
+    keys = buf[ply, 1]
+    """Fill ``out`` with the moves (codes) and ``keys`` with ordering keys (higher first for the
+    mover); return how many. Draws: ``keys`` holds the number of ways."""
+    n = 0
+    if step == DRAW:
+        b0 = bag & 15
+        b1 = (bag >> 4) & 15
+        b2 = (bag >> 8) & 15
+        for c0 in range(4):
+            for c1 in range(4 - c0):
+                c2 = 3 - c0 - c1
+                w = comb(b0, c0) * comb(b1, c1) * comb(b2, c2)
+                if w:
+                    out[n] = c0 | (c1 << 2) | (c2 << 4)
+                    keys[n] = w
+                    n += 1
+        return n
+    if step == JINN_KEEP or step == IFRIT_KEEP:
+        for e in range(3):
+            if (draft >> (2 * e)) & 3:
+                out[n] = e
+                keys[n] = 0
+                n += 1
+        return n
+    _margins(jm, im, stacks, tab, stats)
+    occ = jm | im
+    if step == IFRIT_PLACE:
+        tile = it
+        free = tab[ENVM + tile] & ~occ
+        x = im
+        while x:
+            s = _low(x)
+            x &= x - 1
+            t = tab[NB + s] & free
+            loss = 1 + ((stacks >> (3 * (s - 1))) & 7)
+            es = tab[ENVOF + s]
+            while t:
+                r = _low(t)
+                t &= t - 1
+                gain = 2 + ((stacks >> (3 * (r - 1))) & 7)
+                e0 = stats[MARG + 0]
+                e1 = stats[MARG + 1]
+                e2 = stats[MARG + 2]
+                if es == 0:
+                    e0 += loss
+                elif es == 1:
+                    e1 += loss
+                else:
+                    e2 += loss
+                if tile == 0:
+                    e0 -= gain
+                elif tile == 1:
+                    e1 -= gain
+                else:
+                    e2 -= gain
+                out[n] = (r << 8) | s
+                keys[n] = -_claims_margin(e0, e1, e2) * 64 + gain - loss
+                n += 1
+        if n == 0:
+            out[0] = 0
+            keys[0] = 0
+            n = 1
+        return n
+    # JINN_PLACE
+    tile = jt
+    con = contested(im, tab)
+    targets = tab[ENVM + tile] & ~occ & ~con
+    movers = jm & con
+    if movers == 0:
+        movers = jm
+    while targets:
+        r = _low(targets)
+        targets &= targets - 1
+        gain = 2 + ((stacks >> (3 * (r - 1))) & 7)
+        m = movers
+        while m:
+            s = _low(m)
+            m &= m - 1
+            loss = 1 + ((stacks >> (3 * (s - 1))) & 7)
+            es = tab[ENVOF + s]
+            e0 = stats[MARG + 0]
+            e1 = stats[MARG + 1]
+            e2 = stats[MARG + 2]
+            if es == 0:
+                e0 -= loss
+            elif es == 1:
+                e1 -= loss
+            else:
+                e2 -= loss
+            if tile == 0:
+                e0 += gain
+            elif tile == 1:
+                e1 += gain
+            else:
+                e2 += gain
+            out[n] = (r << 8) | s
+            keys[n] = _claims_margin(e0, e1, e2) * 64 + gain - loss
+            n += 1
+    if n == 0:
+        out[0] = 0
+        keys[0] = 0
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def search(
+    turn, step, bag, temple, draft, jt, it, jm, im, stacks, alpha, beta, ply, tab, tt, buf,
+    stats, deadline,
+):  # fmt: skip
+    """The Ifrit's win probability times ``scale_of(turn, step)``, fail-soft in (alpha, beta)."""
+    stats[ST_NODES] += 1
+    if stats[ST_ABORT]:
+        return 0
+    stats[ST_CHECK] -= 1
+    if stats[ST_CHECK] <= 0:
+        stats[ST_CHECK] = CHECK_EVERY
+        if deadline > 0.0:
+            with objmode(now="float64"):
+                now = time.perf_counter()
+            if now > deadline:
+                stats[ST_ABORT] = 1
+                return 0
+    if step == OVER:
+        return 1 if ifrit_wins(jm, im, stacks, tab) else 0
+    if turn == 9:
+        if step == JINN_PLACE:
+            return 0 if jinn_can_win_last(jt, jm, im, stacks, tab, stats) else 1
+        if step == IFRIT_PLACE:
+            return 1 if ifrit_can_win_last(it, jt, jm, im, stacks, tab, stats) else 0
+        if step == IFRIT_KEEP:  # she keeps her lone tile
+            e = 0 if draft & 3 else (1 if draft & 12 else 2)
+            return 1 if ifrit_can_win_last(e, jt, jm, im, stacks, tab, stats) else 0
+        if step == JINN_KEEP:  # he keeps one of pile 9's two tiles, she gets the other
+            for e in range(3):
+                if (draft >> (2 * e)) & 3:
+                    rest = draft - (1 << (2 * e))
+                    o = 0 if rest & 3 else (1 if rest & 12 else 2)
+                    if not ifrit_can_win_last(o, e, jm, im, stacks, tab, stats):
+                        return 0
+            return 1
+    # values lie in [0, scale]: a window reaching past them is clamped, so that a maximiser stops
+    # at a sure win and a minimiser at a sure loss
+    top = scale_of(turn, step, bag, tab)
+    if not (stats[ST_FLAGS] & NO_CLAMP):
+        if beta <= 0:
+            return 0
+        if alpha >= top:
+            return top
+        if alpha < 0:
+            alpha = 0
+        if beta > top:
+            beta = top
+
+    # transposition table
+    use_tt = not (stats[ST_FLAGS] & NO_TT)
+    if turn == 8 and step >= IFRIT_PLACE and not (stats[ST_FLAGS] & TT_DEEP):
+        use_tt = False  # two plies above the inline last turn: cheaper to search than to store
+    k1 = stacks | (step << 57) | (turn << 60)
+    k2 = jm | (im << 32)
+    k3 = bag | (temple << 12) | (draft << 30) | ((jt + 1) << 36) | ((it + 1) << 38)
+    mask = tt.shape[0] // 2 - 1
+    slot = -1
+    ttmove = -1
+    if use_tt:
+        b = _hash(k1, k2, k3, mask) * 2
+        for j in range(2):
+            i = b + j
+            if tt[i, T_INFO] >= 0 and tt[i, 0] == k1 and tt[i, 1] == k2 and tt[i, 2] == k3:
+                slot = i
+                lo = tt[i, T_LO]
+                hi = tt[i, T_HI]
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+                ttmove = tt[i, T_INFO] & 0xFFFFFF
+                break
+    nodes_before = stats[ST_NODES]
+
+    out = buf[ply, 0]
+    keys = buf[ply, 1]
+    n = gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, stats)
+    best_move = out[0]
+
+    if step == DRAW:
+        # Star1: outcomes by weight, heaviest first
+        for a in range(1, n):
+            mv = out[a]
+            kv = keys[a]
+            c = a - 1
+            while c >= 0 and keys[c] < kv:
+                out[c + 1] = out[c]
+                keys[c + 1] = keys[c]
+                c -= 1
+            out[c + 1] = mv
+            keys[c + 1] = kv
+        total = 0
+        for a in range(n):
+            total += keys[a]
+        u = tab[DAFTER + turn]  # child scale
+        lo_sum = 0  # sum of w * (lower bound) over searched outcomes (0 for the rest)
+        hi_sum = total * u  # sum of w * (upper bound), u for outcomes not yet searched
+        value = -1
+        for a in range(n):
+            w = keys[a]
+            hi_ex = hi_sum - w * u
+            ca = alpha - hi_ex
+            if ca >= 0:
+                ca = ca // w
+            else:
+                ca = -((-ca + w - 1) // w)
+            cb = beta - lo_sum
+            if cb >= 0:
+                cb = (cb + w - 1) // w
+            else:
+                cb = -((-cb) // w)
+            if ca < -1:
+                ca = -1
+            if cb > u + 1:
+                cb = u + 1
+            if stats[ST_FLAGS] & NO_STAR1:
+                ca = -1
+                cb = u + 1
+            nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst = apply_move(
+                turn, step, bag, temple, draft, jt, it, jm, im, stacks, out[a], tab
+            )
+            v = search(
+                nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, ca, cb, ply + 1,
+                tab, tt, buf, stats, deadline,
+            )  # fmt: skip
+            if stats[ST_ABORT]:
+                return 0
+            if v <= ca:  # an upper bound: the whole node fails low
+                value = hi_ex + w * v
+                break
+            lo_sum += w * v
+            if v >= cb:  # a lower bound: the whole node fails high
+                value = lo_sum
+                break
+            hi_sum = hi_ex + w * v
+        if value < 0:
+            value = lo_sum
+        best_move = 0
+    else:
+        maximise = step == IFRIT_KEEP or step == IFRIT_PLACE
+        # ordering: TT move first, then by key (insertion sort, stable)
+        if stats[ST_FLAGS] & NO_ORDER:
+            n_sort = 1
+            ttmove = -1
+        elif stats[ST_FLAGS] & NO_HEURISTIC:
+            n_sort = 1
+        else:
+            n_sort = n
+        for a in range(1, n_sort):
+            mv = out[a]
+            kv = keys[a]
+            c = a - 1
+            while c >= 0 and keys[c] < kv:
+                out[c + 1] = out[c]
+                keys[c + 1] = keys[c]
+                c -= 1
+            out[c + 1] = mv
+            keys[c + 1] = kv
+        if ttmove >= 0:
+            for a in range(n):
+                if out[a] == ttmove:
+                    for c in range(a, 0, -1):
+                        out[c] = out[c - 1]
+                    out[0] = ttmove
+                    break
+        if maximise:
+            value = -1
+        else:
+            value = top + 1
+        a0 = alpha
+        b0 = beta
+        for a in range(n):
+            mv = out[a]
+            nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst = apply_move(
+                turn, step, bag, temple, draft, jt, it, jm, im, stacks, mv, tab
+            )
+            v = search(
+                nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, b0, ply + 1,
+                tab, tt, buf, stats, deadline,
+            )  # fmt: skip
+            if stats[ST_ABORT]:
+                return 0
+            if maximise:
+                if v > value:
+                    value = v
+                    best_move = mv
+                    if v > a0:
+                        a0 = v
+                        if a0 >= b0:
+                            break
+            else:
+                if v < value:
+                    value = v
+                    best_move = mv
+                    if v < b0:
+                        b0 = v
+                        if a0 >= b0:
+                            break
+
+    if use_tt:
+        work = stats[ST_NODES] - nodes_before
+        if slot < 0:
+            b = _hash(k1, k2, k3, mask) * 2
+            # slot 0 keeps the bigger search, slot 1 always replaced
+            if tt[b, T_INFO] < 0 or (tt[b, T_INFO] >> 24) <= work:
+                slot = b
+                if tt[b, T_INFO] >= 0:
+                    # demote the old entry to the always-replace slot
+                    tt[b + 1, 0] = tt[b, 0]
+                    tt[b + 1, 1] = tt[b, 1]
+                    tt[b + 1, 2] = tt[b, 2]
+                    tt[b + 1, T_LO] = tt[b, T_LO]
+                    tt[b + 1, T_HI] = tt[b, T_HI]
+                    tt[b + 1, T_INFO] = tt[b, T_INFO]
+            else:
+                slot = b + 1
+            tt[slot, 0] = k1
+            tt[slot, 1] = k2
+            tt[slot, 2] = k3
+            tt[slot, T_LO] = 0
+            tt[slot, T_HI] = top
+            tt[slot, T_INFO] = 0
+        if value <= alpha:
+            if value < tt[slot, T_HI]:
+                tt[slot, T_HI] = value
+        elif value >= beta:
+            if value > tt[slot, T_LO]:
+                tt[slot, T_LO] = value
+        else:
+            tt[slot, T_LO] = value
+            tt[slot, T_HI] = value
+        old_work = tt[slot, T_INFO] >> 24
+        tt[slot, T_INFO] = (best_move & 0xFFFFFF) | ((old_work + work) << 24)
+    return value

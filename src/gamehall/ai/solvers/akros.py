@@ -1,0 +1,495 @@
+"""Akros solved exactly late in the game: the Ifrit's win probability with perfect play.
+
+:func:`solve` takes an :class:`~gamehall.games.akros.AkrosState` (or a position's text) and
+returns an :class:`AkrosSolveResult`:
+
+* ``ifrit_win``: the Ifrit's win probability when both play perfectly, a :class:`Fraction`, exact,
+  chance included (the bag's draws on turns 1–6 with their hypergeometric probabilities); ``None``
+  when the search did not finish within ``time_limit``. It is 0 or 1 from turn 7 on (nothing is
+  random then).
+* ``best``: every optimal action at the root (engine action values, in the order of
+  ``state.legal_actions()``): the Ifrit's moves that reach ``ifrit_win``, or the Jinn's moves that
+  hold the Ifrit to it. Empty at a draw (chance) root, where the value is the expectation over draws,
+  and at the end of the game.
+* ``margins``: the secondary value, *documented, not optimised*: the final score margins
+  ``(Forest, Sea, Mountain)``, each the Ifrit's score minus the Jinn's, at the end of one
+  **principal line**: from the root every decision plays the first optimal move in the solver's
+  own move order (its best move by the transposition table, then moves that raise the mover's
+  claims) and every draw takes its most likely outcome (the first in ``F..M`` order on ties).
+  It says how the game typically ends under optimal play ("the Ifrit wins the Sea by 2"); it is
+  not an expectation over draws and the players do not maximise it (the game is win/lose).
+  ``None`` when ``margins=False`` was asked or the time ran out while following the line.
+* ``nodes`` (search nodes visited), ``seconds`` (wall time), ``exact`` (False when the time limit
+  stopped the search; then ``ifrit_win`` is None and ``best`` empty).
+
+The search (module :mod:`gamehall.ai.solvers._akros_kernel`, compiled with numba): expectimax over
+exact integer values (the probability times the number of possible draw sequences still to come),
+fail-soft alpha-beta at decisions, Star1 at draws, a transposition table on the whole state and
+claims-first move ordering. The table is kept between calls on the same board (its entries are
+exact bounds on positions, valid for any later search), so an agent's later moves are cheap;
+``fresh=True`` starts from an empty table.
+
+:class:`AkrosHardAgent` (alias :data:`ExactOrMCTSAgent`) plays exact moves from
+``exact_from_turn`` on and MCTS before.
+
+:func:`solve_command` is what ``gamehall solve akros "<position>" [--json]`` prints: exact within a
+budget where it can, else an MCTS estimate, and it says which.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from gamehall.core import Agent, GamehallError
+from gamehall.games.akros import rules
+from gamehall.games.akros.game import AkrosGame, AkrosState
+from gamehall.games.akros.rules import (
+    DRAW,
+    IFRIT_KEEP,
+    IFRIT_PLACE,
+    OVER,
+    Keep,
+    KeepDiscard,
+    Place,
+    Remove,
+)
+
+__all__ = [
+    "AkrosHardAgent",
+    "AkrosSolveResult",
+    "ExactOrMCTSAgent",
+    "solve",
+    "solve_command",
+]
+
+DEFAULT_TT_BITS = 20
+"""2**20 two-slot buckets: 2M entries, about 100 MB."""
+
+
+@dataclass(frozen=True)
+class AkrosSolveResult:
+    """What :func:`solve` found; see the module docstring for each field."""
+
+    ifrit_win: Fraction | None
+    best: tuple[Any, ...]
+    margins: tuple[int, int, int] | None
+    nodes: int
+    seconds: float
+    exact: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exact": self.exact,
+            "ifrit_win": None if self.ifrit_win is None else str(self.ifrit_win),
+            "ifrit_win_float": None if self.ifrit_win is None else float(self.ifrit_win),
+            "best": [str(a) for a in self.best],
+            "margins": None
+            if self.margins is None
+            else dict(zip(("forest", "sea", "mountain"), self.margins, strict=True)),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+# --- the kernel's view of a board -----------------------------------------------------------------
+
+
+class _Context:
+    """The kernel's tables for one board, and its transposition table."""
+
+    def __init__(self, game: AkrosGame, tt_bits: int) -> None:
+        from gamehall.ai.solvers import _akros_kernel as kernel
+
+        self.kernel = kernel
+        board = game.board
+        self.board = board
+        tab = np.zeros(kernel.TAB_SIZE, dtype=np.int64)
+        for r, mask in enumerate(board.neighbour_masks):
+            tab[kernel.NB + r] = mask
+        for e, mask in enumerate(board.environment_masks):
+            tab[kernel.ENVM + e] = mask
+        for r in board.region_ids:
+            tab[kernel.ENVOF + r] = board.environments[r]
+        # the value scale: the number of possible draw sequences after turn t (turns t+1..6)
+        scale = 1
+        for t in range(10, -1, -1):
+            if t + 1 <= rules.BAG_TURNS:
+                scale *= comb(board.tile_count - rules.TILES_DRAWN * t, rules.TILES_DRAWN)
+            tab[kernel.DAFTER + t] = scale
+        for t in range(1, 10):
+            pile = rules.discard_pile(t)
+            tab[kernel.PILE + t] = -1 if pile is None else pile
+        self.tab = tab
+        self.tt_bits = tt_bits
+        self.tt = kernel.new_tt(tt_bits)
+        self.buf, self.stats = kernel.new_buffers()
+
+    def clear(self) -> None:
+        self.tt[:, self.kernel.T_INFO] = -1
+
+    def scale(self, enc: tuple[int, ...]) -> int:
+        return int(self.kernel.scale_of(enc[0], enc[1], enc[2], self.tab))
+
+    def search(self, enc: tuple[int, ...], alpha: int, beta: int, deadline: float) -> int:
+        return int(
+            self.kernel.search(
+                *enc, alpha, beta, 0, self.tab, self.tt, self.buf, self.stats, deadline
+            )
+        )
+
+    def child(self, enc: tuple[int, ...], code: int) -> tuple[int, ...]:
+        return tuple(int(x) for x in self.kernel.apply_move(*enc, code, self.tab))
+
+    def moves(self, enc: tuple[int, ...]) -> list[tuple[int, int]]:
+        """(code, key) pairs: ordering keys for decisions, ways for draws."""
+        turn, step, bag, _temple, draft, jt, it, jm, im, stacks = enc
+        ply = self.kernel.MAXPLY - 1
+        n = self.kernel.gen_moves(
+            turn, step, bag, draft, jt, it, jm, im, stacks, self.tab, self.buf, ply, self.stats
+        )
+        return [(int(self.buf[ply, 0, i]), int(self.buf[ply, 1, i])) for i in range(n)]
+
+    @property
+    def aborted(self) -> bool:
+        return bool(self.stats[1])
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[0])
+
+
+_CONTEXTS: dict[Any, _Context] = {}
+
+
+def _supported(game: AkrosGame) -> bool:
+    board = game.board
+    return (
+        board.size <= 19
+        and max(board.bag) <= 7
+        and board.tile_count - rules.TILES_DRAWN * rules.BAG_TURNS >= 0
+        and board.tile_count <= 15 * 3
+    )
+
+
+def _context(game: AkrosGame, tt_bits: int) -> _Context:
+    key = (game, tt_bits)
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        if not _supported(game):
+            raise GamehallError(
+                f"the Akros exact solver handles boards of at most 19 regions and 7 tiles per "
+                f"environment; {game.board.name!r} is not one"
+            )
+        _CONTEXTS.clear()  # one table at a time (memory)
+        ctx = _CONTEXTS[key] = _Context(game, tt_bits)
+    return ctx
+
+
+def _encode(state: AkrosState) -> tuple[int, ...]:
+    bag = state.bag[0] | state.bag[1] << 4 | state.bag[2] << 8
+    temple = 0
+    for p, pile in enumerate(state.temple):
+        for tile in pile:
+            temple += 1 << (2 * (3 * p + tile))
+    draft = 0
+    for tile in state.draft:
+        draft += 1 << (2 * tile)
+    jt = -1 if state.jinn_tile is None else state.jinn_tile
+    it = -1 if state.ifrit_tile is None else state.ifrit_tile
+    jm = rules.servants_mask(state.jinn)
+    im = rules.servants_mask(state.ifrit)
+    stacks = 0
+    for r, height in enumerate(state.stacks):
+        stacks |= height << (3 * r)
+    return (state.turn, state.step, bag, temple, draft, jt, it, jm, im, stacks)
+
+
+def _action_code(action: Any) -> int:
+    if isinstance(action, Place):
+        return action.region << 8 | action.source
+    if isinstance(action, Remove):
+        return 0
+    if isinstance(action, KeepDiscard):
+        return action.keep
+    if isinstance(action, Keep):
+        return action.tile
+    raise ValueError(f"{action!r} is not an Akros player action")
+
+
+def _final_margins(enc: tuple[int, ...], board: Any) -> tuple[int, int, int]:
+    _turn, _step, _bag, _temple, _draft, _jt, _it, jm, im, stacks = enc
+    margin = [0, 0, 0]
+    for r in board.region_ids:
+        height = stacks >> (3 * (r - 1)) & 7
+        if im >> r & 1:
+            margin[board.environments[r]] += 1 + height
+        elif jm >> r & 1:
+            margin[board.environments[r]] -= 1 + height
+    return (margin[0], margin[1], margin[2])
+
+
+# --- solving --------------------------------------------------------------------------------------
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def solve(
+    state_or_position: AkrosState | str,
+    *,
+    time_limit: float | None = None,
+    margins: bool = True,
+    fresh: bool = False,
+    tt_bits: int = DEFAULT_TT_BITS,
+    _flags: int = 0,
+) -> AkrosSolveResult:
+    """Solve an Akros position exactly (see the module docstring).
+
+    ``time_limit`` (seconds, None: no limit) bounds the whole call; when it passes the search stops
+    and the result has ``exact=False``. ``margins=False`` skips the principal line. ``fresh``
+    empties the transposition table first (otherwise it is kept between calls on one board).
+    ``_flags`` switches techniques off, for measurements only (``_akros_kernel.NO_TT`` ...).
+    """
+    start = time.perf_counter()
+    if isinstance(state_or_position, str):
+        from gamehall.core import find_game
+
+        game = find_game("akros")
+        assert isinstance(game, AkrosGame)
+        state = game.parse_state(state_or_position)
+    else:
+        state = state_or_position
+    if state.step == OVER:
+        win = rules.winner(*state.claims()) == rules.IFRIT
+        scores = state.environment_scores()
+        return AkrosSolveResult(
+            Fraction(int(win)),
+            (),
+            tuple(s.ifrit - s.jinn for s in scores) if margins else None,  # type: ignore[arg-type]
+            0,
+            time.perf_counter() - start,
+            True,
+        )
+    ctx = _context(state.game, tt_bits)
+    if fresh:
+        ctx.clear()
+    ctx.stats[:] = 0
+    ctx.stats[2] = 1  # check the clock at the first node
+    ctx.stats[3] = _flags  # techniques switched off (for measurements only)
+    deadline = 0.0 if time_limit is None else start + max(time_limit, 1e-9)
+    enc = _encode(state)
+    scale = ctx.scale(enc)
+
+    def fail() -> AkrosSolveResult:
+        return AkrosSolveResult(None, (), None, ctx.nodes, time.perf_counter() - start, False)
+
+    value = ctx.search(enc, -1, scale + 1, deadline)
+    if ctx.aborted:
+        return fail()
+    best: tuple[Any, ...] = ()
+    if state.step != DRAW:
+        maximise = state.step in (IFRIT_KEEP, IFRIT_PLACE)
+        chosen = []
+        for action in state.legal_actions():
+            child = ctx.child(enc, _action_code(action))
+            if maximise:
+                ok = ctx.search(child, value - 1, value, deadline) >= value
+            else:
+                ok = ctx.search(child, value, value + 1, deadline) <= value
+            if ctx.aborted:
+                return fail()
+            if ok:
+                chosen.append(action)
+        best = tuple(chosen)
+    line: tuple[int, int, int] | None = None
+    if margins:
+        try:
+            line = _principal_line(ctx, enc, value, deadline)
+        except _OutOfTime:
+            line = None
+    return AkrosSolveResult(
+        Fraction(value, scale),
+        best,
+        line,
+        ctx.nodes,
+        time.perf_counter() - start,
+        True,
+    )
+
+
+def _principal_line(
+    ctx: _Context, enc: tuple[int, ...], value: int, deadline: float
+) -> tuple[int, int, int]:
+    """Follow one optimal line to the end (see ``margins`` in the module docstring)."""
+    while enc[1] != OVER:
+        step = enc[1]
+        moves = ctx.moves(enc)
+        if step == DRAW:
+            code = max(moves, key=lambda m: m[1])[0]  # most likely; first on ties
+            enc = ctx.child(enc, code)
+            value = ctx.search(enc, -1, ctx.scale(enc) + 1, deadline)
+        else:
+            maximise = step in (IFRIT_KEEP, IFRIT_PLACE)
+            moves.sort(key=lambda m: -m[1])  # the kernel's order (TT move aside)
+            for code, _key in moves:
+                child = ctx.child(enc, code)
+                if maximise:
+                    ok = ctx.search(child, value - 1, value, deadline) >= value
+                else:
+                    ok = ctx.search(child, value, value + 1, deadline) <= value
+                if ctx.aborted:
+                    raise _OutOfTime
+                if ok:
+                    enc = child
+                    break
+            else:  # pragma: no cover - the value is reached by some move
+                raise AssertionError("no optimal move found on the principal line")
+        if ctx.aborted:
+            raise _OutOfTime
+    return _final_margins(enc, ctx.board)
+
+
+# --- the agent ------------------------------------------------------------------------------------
+
+
+class AkrosHardAgent(Agent):
+    """Exact play from turn ``exact_from_turn`` on (ties among optimal moves broken by a seeded
+    generator), MCTS before, and MCTS too if the exact search runs past ``time_limit``."""
+
+    name = "akros-hard"
+
+    def __init__(
+        self,
+        exact_from_turn: int = 5,
+        time_limit: float | None = 30.0,
+        mcts_seconds: float | None = 1.0,
+        seed: int | None = None,
+        *,
+        mcts_simulations: int | None = None,
+    ) -> None:
+        self.exact_from_turn = exact_from_turn
+        self.time_limit = time_limit
+        self.seed = seed
+        self.rng = random.Random(seed)
+        if mcts_seconds is None and mcts_simulations is None:
+            mcts_seconds = 1.0
+        from gamehall.ai.mcts import MCTSAgent
+
+        self.mcts = MCTSAgent(simulations=mcts_simulations, seconds=mcts_seconds, seed=seed)
+        self.last_result: AkrosSolveResult | None = None
+        self._note: str | None = None
+
+    def choose(self, state: Any) -> Any:
+        legal = state.legal_actions()
+        if not legal:
+            raise GamehallError(f"the Akros agent chooses at decisions only, not at {state}")
+        self.last_result = None
+        if state.turn >= self.exact_from_turn and _supported(state.game):
+            result = solve(state, time_limit=self.time_limit, margins=False)
+            self.last_result = result
+            if result.exact and result.best:
+                action = self.rng.choice(result.best)
+                self._note = (
+                    f"exact: Ifrit wins with probability {result.ifrit_win} "
+                    f"({len(result.best)} optimal of {len(legal)}, {result.nodes:,} nodes, "
+                    f"{result.seconds:.2f} s)"
+                )
+                return action
+            fallback = f" (exact search passed {self.time_limit} s)"
+        else:
+            fallback = ""
+        action = self.mcts.choose(state)
+        self._note = f"{self.mcts.describe_last_choice()}{fallback}"
+        return action
+
+    def observe(self, state: Any, action: Any) -> None:
+        self.mcts.observe(state, action)
+
+    def describe_last_choice(self) -> str | None:
+        return self._note
+
+
+ExactOrMCTSAgent = AkrosHardAgent
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+def solve_command(
+    position: str,
+    *,
+    as_json: bool = False,
+    time_limit: float = 30.0,
+    mcts_seconds: float = 5.0,
+    seed: int | None = None,
+) -> str:
+    """The text of ``gamehall solve akros "<position>" [--json]``: the exact solution within
+    ``time_limit`` seconds, else an MCTS estimate (``mcts_seconds``), saying which it is."""
+    from gamehall.core import find_game
+
+    game = find_game("akros")
+    assert isinstance(game, AkrosGame)
+    state = game.parse_state(position)
+    result = solve(state, time_limit=time_limit) if _supported(game) else None
+    if result is not None and result.exact:
+        if as_json:
+            return json.dumps({"method": "exact", "position": str(state), **result.to_json()})
+        lines = [
+            f"exact: the Ifrit wins with probability {result.ifrit_win}"
+            f" ({float(result.ifrit_win or 0):.4f})",
+        ]
+        if result.best:
+            lines.append("optimal moves: " + ", ".join(str(a) for a in result.best))
+        elif state.step == DRAW:
+            lines.append("(a draw: the value is the expectation over the bag's draws)")
+        if result.margins is not None:
+            f, s, m = result.margins
+            lines.append(
+                f"principal line ends with Ifrit-minus-Jinn margins Forest {f:+d}, Sea {s:+d}, "
+                f"Mountain {m:+d}"
+            )
+        lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s")
+        return "\n".join(lines)
+    # MCTS before the exact search is in reach
+    from gamehall.ai.mcts import MCTSAgent
+
+    if state.step in (DRAW, OVER):
+        raise GamehallError(
+            "the exact search ran out of time and MCTS needs a decision node: "
+            "give a longer --time-limit"
+        )
+    agent = MCTSAgent(seconds=mcts_seconds, seed=seed)
+    stats = agent.analyse(state)
+    mover = state.current_player
+    top = stats[0]
+    win = (top.value + 1) / 2 if mover == rules.IFRIT else (1 - top.value) / 2
+    reason = f"exact search passed {time_limit} s" if result is not None else "board unsupported"
+    if as_json:
+        return json.dumps(
+            {
+                "method": "mcts",
+                "reason": reason,
+                "position": str(state),
+                "exact": False,
+                "ifrit_win_estimate": win,
+                "best": [str(top.action)],
+                "simulations": agent.last_simulations,
+                "moves": [
+                    {"action": str(s.action), "visits": s.visits, "value": s.value}
+                    for s in stats[:10]
+                ],
+            }
+        )
+    return (
+        f"MCTS ({reason}): {agent.last_simulations:,} simulations; best {top.action}, "
+        f"Ifrit win rate about {win:.0%} (an estimate, not exact)"
+    )

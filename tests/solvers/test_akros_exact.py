@@ -1,0 +1,241 @@
+"""The Akros exact solver (``gamehall.ai.solvers.akros``) against references over the engine.
+
+* Late positions (turns 7–9, from seeded random play): equal to a plain expectimax over the engine
+  (no pruning, no table): the value and the set of optimal moves.
+* Positions with draws still to come (turns 5–6): equal to a hybrid reference (plain expectimax
+  over the engine, draws with the engine's exact probabilities, down to the start of turn 7, where
+  the solver, checked above, takes over), and unchanged when the kernel's techniques (table, Star1,
+  window clamping, ordering) are switched off.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("numba")
+
+from gamehall.ai.solvers import _akros_kernel as kernel
+from gamehall.ai.solvers.akros import (
+    AkrosHardAgent,
+    AkrosSolveResult,
+    ExactOrMCTSAgent,
+    solve,
+    solve_command,
+)
+from gamehall.core import CHANCE, TERMINAL, find_game
+from gamehall.games.akros.rules import (
+    DRAW,
+    IFRIT,
+    IFRIT_PLACE,
+    JINN_KEEP,
+    JINN_PLACE,
+    OVER,
+)
+
+GAME = find_game("akros")
+ALL_OFF = kernel.NO_TT | kernel.NO_STAR1 | kernel.NO_CLAMP | kernel.NO_ORDER
+
+
+def plain_value(state) -> Fraction:
+    """The Ifrit's win probability by plain expectimax over the engine's own rules."""
+    player = state.current_player
+    if player == TERMINAL:
+        return Fraction(1) if state.returns()[IFRIT] > 0 else Fraction(0)
+    if player == CHANCE:
+        return sum(
+            (p * plain_value(state.apply_trusted(o)) for o, p in state.chance_outcomes()),
+            Fraction(0),
+        )
+    values = [plain_value(state.apply_trusted(a)) for a in state.legal_actions()]
+    return max(values) if player == IFRIT else min(values)
+
+
+def hybrid_value(state) -> Fraction:
+    """Plain expectimax over the engine down to the start of turn 7, the solver from there."""
+    if state.turn >= 7:
+        return solve(state, margins=False).ifrit_win
+    player = state.current_player
+    if player == CHANCE:
+        return sum(
+            (p * hybrid_value(state.apply_trusted(o)) for o, p in state.chance_outcomes()),
+            Fraction(0),
+        )
+    values = [hybrid_value(state.apply_trusted(a)) for a in state.legal_actions()]
+    return max(values) if player == IFRIT else min(values)
+
+
+def reference_best(state, value_of) -> tuple[Fraction, tuple]:
+    values = [(a, value_of(state.apply_trusted(a))) for a in state.legal_actions()]
+    pick = max if state.current_player == IFRIT else min
+    value = pick(v for _, v in values)
+    return value, tuple(a for a, v in values if v == value)
+
+
+def random_state(seed: int, turn: int, step: int):
+    rng = random.Random(seed)
+    state = GAME.new_initial_state()
+    while not (state.turn == turn and state.step == step):
+        if state.current_player == CHANCE:
+            state = state.apply_trusted(state.sample_chance(rng))
+        else:
+            state = state.apply_trusted(rng.choice(state.legal_actions()))
+    return state
+
+
+def check(state, result: AkrosSolveResult, value: Fraction, best: tuple) -> None:
+    assert result.exact
+    assert isinstance(result.ifrit_win, Fraction)
+    assert 0 <= result.ifrit_win <= 1
+    assert result.ifrit_win == value
+    assert set(result.best) == set(best)
+    # engine action values, in the engine's order
+    assert result.best == tuple(a for a in state.legal_actions() if a in result.best)
+
+
+LATE = [(seed, 9, step) for seed in range(6) for step in (1, 2, 3, 4)] + [
+    (seed, 8, step) for seed in range(6) for step in (1, 2, 3, 4)
+]
+
+
+@pytest.mark.parametrize(("seed", "turn", "step"), LATE)
+def test_late_positions_match_plain_expectimax(seed, turn, step):
+    state = random_state(seed, turn, step)
+    value, best = reference_best(state, plain_value)
+    check(state, solve(state, fresh=seed % 2 == 0), value, best)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_turn7_jinn_place_matches_plain_expectimax(seed):
+    state = random_state(200 + seed, 7, JINN_PLACE)
+    value, best = reference_best(state, plain_value)
+    check(state, solve(state, fresh=True), value, best)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "step"), [(s, JINN_KEEP) for s in range(4)] + [(7, IFRIT_PLACE)])
+def test_turn7_matches_plain_expectimax(seed, step):
+    state = random_state(100 + seed, 7, step)
+    value, best = reference_best(state, plain_value)
+    check(state, solve(state, fresh=True), value, best)
+
+
+@pytest.mark.parametrize(("seed", "turn", "step"), [(0, 6, DRAW), (1, 6, DRAW), (2, 6, DRAW)])
+def test_turn6_draw_matches_hybrid_reference(seed, turn, step):
+    state = random_state(300 + seed, turn, step)
+    result = solve(state, fresh=True)
+    assert result.exact and result.best == ()
+    assert result.ifrit_win == hybrid_value(state)
+
+
+@pytest.mark.parametrize(("seed", "step"), [(0, JINN_PLACE), (1, JINN_PLACE), (2, IFRIT_PLACE)])
+def test_turn5_late_steps_match_hybrid_reference(seed, step):
+    """One draw (turn 6) nested under the decisions: Star1 under a narrow window."""
+    state = random_state(400 + seed, 5, step)
+    value, best = reference_best(state, hybrid_value)
+    check(state, solve(state, fresh=True), value, best)
+
+
+@pytest.mark.parametrize(("seed", "turn", "step"), [(0, 6, DRAW), (1, 6, 2), (2, 5, JINN_PLACE)])
+def test_techniques_do_not_change_the_result(seed, turn, step):
+    state = random_state(500 + seed, turn, step)
+    full = solve(state, fresh=True)
+    for flags in (ALL_OFF, kernel.NO_TT, kernel.NO_STAR1, kernel.NO_CLAMP, kernel.NO_ORDER):
+        other = solve(state, fresh=True, _flags=flags, margins=False)
+        assert (other.ifrit_win, other.best) == (full.ifrit_win, full.best)
+
+
+@pytest.mark.slow
+def test_turn5_draw_is_the_expectation_of_its_outcomes():
+    state = random_state(600, 5, DRAW)
+    root = solve(state, fresh=True)
+    total = sum(
+        (
+            p * solve(state.apply_trusted(o), margins=False).ifrit_win
+            for o, p in state.chance_outcomes()
+        ),
+        Fraction(0),
+    )
+    assert root.ifrit_win == total
+
+
+def test_position_text_and_finished_game():
+    state = random_state(7, 9, JINN_PLACE)
+    by_text = solve(str(state))
+    assert by_text.ifrit_win == solve(state).ifrit_win
+    end = state.apply_trusted(state.legal_actions()[0])
+    assert end.step == OVER
+    result = solve(end)
+    assert result.exact and result.best == () and result.nodes == 0
+    assert result.ifrit_win == (1 if end.returns()[IFRIT] > 0 else 0)
+    assert result.margins == tuple(s.ifrit - s.jinn for s in end.environment_scores())
+
+
+def test_margins_follow_an_optimal_line():
+    """From turn 7 on the principal line is deterministic; its end agrees with the value."""
+    for seed in range(5):
+        state = random_state(700 + seed, 7, JINN_KEEP)
+        result = solve(state)
+        assert result.margins is not None
+        ifrit_claims = sum(m > 0 for m in result.margins)
+        jinn_claims = sum(m < 0 for m in result.margins)
+        assert result.ifrit_win == (1 if ifrit_claims >= jinn_claims else 0)
+
+
+def test_time_limit_is_respected():
+    state = random_state(11, 2, DRAW)
+    start = time.perf_counter()
+    result = solve(state, time_limit=0.2, fresh=True)
+    elapsed = time.perf_counter() - start
+    assert not result.exact
+    assert result.ifrit_win is None and result.best == ()
+    assert result.seconds < 1.0 and elapsed < 1.5
+    # the table keeps only exact bounds: a later full solve of a late position is still right
+    late = random_state(12, 8, JINN_KEEP)
+    value, best = reference_best(late, plain_value)
+    check(late, solve(late), value, best)
+
+
+def test_agent_plays_legal_exact_moves_to_the_end():
+    agent = AkrosHardAgent(exact_from_turn=6, time_limit=10.0, seed=3, mcts_simulations=50)
+    assert ExactOrMCTSAgent is AkrosHardAgent
+    rng = random.Random(5)
+    state = random_state(800, 6, DRAW)
+    while state.step != OVER:
+        if state.current_player == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            action = agent.choose(state)
+            assert action in state.legal_actions()
+            note = agent.describe_last_choice()
+            assert note.startswith("exact: Ifrit wins with probability ")
+            assert agent.last_result is not None and action in agent.last_result.best
+        agent.observe(state, action)
+        state = state.apply_trusted(action)
+
+
+def test_agent_uses_mcts_early_and_breaks_ties_by_seed():
+    agent = AkrosHardAgent(exact_from_turn=5, seed=1, mcts_simulations=30)
+    state = random_state(900, 1, JINN_KEEP)
+    action = agent.choose(state)
+    assert action in state.legal_actions()
+    assert agent.describe_last_choice().startswith("MCTS")
+    late = random_state(901, 9, JINN_PLACE)
+    picks = {AkrosHardAgent(seed=s).choose(late) for s in range(8)}
+    assert picks <= set(solve(late).best)
+
+
+def test_solve_command_text_and_json():
+    state = random_state(13, 7, JINN_KEEP)
+    text = solve_command(str(state))
+    assert text.startswith("exact: the Ifrit wins with probability ")
+    data = json.loads(solve_command(str(state), as_json=True))
+    assert data["method"] == "exact" and data["exact"] is True
+    assert Fraction(data["ifrit_win"]) == solve(state).ifrit_win
+    early = random_state(14, 1, JINN_KEEP)
+    data = json.loads(solve_command(str(early), as_json=True, time_limit=0.05, mcts_seconds=0.2))
+    assert data["method"] == "mcts" and data["exact"] is False
