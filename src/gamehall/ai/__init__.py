@@ -1,28 +1,52 @@
 """Computer players that work on any registered game through the core protocol.
 
-Levels have the same names everywhere: ``beginner`` (random) and ``easy`` (greedy) so far.
+Levels have the same names everywhere (command line and web): ``beginner``, ``easy``,
+``medium``, ``hard``, ``perfect`` (see :mod:`gamehall.ai.levels`). The plain players ``random``,
+``greedy`` and ``mcts`` can be named too.
 """
 
 from __future__ import annotations
 
 from gamehall.ai.basic import GreedyAgent, RandomAgent
+from gamehall.ai.levels import LEVEL_NAMES, LevelAgent
+from gamehall.ai.mcts import MCTSAgent
 from gamehall.core import Agent, GamehallError
 
-LEVELS: dict[str, str] = {"beginner": "random", "easy": "greedy"}
-"""Level names and the player each one is."""
+LEVELS: dict[str, str] = {
+    "beginner": "random legal moves",
+    "easy": "greedy: best one action ahead",
+    "medium": "MCTS, about 0.2 s a move",
+    "hard": "MCTS, about 2 s a move, exact where exact is fast",
+    "perfect": "the exact solver where there is one",
+}
+"""Level names and what each plays."""
+assert tuple(LEVELS) == LEVEL_NAMES
 
-PLAYERS = ("random", "greedy")
+PLAYERS = ("random", "greedy", "mcts")
+"""Plain players that can be named besides the levels."""
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """The computer player called ``name`` (a player or a level name)."""
-    key = LEVELS.get(name.lower(), name.lower())
+    """The computer player called ``name`` (a level or a plain player)."""
+    key = name.strip().lower()
+    if key in LEVELS:
+        return LevelAgent(key, seed)
     if key == "random":
         return RandomAgent(seed)
     if key == "greedy":
         return GreedyAgent(seed)
-    choices = ", ".join([*PLAYERS, *LEVELS])
+    if key == "mcts":
+        return MCTSAgent(simulations=2000, seed=seed)
+    choices = ", ".join([*LEVELS, *PLAYERS])
     raise GamehallError(f"unknown player {name!r}; choose one of: {choices}")
 
 
-__all__ = ["LEVELS", "PLAYERS", "GreedyAgent", "RandomAgent", "make_agent"]
+__all__ = [
+    "LEVELS",
+    "PLAYERS",
+    "GreedyAgent",
+    "LevelAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "make_agent",
+]
