@@ -240,6 +240,48 @@ def apply(
 
 
 @app.command()
+def hint(
+    game_name: GameArg,
+    position: PositionArg,
+    count: Annotated[int, typer.Option(help="How many moves to show.")] = 3,
+    seconds: Annotated[float, typer.Option(help="Time to think.")] = 2.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    variant: Variant = None,
+) -> None:
+    """The best few moves of a position with their evaluations (exact where it is fast)."""
+    from gamehall.ai.hints import hints
+
+    game = build_game(game_name, variant)
+    state = game.parse_state(position)
+    if count < 1 or seconds <= 0:
+        raise UsageError("--count and --seconds must be positive")
+    found = hints(state, count=count, seconds=seconds)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "position": str(state),
+                    "to_move": state.player_name(),
+                    "hints": [
+                        {
+                            "move": str(h.action),
+                            "evaluation": h.evaluation,
+                            "exact": h.exact,
+                            "visits": h.visits,
+                        }
+                        for h in found
+                    ],
+                }
+            )
+        )
+        return
+    if not found:
+        typer.echo("no moves: " + ("the game is over" if state.is_terminal() else "chance to act"))
+    for number, h in enumerate(found, 1):
+        typer.echo(f"{number}. {h.action}  {h.evaluation}")
+
+
+@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
