@@ -240,6 +240,29 @@ def apply(
 
 
 @app.command()
+def solve(
+    game_name: GameArg,
+    position: PositionArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    time_limit: Annotated[
+        float, typer.Option(help="Seconds for the exact search before falling back.")
+    ] = 30.0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the fallback search.")] = None,
+) -> None:
+    """Solve a position exactly where the budget allows, and say which it did."""
+    import importlib
+
+    name = build_game(game_name).name
+    if time_limit <= 0:
+        raise UsageError("--time-limit must be positive")
+    try:
+        module = importlib.import_module(f"gamehall.ai.solvers.{name}")
+    except ModuleNotFoundError:
+        raise UsageError(f"there is no exact solver for {name}") from None
+    typer.echo(module.solve_command(position, as_json=as_json, time_limit=time_limit, seed=seed))
+
+
+@app.command()
 def hint(
     game_name: GameArg,
     position: PositionArg,
