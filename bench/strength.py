@@ -49,9 +49,8 @@ def akros(games: int, workers: int, seed: int, pairs: tuple[tuple[str, str], ...
 
 def acadmu_round(index: int, seed: int, solve_limit: float | None) -> dict[str, Any]:
     """One deal: solve it, then play hard against perfect (hard is Dark in even deals)."""
-    from gamehall.ai.solvers.acadmu import solve
-
     from gamehall.ai import make_agent
+    from gamehall.ai.solvers.acadmu import solve
 
     game = find_game("acadmu")
     rng = random.Random(seed * 1_000_003 + index)
@@ -69,10 +68,9 @@ def acadmu_round(index: int, seed: int, solve_limit: float | None) -> dict[str, 
         mover = state.current_player
         action = agents[mover].choose(state)
         if agents[mover] is perfect and perfect_first_exact is None:
-            inner = perfect.inner(state)
-            exact = getattr(inner, "last_exact_value", None)
-            if exact is not None:  # value for the mover from this position on
-                perfect_first_exact = exact
+            result = getattr(perfect.inner(state), "last_result", None)
+            if result is not None and result.exact:  # value for the mover from here on
+                perfect_first_exact = result.value
         for agent in agents:
             agent.observe(state, action)
         state = state.apply(action)

@@ -424,6 +424,22 @@ ExactOrMCTSAgent = AkrosHardAgent
 # --- the command --------------------------------------------------------------------------------
 
 
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the search kernels and allocate the table, so a
+    timed search that follows measures searching, not compiling."""
+    from gamehall.core import find_game
+
+    game = find_game("akros")
+    state = game.parse_state(_WARM_POSITION)
+    solve(state)
+
+
+_WARM_POSITION = (
+    "turn=8 step=jinn-keep bag=F0S0M0 temple=-/-/F draft=SMM jinn=- ifrit=- out=FSS "
+    "regions=1I,0,0,1,1I,0,0,1J,1,0I,2I,1J,0J,0,1,1,0,0,2J"
+)
+
+
 def solve_command(
     position: str,
     *,

@@ -1,0 +1,1 @@
+"""Exact solvers and the players built on them (one module per game)."""
