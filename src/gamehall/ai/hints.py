@@ -75,6 +75,10 @@ def exact_hints(state: State, seconds: float) -> list[Hint] | None:
     exact = EXACT.get(state.game.name)
     if exact is None:
         return None
+    try:  # compile the solver's kernels before the clock starts
+        importlib.import_module(f"gamehall.ai.solvers.{state.game.name}").warm_up()
+    except (ImportError, AttributeError, GamehallError):
+        return None
     deadline = time.perf_counter() + seconds
     mover = state.current_player
     hints = []
