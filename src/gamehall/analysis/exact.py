@@ -101,14 +101,23 @@ def solve_one(
     """Solve deal ``index`` and return its row."""
     solve = solve or load_solver(spec.solver)
     state = spec.deal(index)
-    result = solve(state, time_limit=spec.time_limit)
+    try:  # the value is all the analysis needs: one optimal move is much cheaper than all
+        result = solve(state, time_limit=spec.time_limit, all_best=False)
+    except TypeError:  # a solver without that option
+        result = solve(state, time_limit=spec.time_limit)
+    value = result.value
+    if value is None:  # stopped by the time limit: the middle of the proved bounds
+        value = (result.lower + result.upper) / 2
+    best = result.best
+    if isinstance(best, tuple):
+        best = " ".join(str(move) for move in best)
     return {
         "deal_index": index,
         "seed": game_seed(spec.seed, index),
         "tokens": sum(state.dark),
         "position": str(state),
-        "value": float(result.value),
-        "best": None if result.best is None else str(result.best),
+        "value": float(value),
+        "best": None if best is None else str(best),
         "nodes": int(getattr(result, "nodes", 0) or 0),
         "seconds": float(getattr(result, "seconds", 0.0) or 0.0),
         "exact": int(bool(getattr(result, "exact", True))),
