@@ -56,7 +56,7 @@ def acadmu_round(index: int, seed: int, solve_limit: float | None) -> dict[str, 
     rng = random.Random(seed * 1_000_003 + index)
     pour = game.parse_state("pour d 0-0")
     deal = game.round_state(*_sides(pour.sample_chance(rng)))
-    value = solve(deal, time_limit=solve_limit).value  # Dark's final difference, perfect play
+    value = solve(deal, time_limit=solve_limit, all_best=False).value  # Dark: perfect play
     hard_side = index % 2
     agents = [make_agent("perfect", seed + index), make_agent("hard", seed + index)]
     if hard_side == 0:
