@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean chromium
+.PHONY: run test lint bench clean chromium postgres
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,9 +21,15 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
+# The PostgreSQL store tests start a throwaway cluster with Debian's server binaries.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql; }
+
 # The browser tests run in their own pytest invocation: Playwright's sync fixtures leave an
 # event loop running that would upset the async tests of the rest of the suite.
-test: $(STAMP) chromium
+test: $(STAMP) chromium postgres
 	$(BIN)/ruff check src tests bench
 	$(BIN)/python -m pytest --ignore=tests/browser
 	GAMEHALL_REQUIRE_BROWSER=1 $(BIN)/python -m pytest tests/browser

@@ -38,12 +38,16 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 
 SCHEMA_VERSION = 1
 """The schema this code writes; older databases are migrated on start (none to do yet)."""
+
+_SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
 
 metadata = MetaData()
 
@@ -190,9 +194,14 @@ class Store:
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         if self.is_sqlite and parsed.database and parsed.database != ":memory:":
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self.is_postgresql = parsed.get_backend_name() == "postgresql"
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            # A database server may close pooled connections under us (a restart, a failover, an
+            # idle timeout): test each one as it is taken from the pool, reconnecting if need be.
+            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -201,9 +210,17 @@ class Store:
     # --- schema ---
 
     def migrate(self) -> None:
-        """Create the tables, then bring an older schema up to :data:`SCHEMA_VERSION`."""
-        metadata.create_all(self.engine)
+        """Create the tables, then bring an older schema up to :data:`SCHEMA_VERSION`.
+
+        On PostgreSQL several servers may start on one database at once: the whole migration is
+        one transaction (DDL is transactional there) under an advisory lock, so they take turns
+        instead of racing to create the same tables and version row."""
+        if not self.is_postgresql:
+            metadata.create_all(self.engine)
         with self.engine.begin() as conn:
+            if self.is_postgresql:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+                metadata.create_all(conn)
             found = conn.execute(select(schema_version_table.c.version)).scalars().all()
             if not found:
                 conn.execute(insert(schema_version_table).values(version=SCHEMA_VERSION))
@@ -327,18 +344,32 @@ class Store:
     # --- who holds what ---
 
     def add_holding(self, player_id: str, game_id: str, seat: int) -> None:
-        with self.engine.begin() as conn:
-            exists = conn.execute(
-                select(holdings_table.c.seat).where(
-                    holdings_table.c.player_id == player_id,
-                    holdings_table.c.game_id == game_id,
-                    holdings_table.c.seat == seat,
-                )
-            ).first()
-            if exists is None:
-                conn.execute(
-                    insert(holdings_table).values(player_id=player_id, game_id=game_id, seat=seat)
-                )
+        """Record that ``player_id`` holds ``seat`` (nothing to do if it already does)."""
+        try:
+            with self.engine.begin() as conn:
+                if not self._holds(conn, player_id, game_id, seat):
+                    conn.execute(
+                        insert(holdings_table).values(
+                            player_id=player_id, game_id=game_id, seat=seat
+                        )
+                    )
+        except IntegrityError:
+            # With several store threads (or servers) on one database, another may have added the
+            # same holding between the look and the insert: that is the outcome wanted.
+            with self.engine.connect() as conn:
+                if not self._holds(conn, player_id, game_id, seat):
+                    raise
+
+    @staticmethod
+    def _holds(conn: Any, player_id: str, game_id: str, seat: int) -> bool:
+        found = conn.execute(
+            select(holdings_table.c.seat).where(
+                holdings_table.c.player_id == player_id,
+                holdings_table.c.game_id == game_id,
+                holdings_table.c.seat == seat,
+            )
+        ).first()
+        return found is not None
 
     def holders(self, game_id: str) -> list[tuple[str, int]]:
         with self.engine.connect() as conn:
