@@ -30,7 +30,13 @@ from pathlib import Path
 from gamehall.ai.solvers.acadmu import clear_table, solve
 from gamehall.core import find_game
 
-TSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "acadmu-solved-positions.tsv"
+TSV = (
+    Path(__file__).resolve().parents[1]
+    / "tests"
+    / "solvers"
+    / "data"
+    / "acadmu-solved-positions.tsv"
+)
 
 
 def pour(seed: int) -> str:
