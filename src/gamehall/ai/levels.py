@@ -7,8 +7,8 @@ beginner   random legal moves
 easy       greedy: the best move one action ahead by the game's own evaluation
 medium     MCTS, about 0.2 s a move (Äcädmü 800 simulations, Akros 500)
 hard       MCTS, about 2 s a move (Äcädmü 8,000 simulations, Akros 5,000), exact where exact is fast:
-           Akros from turn 5 on (exact expectimax), Äcädmü once a round is small
-           enough for the exact solver to finish within 0.5 s
+           Akros from turn 5 on (exact expectimax), Äcädmü wherever the exact
+           solver finishes within 0.5 s
 perfect    Äcädmü: the exact solver (a bounded search when it cannot finish in 2 s);
            Akros: exact from turn 4 on, MCTS before
 =========  ===========================================================================

@@ -1,8 +1,8 @@
 """Äcädmü's ``hard`` level: MCTS, and the exact solver once a round is small enough.
 
-Early in a round (many tokens) the solver cannot finish in a move's time, so the move comes from
-MCTS (about 2 s). Once both sides together hold at most :data:`EXACT_TOKENS` tokens the solver is
-tried with a short budget; when it finishes, an optimal move is played.
+Every move first gives the exact solver a short budget (0.5 s, for one optimal move). Most
+positions, full pours included, finish inside it and an optimal move is played; where the solver
+cannot finish in time, the move comes from MCTS (about 2 s).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import random
 from gamehall.ai.mcts import MCTSAgent
 from gamehall.core import Action, Agent, State
 
-EXACT_TOKENS = 36
-"""Try the exact solver once the two sides hold at most this many tokens together."""
+EXACT_TOKENS = 54
+"""Try the exact solver when the two sides hold at most this many tokens together (all)."""
 
 
 class AcadmuHardAgent(Agent):
@@ -46,7 +46,7 @@ class AcadmuHardAgent(Agent):
             except ImportError:  # pragma: no cover - a build without the solver
                 solve = None
             if solve is not None:
-                result = solve(state, time_limit=self.exact_time)
+                result = solve(state, time_limit=self.exact_time, all_best=False)
                 if result.exact and result.best:
                     self._last = f"exact: value {result.value:+d}"
                     return self.rng.choice(list(result.best))
