@@ -128,6 +128,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(server):
 
         expect(mover, "{this is not json", "bad_json", raw=True)
         expect(mover, "[1, 2, 3]", "bad_json", raw=True)
+        expect(mover, "[" * 100_000, "bad_json", raw=True)  # nested too deeply to parse
         expect(mover, "", "bad_json", raw=True)
         expect(mover, {"type": "dance"}, "bad_message")
         expect(mover, {"no": "type"}, "bad_message")

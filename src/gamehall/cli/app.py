@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from gamehall.ai import make_agent
 from gamehall.cli.analysis import register as register_analysis
@@ -346,12 +347,13 @@ def replay(
         return
     view = view_for(game.name)
     for name, value in record.tags.items():
-        console.print(f"[dim]{name}:[/dim] {value}", highlight=False)
+        console.print(f"[dim]{name}:[/dim] {escape(value)}", highlight=False)
     console.print(view(states[0]))
     for number, (text, state) in enumerate(zip(record.actions, states[1:], strict=True), 1):
         mover = states[number - 1].player_name()
         console.print(
-            f"{number:>4}. [bold]{text}[/bold] [dim]({mover})[/dim]  {state}", highlight=False
+            f"{number:>4}. [bold]{escape(text)}[/bold] [dim]({mover})[/dim]  {escape(str(state))}",
+            highlight=False,
         )
         if board:
             console.print(view(state, text))
@@ -365,6 +367,8 @@ def main(argv: list[str] | None = None) -> None:
         result = app(args=argv, standalone_mode=False)
     except GamehallError as error:
         _fail(str(error))
+    except (ValueError, RecursionError) as error:  # a safety net: bad input is never a traceback
+        _fail(f"bad input: {error}")
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as error:

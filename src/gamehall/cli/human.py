@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console, RenderableType
+from rich.markup import escape
 
 from gamehall.core import Action, Agent, GamehallError, State
 
@@ -62,4 +63,4 @@ class HumanAgent(Agent):
             try:
                 return state.parse_action(text)
             except GamehallError as error:
-                self.console.print(f"[red]{error}[/red]", highlight=False)
+                self.console.print(f"[red]{escape(str(error))}[/red]", highlight=False)

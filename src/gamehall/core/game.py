@@ -219,7 +219,12 @@ class Game(ABC):
         return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return hash((type(self), tuple(sorted(self.options.items(), key=lambda kv: kv[0]))))
+        # States hash their game, so the hash is computed once (options never change).
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((type(self), tuple(sorted(self.options.items(), key=lambda kv: kv[0]))))
+            self.__dict__["_hash"] = cached
+        return cached
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

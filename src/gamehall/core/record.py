@@ -28,7 +28,7 @@ from gamehall.core.game import Game, State
 from gamehall.core.registry import game_class
 
 _TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
-_MOVE = re.compile(r"^(?P<number>\d+)\.\s+(?P<action>\S.*?)\s*$")
+_MOVE = re.compile(r"^(?P<number>[0-9]{1,7})\.\s+(?P<action>\S.*?)\s*$")
 
 STANDARD_TAGS = ("Game", "Variant", "Date", "Seed", "SetUp", "Result", "Termination")
 

@@ -128,18 +128,24 @@ def _choose_here(factory: AgentFactory, level: str, seed: int, state: State) -> 
     return str(factory(level, seed).choose(state))
 
 
+def _exists(value: str) -> bool:
+    try:
+        return Path(value).exists()
+    except (OSError, ValueError):  # too long, or a NUL byte: not a file we could read anyway
+        return False
+
+
 def safe_options(options: dict[str, Any]) -> None:
     """Options from the network may not name files on the server (a board or disc-set path):
     only the games' own named values and inline forms are accepted."""
-    for name, value in options.items():
-        if not isinstance(value, str):
-            continue
+    for name, raw in options.items():
+        value = str(raw)
         if (
             "/" in value
             or "\\" in value
             or value.startswith(("~", "."))
             or value.lower().endswith((".toml", ".json"))
-            or (value and Path(value).exists())
+            or (value and _exists(value))
         ):
             raise ProtocolError(
                 "bad_option", f"option {name}={value!r}: files cannot be named over the web"
@@ -375,6 +381,8 @@ class Hub:
                 await self.get(game_id)  # loading a game resumes its chance and computer moves
             except ProtocolError as error:
                 log.error("cannot resume game %s: %s", game_id, error.message)
+            except Exception:  # one broken game must not keep the server from starting
+                log.exception("cannot resume game %s", game_id)
 
     async def stop(self) -> None:
         for live in self.games.values():

@@ -88,6 +88,8 @@ def parse_client_message(text: str | bytes) -> Hello | Move | Resync | Ping:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise ProtocolError("bad_json", f"the message is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "the message is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", 'the message must be a JSON object like {"type": ...}')
     kind = data.get("type")

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from gamehall.core import Action, Agent, State, find_game
+from gamehall.core import Action, Agent, InvalidStateError, State, find_game
 from gamehall.games.acadmu import PASS, AcadmuState, Move, rules
 
 Counts = tuple[int, ...]
@@ -91,9 +91,9 @@ class SolveResult:
 def _as_state(position: AcadmuState | str) -> AcadmuState:
     state = find_game("acadmu").parse_state(position) if isinstance(position, str) else position
     if not isinstance(state, AcadmuState):
-        raise TypeError(f"not an Äcädmü state: {position!r}")
+        raise InvalidStateError(f"not an Äcädmü state: {position!r}")
     if state.phase != "play":
-        raise ValueError(f"the solver needs a position in play, not the {state.phase} phase")
+        raise InvalidStateError(f"the solver needs a position in play, not the {state.phase} phase")
     return state
 
 

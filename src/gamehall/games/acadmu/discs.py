@@ -193,11 +193,18 @@ def default_disc_set() -> DiscSet:
     return _from_rows("default", data["discs"], "default_discs.toml")
 
 
+def _is_file(spec: str) -> bool:
+    try:
+        return Path(spec).is_file()
+    except OSError:  # e.g. a name too long for the file system: not a file
+        return False
+
+
 def resolve_disc_set(spec: str) -> DiscSet:
     """The disc set an option value names: ``default``, a TOML path, or the inline form."""
     if spec in ("", "default"):
         return default_disc_set()
-    if ":" in spec and not Path(spec).exists():
+    if ":" in spec and ("," in spec or len(spec.strip()) <= 6 or not _is_file(spec)):
         return parse_inline(spec)
     return load_disc_set(spec)
 

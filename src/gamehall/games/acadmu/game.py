@@ -157,7 +157,7 @@ def format_counts(counts: Counts) -> str:
 
 def parse_counts(text: str, side: str) -> Counts:
     parts = text.split(",")
-    if len(parts) != 9 or not all(re.fullmatch(r"[0-9]+", p.strip()) for p in parts):
+    if len(parts) != 9 or not all(re.fullmatch(r"[0-9]{1,4}", p.strip()) for p in parts):
         raise NotationError(
             f"{side} tokens",
             text,
@@ -202,11 +202,17 @@ def _positive(value: int) -> str | None:
     return None if value > 0 else "the target must be a positive number of points"
 
 
+MAX_DISCS = 200
+"""The largest disc set accepted (the pour's exact probability is a DP over the discs)."""
+
+
 def _disc_set_check(value: str) -> str | None:
     try:
         discs = resolve_disc_set(value)
     except InvalidOptionError as error:
         return str(error)
+    if len(discs) > MAX_DISCS:
+        return f"a disc set holds at most {MAX_DISCS} discs, not {len(discs)}"
     faces = list(discs.draw_faces)
     if all(first_player_by_draw(Draw(d, lt)) == NO_ONE for d in faces for lt in faces):
         return "with this disc set every first-player draw ties, so no match could start"
@@ -251,6 +257,20 @@ class AcadmuGame(Game):
 
     def variant_tags(self) -> dict[str, str]:
         return super().record_tags()
+
+    def _identity(self) -> tuple[object, ...]:
+        """What makes two games the same: the rules' values, whichever way the disc set was
+        named (a file, inline, or 'default')."""
+        return (self.target, self.take_one_if_last, self.disc_set.discs)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AcadmuGame) and self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = self.__dict__["_hash"] = hash(self._identity())
+        return cached
 
     @property
     def draw_outcomes(self) -> tuple[tuple[Draw, Fraction], ...]:
@@ -369,7 +389,7 @@ def _side(text: str, what: str) -> int:
 
 
 def _scores(text: str) -> tuple[int, int]:
-    match = re.fullmatch(r"(\d+)-(\d+)", text)
+    match = re.fullmatch(r"([0-9]{1,6})-([0-9]{1,6})", text)
     if match is None:
         raise NotationError("match score", text, "<dark score>-<light score>, e.g. 4-7")
     return int(match[1]), int(match[2])
@@ -385,7 +405,7 @@ class AcadmuState(State):
     ``first`` is who went first in this round, or None for a bare one-round position.
     """
 
-    game: AcadmuGame = field(compare=False, repr=False)
+    game: AcadmuGame = field(repr=False)
     phase: Phase
     dark: Counts = ()
     light: Counts = ()

@@ -58,7 +58,7 @@ _KEEP = re.compile(rf"^keep\s+{_TILE}$", re.IGNORECASE)
 _KEEP_DISCARD = re.compile(rf"^keep\s+{_TILE}\s+discard\s+{_TILE}$", re.IGNORECASE)
 _REMOVE = re.compile(rf"^remove\s+{_TILE}$", re.IGNORECASE)
 _DRAW = re.compile(r"^draw\s+([FSMfsm]+)$", re.IGNORECASE)
-_PLACE = re.compile(rf"^{_TILE}(\d+)<(\d+)$")
+_PLACE = re.compile(rf"^{_TILE}([0-9]{{1,4}})<([0-9]{{1,4}})$")
 
 
 def _tile(letter: str) -> int:
@@ -141,9 +141,9 @@ def _hand_text(tile: int | None) -> str:
     return "-" if tile is None else ENVIRONMENT_LETTERS[tile]
 
 
-_BAG = re.compile(r"^F(\d+)S(\d+)M(\d+)$")
+_BAG = re.compile(r"^F([0-9]{1,4})S([0-9]{1,4})M([0-9]{1,4})$")
 _TILES = re.compile(r"^(-|[FSM]+)$")
-_REGION = re.compile(r"^(\d+)([JI]?)$")
+_REGION = re.compile(r"^([0-9]{1,4})([JI]?)$")
 
 
 def parse_position(text: str) -> PositionFields:
@@ -161,7 +161,7 @@ def parse_position(text: str) -> PositionFields:
         values[name] = value
 
     turn_text = values["turn"]
-    if not turn_text.isdigit() or not 1 <= int(turn_text) <= 9:
+    if not re.fullmatch("[1-9]", turn_text):
         raise NotationError("turn", turn_text, "a turn from 1 to 9")
     if values["step"] not in STEP_NAMES:
         raise NotationError("step", values["step"], " or ".join(STEP_NAMES))
