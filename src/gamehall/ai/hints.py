@@ -38,7 +38,7 @@ ExactValue = Callable[[State, int, float], "float | Fraction | None"]
 def _acadmu_value(child: State, mover: int, seconds: float) -> int | None:
     """The mover's final count difference after the move, under perfect play."""
     if child.is_terminal() or child.is_chance_node():  # the round is over
-        diff = child.round_difference()  # type: ignore[attr-defined]
+        diff = int(child.view()["round_difference"])
         return diff if mover == 0 else -diff
     solve = importlib.import_module("gamehall.ai.solvers.acadmu").solve
     result = solve(child, time_limit=seconds)
@@ -51,7 +51,7 @@ def _akros_value(child: State, mover: int, seconds: float) -> Fraction | None:
     """The mover's exact win probability after the move."""
     if child.is_terminal():
         return Fraction(1 if child.returns()[mover] > 0 else 0)
-    if child.turn < 5:  # type: ignore[attr-defined] # exact is fast from turn 5 on
+    if child.view()["turn"] < 5:  # exact is fast from turn 5 on
         return None
     solve = importlib.import_module("gamehall.ai.solvers.akros").solve
     result = solve(child, time_limit=seconds)
