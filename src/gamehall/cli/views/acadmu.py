@@ -1,24 +1,36 @@
-"""The terminal view of an Äcädmü state: both sides' tokens as coloured shapes with counts."""
+"""The terminal view of an Äcädmü state: both sides' tokens as coloured shapes with counts.
+
+Reads only the core protocol: ``state.view()`` (phase, ``pairings``, ``dark`` / ``light`` counts
+by pairing, ``to_move`` / ``passed`` / ``first`` as side letters, ``match_score``, ``target``,
+``round_difference``) plus ``is_terminal()``, ``is_chance_node()`` and ``outcome()``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from gamehall.games.acadmu import AcadmuState
+from gamehall.core import State
 
-GLYPHS = ("▲", "■", "●")
-STYLES = ("bold red", "bold blue", "bold yellow")
+GLYPHS = {"T": "▲", "S": "■", "C": "●"}
+STYLES = {"R": "bold red", "B": "bold blue", "Y": "bold yellow"}
+SIDES = "dl"
 NAMES = ("Dark", "Light")
 
 
-def _tokens(counts: tuple[int, ...]) -> list[Text]:
+def _side(letter: str | None) -> int | None:
+    """A side letter of the view (``d`` / ``l``) as 0 / 1; None stays None."""
+    return None if letter is None else SIDES.index(letter)
+
+
+def _tokens(pairings: Sequence[str], counts: Sequence[int]) -> list[Text]:
     cells = []
-    for index, count in enumerate(counts):
-        colour, shape = divmod(index, 3)
+    for pairing, count in zip(pairings, counts, strict=True):
+        colour, shape = pairing[0], pairing[1]
         cell = Text()
         if count:
             cell.append(GLYPHS[shape], style=STYLES[colour])
@@ -29,41 +41,43 @@ def _tokens(counts: tuple[int, ...]) -> list[Text]:
     return cells
 
 
-def render(state: AcadmuState, last_action: Any = None) -> RenderableType:
+def render(state: State, last_action: Any = None) -> RenderableType:
     """Both sides' tokens, grouped by pairing, with the score, the turn and the last move."""
+    view = state.view()
+    to_move = _side(view["to_move"])
+    assert to_move is not None
     parts: list[RenderableType] = []
     header = Text()
     header.append("Äcädmü", style="bold")
-    if state.first is not None:
-        dark, light = state.match_score
-        header.append(f"   match {dark}-{light} (to {state.game.target})")
+    if view["first"] is not None:
+        dark, light = view["match_score"]
+        header.append(f"   match {dark}-{light} (to {view['target']})")
     parts.append(header)
-    if state.phase == "draw":
+    if view["phase"] == "draw":
         parts.append(Text("Drawing a disc each to decide who goes first…"))
-    elif state.phase == "pour":
-        parts.append(Text(f"{NAMES[state.to_move]} will go first. Pouring the discs…"))
+    elif view["phase"] == "pour":
+        parts.append(Text(f"{NAMES[to_move]} will go first. Pouring the discs…"))
     else:
+        pairings: list[str] = view["pairings"]
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column("")
-        for index in range(9):
-            colour, shape = divmod(index, 3)
-            table.add_column(
-                Text("RBY"[colour] + "TSC"[shape], style=STYLES[colour]), justify="center"
-            )
+        for pairing in pairings:
+            table.add_column(Text(pairing, style=STYLES[pairing[0]]), justify="center")
         table.add_column("total", justify="right")
-        for side, counts in ((0, state.dark), (1, state.light)):
-            label = Text(NAMES[side], style="bold" if side == state.to_move else "")
-            if state.passed == side:
+        passed = _side(view["passed"])
+        for side, counts in ((0, view["dark"]), (1, view["light"])):
+            label = Text(NAMES[side], style="bold" if side == to_move else "")
+            if passed == side:
                 label.append(" (passed)", style="dim")
-            table.add_row(label, *_tokens(counts), str(sum(counts)))
+            table.add_row(label, *_tokens(pairings, counts), str(sum(counts)))
         parts.append(table)
-        diff = state.round_difference()
+        diff = view["round_difference"]
         lead = "level" if diff == 0 else f"{NAMES[0 if diff > 0 else 1]} leads by {abs(diff)}"
         status = Text(f"Round: {lead}. ")
         if state.is_terminal() or state.is_chance_node():
             status.append("The round is over.", style="bold")
         else:
-            status.append(f"{NAMES[state.to_move]} to move.", style="bold")
+            status.append(f"{NAMES[to_move]} to move.", style="bold")
         parts.append(status)
     if last_action is not None:
         parts.append(Text(f"Last move: {last_action}", style="italic"))
