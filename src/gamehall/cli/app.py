@@ -155,6 +155,14 @@ def play(
     def on_action(before: State, action: Any, after: State) -> None:
         actions.append(action)
         write(after, actions)
+        mover = before.current_player
+        if show and mover >= 0 and not isinstance(agents[mover], HumanAgent):
+            how = agents[mover].describe_last_choice()
+            if how:  # say how the computer chose: exact, bounded search, MCTS …
+                console.print(
+                    f"[dim]{before.player_name(mover).capitalize()} played {escape(str(action))}: "
+                    f"{escape(how)}[/dim]"
+                )
         if show and not any(
             isinstance(a, HumanAgent) and a.seat == after.current_player for a in agents
         ):
