@@ -133,6 +133,24 @@ def play_batch(spec: RunSpec, indices: Sequence[int]) -> list[dict[str, Any]]:
     return [play_one(spec, index) for index in indices]
 
 
+def collect(
+    batches: Iterable[list[dict[str, Any]]],
+    store: Any,
+    on_row: Callable[[dict[str, Any]], None] | None,
+) -> dict[int, dict[str, Any]]:
+    """Take finished games as they arrive: commit each to ``store`` (if any) before telling
+    ``on_row``; return the rows by game index."""
+    rows: dict[int, dict[str, Any]] = {}
+    for batch in batches:
+        for row in batch:
+            if store is not None:
+                store.add(row)
+            rows[row["game_index"]] = row
+            if on_row is not None:
+                on_row(row)
+    return rows
+
+
 def selfplay(
     spec: RunSpec,
     games: int,
@@ -151,14 +169,8 @@ def selfplay(
     """
     done = store.done() if store is not None else set()
     todo = [index for index in range(games) if index not in done]
-    rows: dict[int, dict[str, Any]] = {}
-    for batch in run_tasks(play_batch, spec, todo, workers=workers, scheduler=scheduler):
-        for row in batch:
-            if store is not None:
-                store.add(row)
-            rows[row["game_index"]] = row
-            if on_row is not None:
-                on_row(row)
+    batches = run_tasks(play_batch, spec, todo, workers=workers, scheduler=scheduler)
+    rows = collect(batches, store, on_row)
     if store is not None:
         return [row for row in store.rows() if row["game_index"] < games]
     return [rows[index] for index in sorted(rows)]

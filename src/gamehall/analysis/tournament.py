@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from gamehall.analysis.selfplay import RunSpec, game_seed, play_one, run_tasks
+from gamehall.analysis.selfplay import RunSpec, collect, game_seed, play_one, run_tasks
 from gamehall.analysis.stats import Ratings, bradley_terry, score_table
 from gamehall.core import Game, GamehallError
 
@@ -81,16 +81,10 @@ def run_tournament(
         for i in range(games)
         if p * games + i not in done
     ]
-    rows = {}
-    for batch in run_tasks(
+    batches = run_tasks(
         play_tournament_batch, list(specs), items, workers=workers, scheduler=scheduler
-    ):
-        for row in batch:
-            if store is not None:
-                store.add(row)
-            rows[row["game_index"]] = row
-            if on_row is not None:
-                on_row(row)
+    )
+    rows = collect(batches, store, on_row)
     if store is not None:
         return store.rows()
     return [rows[k] for k in sorted(rows)]
