@@ -150,6 +150,32 @@ def _interrupted(out: Path | None, count: int) -> None:
     raise typer.Exit(130)
 
 
+def _run_stored(
+    store: Any,
+    out: Path | None,
+    description: str,
+    total: int,
+    done: int,
+    play: Callable[[Callable[[dict[str, Any]], None]], list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """Run ``play(on_row)`` as one stored run with a live progress bar; on Ctrl-C say how many
+    games are kept and exit 130 (a rerun resumes)."""
+    run_id = store.begin(total)
+    count = [0]
+    with _progress(description, total, done) as advance:
+
+        def on_row(row: dict[str, Any]) -> None:
+            count[0] += 1
+            advance(row)
+
+        try:
+            rows = play(on_row)
+        except KeyboardInterrupt:
+            _interrupted(out, done + count[0])
+    store.end(run_id)
+    return rows
+
+
 # --- analyze -------------------------------------------------------------------------------------
 
 
@@ -192,24 +218,16 @@ def analyze(
     started = time.perf_counter()
     with RunStore(out, "selfplay", spec.parameters(), columns) as store:
         done = len({i for i in store.done() if i < games})
-        run_id = store.begin(games)
-        count = [0]
-
-        with _progress(
-            f"{game.name} {spec.players[0]} vs {spec.players[1]}", games, done
-        ) as advance:
-
-            def on_row(row: dict[str, Any]) -> None:
-                count[0] += 1
-                advance(row)
-
-            try:
-                rows = selfplay(
-                    spec, games, store=store, workers=workers, scheduler=scheduler, on_row=on_row
-                )
-            except KeyboardInterrupt:
-                _interrupted(out, done + count[0])
-        store.end(run_id)
+        rows = _run_stored(
+            store,
+            out,
+            f"{game.name} {spec.players[0]} vs {spec.players[1]}",
+            games,
+            done,
+            lambda on_row: selfplay(
+                spec, games, store=store, workers=workers, scheduler=scheduler, on_row=on_row
+            ),
+        )
     elapsed = time.perf_counter() - started
     report = selfplay_report(
         rows,
@@ -225,7 +243,7 @@ def analyze(
     draws = len(rows) - a_wins - b_wins
     score_a = proportion(a_wins + draws / 2, len(rows))
     console.print(
-        f"{len(rows)} games ({count[0]} new, {elapsed:.1f} s): A {spec.players[0]} {a_wins}, "
+        f"{len(rows)} games ({games - done} new, {elapsed:.1f} s): A {spec.players[0]} {a_wins}, "
         f"B {spec.players[1]} {b_wins}, draws {draws}; A scores {score_a}",
         highlight=False,
     )
@@ -318,22 +336,16 @@ def tournament(
     columns = {**GAME_COLUMNS, **TOURNAMENT_COLUMNS, **metric_columns(game.name), **RECORD_COLUMN}
     total = games * len(specs)
     with RunStore(out, "tournament", parameters, columns) as store:
-        done = len(store.done())
-        run_id = store.begin(total)
-        count = [0]
-        with _progress(f"{game.name} round robin", total, done) as advance:
-
-            def on_row(row: dict[str, Any]) -> None:
-                count[0] += 1
-                advance(row)
-
-            try:
-                rows = run_tournament(
-                    specs, games, store=store, workers=workers, scheduler=scheduler, on_row=on_row
-                )
-            except KeyboardInterrupt:
-                _interrupted(out, done + count[0])
-        store.end(run_id)
+        rows = _run_stored(
+            store,
+            out,
+            f"{game.name} round robin",
+            total,
+            len(store.done()),
+            lambda on_row: run_tournament(
+                specs, games, store=store, workers=workers, scheduler=scheduler, on_row=on_row
+            ),
+        )
     table = standings(names, rows)
     ranking = ranking_rows(table)
     h2h = head_to_head_rows(table)
