@@ -27,8 +27,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from gamehall.ai.solvers.acadmu import clear_table, solve
 from gamehall.core import find_game
+from gamehall.games.acadmu.solver import clear_table, solve
 
 TSV = (
     Path(__file__).resolve().parents[1]

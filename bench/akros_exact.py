@@ -19,10 +19,10 @@ import random
 import statistics
 import time
 
-from gamehall.ai.solvers.akros import solve
 from gamehall.core import CHANCE, find_game
 from gamehall.games.akros.game import AkrosGame, AkrosState
 from gamehall.games.akros.rules import DRAW, JINN_KEEP
+from gamehall.games.akros.solver import solve
 
 TARGETS = {5: (1.0, 5.0), 6: (0.1, 0.1), 7: (0.1, 0.1)}
 

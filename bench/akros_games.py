@@ -13,7 +13,7 @@ import math
 import random
 import time
 
-from gamehall.core import find_game
+from gamehall.cli.options import build_game
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--board", default="dawn", help="board: 'dawn' or a TOML file")
     args = parser.parse_args()
 
-    game = find_game("akros", board=args.board)
+    game = build_game("akros", board=args.board)
     rng = random.Random(args.seed)
     initial = game.new_initial_state()
     games = ifrit_wins = actions = 0

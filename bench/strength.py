@@ -50,7 +50,7 @@ def akros(games: int, workers: int, seed: int, pairs: tuple[tuple[str, str], ...
 def acadmu_round(index: int, seed: int, solve_limit: float | None) -> dict[str, Any]:
     """One deal: solve it, then play hard against perfect (hard is Dark in even deals)."""
     from gamehall.ai import make_agent
-    from gamehall.ai.solvers.acadmu import solve
+    from gamehall.games.acadmu.solver import solve
 
     game = find_game("acadmu")
     rng = random.Random(seed * 1_000_003 + index)
@@ -68,9 +68,9 @@ def acadmu_round(index: int, seed: int, solve_limit: float | None) -> dict[str, 
         mover = state.current_player
         action = agents[mover].choose(state)
         if agents[mover] is perfect and perfect_first_exact is None:
-            result = getattr(perfect.inner(state), "last_result", None)
-            if result is not None and result.exact:  # value for the mover from here on
-                perfect_first_exact = result.value
+            solution = getattr(perfect.inner(state), "last_solution", None)
+            if solution is not None and solution.exact:  # value for the mover from here on
+                perfect_first_exact = solution.value_for(mover)
         for agent in agents:
             agent.observe(state, action)
         state = state.apply(action)

@@ -261,7 +261,7 @@ def short_record(game: AcadmuGame) -> Record:
 def test_a_disc_set_from_a_file_travels_inline(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text('discs = [["RT", "BS"], ["YC", "RT"], ["BS", "BT"]]\n')
-    game = find_game("acadmu", discs=str(path), target=3)
+    game = find_game("acadmu", discs_file=str(path), target=3)
     record = short_record(game)
     assert str(path) not in str(record)
     path.unlink()  # the record must replay without the file
@@ -283,7 +283,7 @@ def test_a_file_holding_the_default_set_is_not_named_in_records(tmp_path):
     path.write_text(
         (resources.files("gamehall.games.acadmu") / "data/default_discs.toml").read_text()
     )
-    game = find_game("acadmu", discs=str(path))
+    game = find_game("acadmu", discs_file=str(path))
     assert str(path) not in game.record_tags().get("Variant", "")
 
 

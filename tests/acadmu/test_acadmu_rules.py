@@ -93,7 +93,7 @@ def test_disc_set_loads_from_a_toml_file(tmp_path):
     loaded = load_disc_set(path)
     assert loaded.name == "mine"
     assert loaded.discs == ((0, 4), (8, 8), (4, 0))
-    game = find_game("acadmu", discs=str(path))
+    game = find_game("acadmu", discs_file=str(path))
     assert game.disc_set.discs == loaded.discs
     # The pour now has three discs per side.
     state = game.parse_state("pour d 0-0")
@@ -119,12 +119,12 @@ def test_bad_disc_files_are_rejected_naming_the_problem(tmp_path, content, fragm
     with pytest.raises(InvalidOptionError, match=fragment):
         load_disc_set(path)
     with pytest.raises(InvalidOptionError, match=fragment):
-        find_game("acadmu", discs=str(path))
+        find_game("acadmu", discs_file=str(path))
 
 
 def test_missing_disc_file_is_an_option_error(tmp_path):
     with pytest.raises(InvalidOptionError, match="cannot read"):
-        find_game("acadmu", discs=str(tmp_path / "nowhere.toml"))
+        find_game("acadmu", discs_file=str(tmp_path / "nowhere.toml"))
 
 
 def test_non_utf8_disc_file_is_an_option_error(tmp_path):

@@ -44,7 +44,7 @@ def test_medium_thinks_less_than_hard():
 
 def test_akros_hard_is_exact_from_turn_5():
     agent = player_for("akros", "hard", 1)
-    assert type(agent).__name__ == "AkrosHardAgent"
+    assert type(agent).__name__ == "ExactOrSearchAgent"
     game = find_game("akros")
     rng = random.Random(5)
     state = game.new_initial_state()

@@ -24,7 +24,6 @@ from gamehall.core import (
     GamehallError,
     State,
     TooManyOutcomesError,
-    UnknownGameError,
     find_game,
     play_game,
 )
@@ -446,10 +445,7 @@ def test_without_horizon_the_search_plays_on():
 
 
 def _akros():
-    try:
-        return find_game("akros")
-    except (UnknownGameError, ImportError) as error:
-        pytest.skip(f"Akros is not available: {error}")
+    return find_game("akros")
 
 
 def test_akros_game_against_random():

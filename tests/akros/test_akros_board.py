@@ -35,9 +35,9 @@ def test_dawn_is_the_board_of_the_rules():
 def test_board_option_takes_a_path(tmp_path):
     path = tmp_path / "mini.toml"
     path.write_text(example_toml())
-    game = find_game("akros", board=str(path))
+    game = find_game("akros", board_file=str(path))
     assert game.board.size == 14 and game.board.name == "examples"
-    assert game != AkrosGame() and game == AkrosGame(board=str(path))
+    assert game != AkrosGame() and game == AkrosGame(board_file=str(path))
 
 
 def test_adjacency_derived_from_positions_when_no_lists():
@@ -53,7 +53,7 @@ def load_board_text() -> str:
 
 def test_unknown_board_is_an_option_error():
     with pytest.raises(InvalidOptionError, match="not a packaged board"):
-        AkrosGame(board="no-such-board.toml")
+        AkrosGame(board_file="no-such-board.toml")
 
 
 def broken(old: str, new: str, count: int = 1) -> str:
@@ -102,7 +102,7 @@ def test_board_errors_are_option_errors(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(broken('id = 4\nenvironment = "F"', 'id = 4\nenvironment = "Q"'))
     with pytest.raises(InvalidOptionError, match="region 4"):
-        AkrosGame(board=str(path))
+        AkrosGame(board_file=str(path))
 
 
 def test_default_board_records_need_no_board_tag():
@@ -112,7 +112,7 @@ def test_default_board_records_need_no_board_tag():
 def test_records_carry_a_custom_board(tmp_path):
     path = tmp_path / "mini.toml"
     path.write_text(example_toml())
-    game = AkrosGame(board=str(path))
+    game = AkrosGame(board_file=str(path))
     states, actions = random_game(5, game)
     record = make_record(game, actions, players=("random", "random"), final=states[-1])
     tags = record.tags

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import dask.distributed as distributed
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -11,8 +12,6 @@ from typer.testing import CliRunner
 from gamehall.analysis.selfplay import RunSpec, selfplay
 from gamehall.cli.analysis import register
 from gamehall.core import find_game
-
-distributed = pytest.importorskip("dask.distributed")
 
 
 @pytest.fixture(scope="module")

@@ -1,21 +1,17 @@
 """Hints: the best few moves of a position with their evaluations, fast enough to wait for.
 
 Where the game has an exact solver that finishes within the budget, every move gets its exact
-value (Äcädmü: the mover's final count difference under perfect play; Akros: the mover's exact
-win probability). Elsewhere MCTS ranks the moves by visits and gives each a win rate (or mean
+value in the game's own unit (a final score difference, or a probability of winning). Elsewhere MCTS ranks the moves by visits and gives each a win rate (or mean
 return) and its visit count.
 """
 
 from __future__ import annotations
 
-import importlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 from gamehall.ai.mcts import MCTSAgent
-from gamehall.core import Action, GamehallError, State
+from gamehall.core import Action, Limit, State, find_plugin
 
 
 @dataclass(frozen=True)
@@ -31,68 +27,27 @@ class Hint:
     visits: int | None = None
 
 
-ExactValue = Callable[[State, int, float], "float | Fraction | None"]
-"""(child state, the mover, seconds) → the mover's exact value after the move, or None."""
-
-
-def _acadmu_value(child: State, mover: int, seconds: float) -> int | None:
-    """The mover's final count difference after the move, under perfect play."""
-    if child.is_terminal() or child.is_chance_node():  # the round is over
-        diff = int(child.view()["round_difference"])
-        return diff if mover == 0 else -diff
-    solve = importlib.import_module("gamehall.ai.solvers.acadmu").solve
-    result = solve(child, time_limit=seconds)
-    if not result.exact or result.value is None:
-        return None
-    return result.value if child.current_player == mover else -result.value
-
-
-def _akros_value(child: State, mover: int, seconds: float) -> Fraction | None:
-    """The mover's exact win probability after the move."""
-    if child.is_terminal():
-        return Fraction(1 if child.returns()[mover] > 0 else 0)
-    if child.view()["turn"] < 5:  # exact is fast from turn 5 on
-        return None
-    solve = importlib.import_module("gamehall.ai.solvers.akros").solve
-    result = solve(child, time_limit=seconds)
-    if not result.exact or result.ifrit_win is None:
-        return None
-    return result.ifrit_win if mover == 1 else 1 - result.ifrit_win
-
-
-EXACT: dict[str, ExactValue] = {"acadmu": _acadmu_value, "akros": _akros_value}
-
-
-def _describe_exact(game: str, value: float | Fraction) -> str:
-    if game == "akros":
-        fraction = Fraction(value)
-        return f"exact: wins with probability {fraction} ({float(fraction):.1%})"
-    return f"exact: final difference {int(value):+d}"
-
-
 def exact_hints(state: State, seconds: float) -> list[Hint] | None:
-    """Every legal move with its exact value, or None when that does not finish in time."""
-    exact = EXACT.get(state.game.name)
-    if exact is None:
+    """Every legal move with its exact value, or None when that does not finish in time (or the
+    game has no solver, or the solver does not reach this position quickly)."""
+    solver = find_plugin(state.game.name).load_solver()
+    if solver is None or not solver.reaches(state):
         return None
-    try:  # compile the solver's kernels before the clock starts
-        importlib.import_module(f"gamehall.ai.solvers.{state.game.name}").warm_up()
-    except (ImportError, AttributeError, GamehallError):
-        return None
+    solver.warm_up()  # compile the solver's kernels before the clock starts
     deadline = time.perf_counter() + seconds
     mover = state.current_player
+    name = state.player_name(mover).capitalize()
     hints = []
     for action in state.legal_actions():
         left = deadline - time.perf_counter()
         if left <= 0:
             return None
-        try:
-            value = exact(state.apply_trusted(action), mover, left)
-        except (ImportError, GamehallError):
-            return None
+        child = state.apply_trusted(action)
+        solution = solver.solve(child, Limit(seconds=left), best="none")
+        value = solution.value_for(mover)
         if value is None:
             return None
-        hints.append(Hint(action, _describe_exact(state.game.name, value), float(value), True))
+        hints.append(Hint(action, f"exact: {solver.describe(value, name)}", float(value), True))
     return hints
 
 
@@ -127,6 +82,7 @@ def hints(
         return [Hint(legal[0], "the only legal move", 0.0, True)]
     found = exact_hints(state, seconds / 2)
     if found is None:
-        found = search_hints(state, seconds / 2 if state.game.name in EXACT else seconds, seed)
+        has_solver = find_plugin(state.game.name).solver is not None
+        found = search_hints(state, seconds / 2 if has_solver else seconds, seed)
     found.sort(key=lambda hint: -hint.value)
     return found[:count]

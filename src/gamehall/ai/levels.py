@@ -1,94 +1,137 @@
-"""Computer levels with the same names everywhere (command line and web).
+"""Computer levels with the same names everywhere (command line, terminal app and web).
 
 =========  ===========================================================================
-level      player
+level      player (generic; a game's plugin may override a level, see below)
 =========  ===========================================================================
 beginner   random legal moves
 easy       greedy: the best move one action ahead by the game's own evaluation
-medium     MCTS, about 0.2 s a move (Äcädmü 800 simulations, Akros 500)
-hard       MCTS, about 2 s a move (Äcädmü 8,000 simulations, Akros 5,000), exact where exact is fast:
-           Akros from turn 5 on (exact expectimax), Äcädmü wherever the exact
-           solver finishes within 0.5 s
-perfect    Äcädmü: the exact solver (a bounded search when it cannot finish in 2 s);
-           Akros: exact from turn 4 on, MCTS before
+medium     MCTS, 800 simulations a move
+hard       MCTS, 8,000 simulations a move
+perfect    the game's exact solver, MCTS where it cannot finish; MCTS in games without one
 =========  ===========================================================================
 
-A level is a :class:`LevelAgent` that picks its player when it first sees a state, so one name
-serves every game: game-specific parts (exact solvers) plug in through :data:`SPECIALISTS` and
-every other game gets the generic search. Budgets are simulation counts, so a level is
-reproducible for a seed; a time cap (3× the expected time) bounds a slow machine.
+A game's plugin tunes levels with :class:`~gamehall.core.search.LevelOverride` values: another
+search budget, and whether (and where, and for how long) its exact solver is tried first. A level
+is a :class:`LevelAgent` that picks its player when it first sees a state, so one name serves
+every game. Budgets are simulation counts, so a level is reproducible for a seed; a time cap
+(several times the expected time) bounds a slow machine.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any
+import random
 
 from gamehall.ai.basic import GreedyAgent, RandomAgent
 from gamehall.ai.mcts import MCTSAgent
-from gamehall.core import Action, Agent, GamehallError, State
+from gamehall.core import Action, Agent, GamehallError, State, find_plugin
+from gamehall.core.search import LevelOverride, Limit, Solution, Solver
 
 MEDIUM_SIMULATIONS = 800
 HARD_SIMULATIONS = 8000
 
 LEVEL_NAMES = ("beginner", "easy", "medium", "hard", "perfect")
 
-Factory = Callable[[int | None], Agent]
-
-
-def _generic(level: str) -> Factory:
-    if level == "beginner":
-        return RandomAgent
-    if level == "easy":
-        return GreedyAgent
-    if level == "medium":
-        return lambda seed: MCTSAgent(simulations=MEDIUM_SIMULATIONS, seconds=1.0, seed=seed)
-    # hard, and perfect for games without an exact player: the strongest generic search.
-    return lambda seed: MCTSAgent(simulations=HARD_SIMULATIONS, seconds=6.0, seed=seed)
-
-
-# Akros's engine runs about 2,500 simulations a second against Äcädmü's 4,000: its budgets are
-# scaled so that each level thinks about as long in both games.
-AKROS_MEDIUM_SIMULATIONS = 500
-AKROS_HARD_SIMULATIONS = 5000
-_AKROS_SEARCH = {"mcts_simulations": AKROS_HARD_SIMULATIONS, "mcts_seconds": 6.0}
-
-SPECIALISTS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
-    ("akros", "medium"): (
-        "gamehall.ai.mcts:MCTSAgent",
-        {"simulations": AKROS_MEDIUM_SIMULATIONS, "seconds": 1.0},
-    ),
-    ("akros", "hard"): (
-        "gamehall.ai.solvers.akros:AkrosHardAgent",
-        {"exact_from_turn": 5, "time_limit": 10.0, **_AKROS_SEARCH},
-    ),
-    ("akros", "perfect"): (
-        "gamehall.ai.solvers.akros:AkrosHardAgent",
-        {"exact_from_turn": 4, "time_limit": 60.0, **_AKROS_SEARCH},
-    ),
-    ("acadmu", "hard"): (
-        "gamehall.ai.solvers.acadmu_hard:AcadmuHardAgent",
-        {"exact_time": 0.5, "simulations": HARD_SIMULATIONS, "seconds": 6.0},
-    ),
-    ("acadmu", "perfect"): ("gamehall.ai.solvers.acadmu:PerfectAgent", {"time_limit": 2.0}),
+GENERIC: dict[str, LevelOverride] = {
+    "medium": LevelOverride(simulations=MEDIUM_SIMULATIONS, seconds=1.0),
+    "hard": LevelOverride(simulations=HARD_SIMULATIONS, seconds=6.0),
+    "perfect": LevelOverride(simulations=HARD_SIMULATIONS, seconds=6.0, exact_seconds=2.0),
 }
-"""(game, level) → a game-specific player, as ``module:Class`` and keyword arguments."""
+"""The search levels as every game plays them unless its plugin says otherwise."""
+
+
+class ExactOrSearchAgent(Agent):
+    """Plays an optimal move where the game's solver finishes in time, and searches elsewhere.
+
+    Ties among optimal moves are broken by a seeded generator. Where ``override.exact_when``
+    (default: the solver's own :meth:`~gamehall.core.search.Solver.reaches`) says no, or the
+    solver runs out of time, the move comes from MCTS, or, with ``fallback="solver"``, from the
+    solver's bounded search.
+    """
+
+    def __init__(
+        self, name: str, override: LevelOverride, solver: Solver | None, seed: int | None
+    ) -> None:
+        self.name = name
+        self.override = override
+        self.solver = solver if override.exact_seconds is not None else None
+        self.rng = random.Random(seed)
+        simulations = override.simulations
+        self.mcts = (
+            MCTSAgent(simulations=simulations, seconds=override.seconds, seed=seed)
+            if simulations is not None or override.seconds is not None
+            else None
+        )
+        self._note: str | None = None
+        self.last_solution: Solution | None = None
+        """What the solver said about the last position it was asked (None: not asked)."""
+
+    def _tries_exact(self, state: State) -> bool:
+        if self.solver is None:
+            return False
+        when = self.override.exact_when
+        return when(state) if when is not None else self.solver.reaches(state)
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if not legal:
+            raise GamehallError(f"the {self.name} player chooses at decisions only, not {state}")
+        if len(legal) == 1:
+            self._note = "the only legal move"
+            return legal[0]
+        fallback = ""
+        self.last_solution = None
+        if self._tries_exact(state):
+            assert self.solver is not None and self.override.exact_seconds is not None
+            limit = Limit(seconds=self.override.exact_seconds)
+            solution = self.solver.solve(state, limit, best=self.override.exact_moves)
+            self.last_solution = solution
+            if solution.exact and solution.best:
+                choice = self.rng.choice(list(solution.best))
+                mover = state.player_name().capitalize()
+                value = self.solver.describe(solution.value_for(state.current_player), mover)
+                others = f", one of {len(solution.best)} optimal" if len(solution.best) > 1 else ""
+                self._note = f"exact: {value}{others}"
+                return choice
+            if self.override.fallback == "solver" and solution.best:
+                self._note = solution.note or "bounded search"
+                return solution.best[0]
+            fallback = f" (the exact search passed {limit.seconds:g} s)"
+        if self.mcts is None:
+            self.mcts = MCTSAgent(
+                simulations=HARD_SIMULATIONS, seconds=6.0, seed=self.rng.getrandbits(32)
+            )
+        action = self.mcts.choose(state)
+        self._note = f"{self.mcts.describe_last_choice()}{fallback}"
+        return action
+
+    def observe(self, state: State, action: Action) -> None:
+        if self.mcts is not None:
+            self.mcts.observe(state, action)
+
+    def describe_last_choice(self) -> str | None:
+        return self._note
+
+
+def level_override(game_name: str, level: str) -> LevelOverride | None:
+    """How ``game_name`` plays ``level`` (its plugin's override, else the generic one)."""
+    return find_plugin(game_name).load_levels().get(level) or GENERIC.get(level)
 
 
 def player_for(game_name: str, level: str, seed: int | None) -> Agent:
     """The player a level means in a given game."""
-    special = SPECIALISTS.get((game_name, level))
-    if special is not None:
-        target, kwargs = special
-        module_name, _, class_name = target.partition(":")
-        try:
-            cls = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError):
-            cls = None  # the specialist is not available in this build: use the generic one
-        if cls is not None:
-            return cls(seed=seed, **kwargs)
-    return _generic(level)(seed)
+    if level == "beginner":
+        return RandomAgent(seed)
+    if level == "easy":
+        return GreedyAgent(seed)
+    override = level_override(game_name, level)
+    if override is None:
+        raise GamehallError(f"unknown level {level!r}; levels are: {', '.join(LEVEL_NAMES)}")
+    solver = find_plugin(game_name).load_solver() if override.exact_seconds is not None else None
+    if solver is None:  # a search level, or no exact solver for this game: MCTS alone
+        if override.exact_seconds is not None:
+            override = GENERIC["hard"]
+        return MCTSAgent(simulations=override.simulations, seconds=override.seconds, seed=seed)
+    return ExactOrSearchAgent(level, override, solver, seed)
 
 
 class LevelAgent(Agent):

@@ -8,14 +8,14 @@ Design
 
 **Closed-loop tree.** Every node holds its (immutable) state; a decision node's children are keyed
 by action, a chance node's children by outcome. Statistics below a chance node are therefore
-conditional on the outcome that actually happened (after an Akros draw the legal keeps depend on
+conditional on the outcome that actually happened (after a draw of tiles the legal keeps depend on
 the tiles drawn, so an open-loop tree, which pools statistics over outcomes, would mix apples and
 oranges), and tree reuse can follow the real outcome down the tree.
 
 **Chance by sampling, not by averaging.** At a chance node the search draws one outcome with
 ``state.sample_chance(rng)``, i.e. with its exact probability, and descends to that outcome's
 child (creating it if new). Averaging over listed outcomes (expectimax style) would need
-``chance_outcomes()``, which the Äcädmü pour cannot give (2^54 face combinations raise
+``chance_outcomes()``, which a pour of many two-faced discs cannot give (2^54 face combinations raise
 :class:`~gamehall.core.TooManyOutcomesError`) and which costs a list of Fractions per visit where it
 can. Sampling works at every chance node, is unbiased, and each chance child is visited with a
 frequency that converges to its probability. A node whose outcomes are too many ever to repeat
@@ -23,15 +23,15 @@ would grow one child per visit and never deepen, so chance nodes use *progressiv
 new outcome is drawn only while the node has fewer than ``widening * sqrt(visits)`` children;
 otherwise one of the node's earlier fresh draws is picked uniformly. Each pick is still distributed
 exactly as the chance law (a uniform pick from i.i.d. draws), so no bias is introduced; nodes
-with few outcomes (an Akros draw has at most 10) are not affected in practice.
+with few outcomes (a draw of three tiles from three kinds has at most 10) are not affected in practice.
 
 **Returns.** Each node sums the returns of the player who moved into it (``returns()[mover]``,
 any number of players; chance moves carry none), so a parent picks the child best for its own
 player to move. Leaves are terminal states (``returns()``) and, below the root, states where
-``horizon_returns()`` is not None (e.g. an Äcädmü round's end inside a match): the game's estimate
+``horizon_returns()`` is not None (e.g. a round's end inside a match): the game's estimate
 is used and the search does not look past it. Random playouts stop there too.
 
-**Scale.** Returns are used raw (a bare Äcädmü round returns the count difference, e.g. +7; a
+**Scale.** Returns are used raw (a bare round of a points game returns the count difference, e.g. +7; a
 match returns ±1 at its end and a lead/target estimate at a round's end). UCT compares
 ``(mean - lo) / (hi - lo) + c * sqrt(ln N / n)`` where ``[lo, hi]`` is the range of returns the
 search has seen so far (MuZero-style min-max normalisation), so ``c`` means the same on every

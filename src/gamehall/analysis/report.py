@@ -10,8 +10,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +18,7 @@ from typing import Any
 import numpy as np
 
 from gamehall.analysis.stats import Proportion, mean_interval, proportion
-
-MATCH_TARGETS = (12, 18, 24)
-ENVIRONMENTS = ("forest", "sea", "mountain")
+from gamehall.core import find_plugin
 
 
 def _pyplot() -> Any:
@@ -54,6 +50,8 @@ class Table:
 class Section:
     title: str
     items: list[str | Table | Figure] = field(default_factory=list)
+    prefix: str = ""
+    """Put before every figure's file name (a game's sections get the game's name)."""
 
     def text(self, text: str) -> None:
         self.items.append(text)
@@ -65,7 +63,74 @@ class Section:
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
         _pyplot().close(fig)
-        self.items.append(Figure(name, caption, buffer.getvalue()))
+        self.items.append(Figure(self.prefix + name, caption, buffer.getvalue()))
+
+    # The figures a game's report hook may ask for (gamehall.core.plugin.ReportSection).
+
+    def histogram(
+        self,
+        name: str,
+        caption: str,
+        series: Mapping[str, Sequence[float]],
+        *,
+        title: str,
+        xlabel: str,
+        discrete: bool = True,
+    ) -> None:
+        only = list(series) == [""]
+        fig = _histogram(
+            list(series[""]) if only else [],
+            title,
+            xlabel,
+            discrete=discrete,
+            series=None if only else series,
+        )
+        self.figure(name, caption, fig)
+
+    def rate_bars(self, name: str, caption: str, rates: Mapping[str, Any], *, title: str) -> None:
+        self.figure(name, caption, _rate_bars(list(rates), list(rates.values()), title))
+
+    def stacked_bars(
+        self,
+        name: str,
+        caption: str,
+        categories: Sequence[str],
+        stacks: Mapping[str, Sequence[float]],
+        *,
+        title: str,
+        ylabel: str,
+    ) -> None:
+        plt = _pyplot()
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        bottom = np.zeros(len(categories))
+        colours = [*plt.rcParams["axes.prop_cycle"].by_key()["color"][: len(stacks) - 1], "#bbbbbb"]
+        for (label, values), colour in zip(stacks.items(), colours, strict=False):
+            ax.bar(list(categories), list(values), bottom=bottom, label=label, color=colour)
+            bottom += np.array(values, dtype=float)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.legend()
+        self.figure(name, caption, fig)
+
+    def bars(
+        self,
+        name: str,
+        caption: str,
+        labels: Sequence[str],
+        heights: Sequence[float],
+        *,
+        title: str,
+        xlabel: str,
+        ylabel: str,
+    ) -> None:
+        plt = _pyplot()
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        ax.bar(list(labels), list(heights), color="#2ca02c")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        self.figure(name, caption, fig)
 
 
 @dataclass
@@ -74,10 +139,22 @@ class Report:
     summary: list[tuple[str, str]] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
 
+    figure_prefix: str = ""
+
     def section(self, title: str) -> Section:
-        section = Section(title)
+        section = Section(title, prefix=self.figure_prefix)
         self.sections.append(section)
         return section
+
+    # The statistics a game's report hook may ask for (gamehall.core.plugin.ReportBuilder).
+
+    @staticmethod
+    def proportion(successes: float, trials: int) -> Proportion:
+        return proportion(successes, trials)
+
+    @staticmethod
+    def mean_interval(values: Sequence[float]) -> Any:
+        return mean_interval(values)
 
     def figures(self) -> list[Figure]:
         return [item for s in self.sections for item in s.items if isinstance(item, Figure)]
@@ -282,10 +359,11 @@ def selfplay_report(
         f"Decisions per game: {length}; forced (one legal action): "
         f"{sum(r['forced'] for r in rows)} of {sum(r['decisions'] for r in rows)}."
     )
-    if game_name == "akros":
-        _akros_sections(report, rows, player_names)
-    elif game_name == "acadmu":
-        _acadmu_sections(report, rows)
+    hook = find_plugin(game_name).load_report()
+    if hook is not None:
+        report.figure_prefix = f"fig-{game_name}-"
+        hook(report, rows, player_names)
+        report.figure_prefix = ""
     return report
 
 
@@ -294,242 +372,20 @@ def _none_for_nan(row: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, float) and np.isnan(v) else v) for k, v in row.items()}
 
 
-def _akros_sections(
-    report: Report, rows: Sequence[Mapping[str, Any]], names: Sequence[str]
-) -> None:
-    n = len(rows)
-    claims = report.section("Environments: who claims them")
-    table = []
-    shares: dict[str, list[float]] = {"jinn": [], "ifrit": [], "none": []}
-    for env in ENVIRONMENTS:
-        counts = Counter(r[f"{env}_claim"] for r in rows)
-        cells = [env.capitalize()]
-        for who in ("jinn", "ifrit", "none"):
-            rate = proportion(counts.get(who, 0), n)
-            shares[who].append(rate.rate if n else 0.0)
-            cells.append(f"{rate.rate:.1%} [{rate.low:.1%}, {rate.high:.1%}]" if n else "n/a")
-        table.append(cells)
-    claims.table(["environment", "Jinn claims", "Ifrit claims", "unclaimed (tie)"], table)
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    bottom = np.zeros(len(ENVIRONMENTS))
-    for who, colour in (("jinn", "#d62728"), ("ifrit", "#1f77b4"), ("none", "#bbbbbb")):
-        ax.bar(
-            [e.capitalize() for e in ENVIRONMENTS],
-            shares[who],
-            bottom=bottom,
-            label=who,
-            color=colour,
-        )
-        bottom += np.array(shares[who])
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("share of games")
-    ax.set_title("Who claims each environment")
-    ax.legend()
-    claims.figure(
-        "fig-akros-claims.png", "Share of games in which each side claims each environment", fig
-    )
-
-    margins = report.section("Score margins")
-    claim_margin = [r["claims_ifrit"] - r["claims_jinn"] for r in rows]
-    score_margin = [r["score_ifrit"] - r["score_jinn"] for r in rows]
-    margins.text(f"Claims margin (Ifrit − Jinn): {mean_interval(claim_margin)}.")
-    margins.text(f"Summed environment score margin (Ifrit − Jinn): {mean_interval(score_margin)}.")
-    margins.table(
-        ["environment", "mean margin Ifrit − Jinn (95% CI)"],
-        [
-            [
-                env.capitalize(),
-                str(mean_interval([r[f"{env}_ifrit"] - r[f"{env}_jinn"] for r in rows])),
-            ]
-            for env in ENVIRONMENTS
-        ],
-    )
-    margins.figure(
-        "fig-akros-margins.png",
-        "Score margin per environment (Ifrit − Jinn)",
-        _histogram(
-            [],
-            "Environment score margins",
-            "Ifrit − Jinn",
-            series={
-                env.capitalize(): [r[f"{env}_ifrit"] - r[f"{env}_jinn"] for r in rows]
-                for env in ENVIRONMENTS
-            },
-        ),
-    )
-
-    removed = report.section("Removed tiles")
-    jinn = [r["removed_jinn"] for r in rows]
-    ifrit = [r["removed_ifrit"] for r in rows]
-    removed.text(
-        f"Tiles removed for want of a legal place, per game: Jinn {mean_interval(jinn)}; "
-        f"Ifrit {mean_interval(ifrit)}. All tiles out of the game (the bag's unseen one "
-        f"included): {mean_interval([r['removed_total'] for r in rows])}."
-    )
-    removed.figure(
-        "fig-akros-removed.png",
-        "Tiles each side had to remove per game",
-        _histogram([], "Removed tiles per game", "tiles", series={"Jinn": jinn, "Ifrit": ifrit}),
-    )
-
-    decisions = report.section("Decisions per turn")
-    per_turn = [json.loads(r["options_per_turn"]) for r in rows]
-    turns = max((len(t) for t in per_turn), default=0)
-    table = []
-    means, forced = [], []
-    for turn in range(turns):
-        options = [o for t in per_turn for o in (t[turn] if turn < len(t) else [])]
-        count = len(options) / n if n else 0.0
-        mean = float(np.mean(options)) if options else 0.0
-        share = sum(1 for o in options if o == 1) / len(options) if options else 0.0
-        means.append(mean)
-        forced.append(share)
-        table.append([str(turn + 1), f"{count:.2f}", f"{mean:.2f}", f"{share:.1%}"])
-    decisions.text("Per turn: decisions per game, mean legal actions per decision, forced share.")
-    decisions.table(["turn", "decisions", "mean choices", "forced"], table)
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    ax.bar(range(1, turns + 1), means, color="#2ca02c")
-    ax.set_xlabel("turn")
-    ax.set_ylabel("mean legal actions per decision")
-    ax.set_title("Choices per decision, by turn")
-    ax.set_xticks(range(1, turns + 1))
-    decisions.figure(
-        "fig-akros-decisions.png", "Mean number of legal actions per decision, by turn", fig
-    )
-
-
-def match_lengths(points: Sequence[Sequence[int]], target: int) -> int | None:
-    """How many rounds a match with these round points takes to reach ``target`` (None: the
-    played match stopped before anyone got there)."""
-    dark = light = 0
-    for number, (d, lt) in enumerate(points, 1):
-        dark += d
-        light += lt
-        if max(dark, light) >= target:
-            return number
-    return None
-
-
-def _acadmu_sections(report: Report, rows: Sequence[Mapping[str, Any]]) -> None:
-    rounds = []  # (first player's points minus the other's, length, passes)
-    for r in rows:
-        points = json.loads(r["round_points"])
-        firsts = json.loads(r["round_first"])
-        lengths = json.loads(r["round_lengths"])
-        passes = json.loads(r["round_passes"])
-        for p, f, length, np_ in zip(points, firsts, lengths, passes, strict=False):
-            f = 0 if f is None else f
-            rounds.append((p[f] - p[1 - f], length, np_, max(p)))
-    n_rounds = len(rounds)
-
-    scores = report.section("Round scores")
-    won_points = Counter(r[3] for r in rounds)
-    scores.text(
-        f"{n_rounds} rounds in {len(rows)} matches. Points scored by a round's winner "
-        "(0: equal counts):"
-    )
-    scores.table(
-        ["points", "rounds", "share"],
-        [[str(k), str(v), f"{v / n_rounds:.1%}"] for k, v in sorted(won_points.items())],
-    )
-    scores.figure(
-        "fig-acadmu-round-scores.png",
-        "Round score from the first player's side (first player's points − the other's)",
-        _histogram([r[0] for r in rounds], "Round scores", "first player − second player"),
-    )
-
-    first = report.section("First-player advantage")
-    decisive = [r for r in rounds if r[0] != 0]
-    wins = sum(1 for r in decisive if r[0] > 0)
-    rate = proportion(wins, len(decisive))
-    ties = proportion(n_rounds - len(decisive), n_rounds)
-    first.text(
-        f"Rounds won by the player who moved first, among decisive rounds: {rate}. "
-        f"Rounds with equal counts: {ties}."
-    )
-    first.text(f"Mean round score for the first player: {mean_interval([r[0] for r in rounds])}.")
-    match_first = [json.loads(r["round_first"])[0] for r in rows if json.loads(r["round_first"])]
-    match_rate = proportion(
-        sum(1 for r, f in zip(rows, match_first, strict=False) if r["winner"] == f),
-        len(match_first),
-    )
-    first.text(f"Matches won by the player who started round 1: {match_rate}.")
-    first.figure(
-        "fig-acadmu-first-player.png",
-        "First player's share of decisive rounds and of matches (95% Wilson intervals)",
-        _rate_bars(["rounds", "matches"], [rate, match_rate], "First-player advantage"),
-    )
-
-    length = report.section("Round length")
-    first_lengths = [r[1] for r in rounds]
-    length.text(f"Moves per round (passes included): {mean_interval(first_lengths)}.")
-    length.figure(
-        "fig-acadmu-round-length.png",
-        "Moves per round",
-        _histogram(first_lengths, "Round length", "moves"),
-    )
-
-    matches = report.section("Match length by target")
-    played = max((r["target"] or 0 for r in rows), default=0)
-    table = []
-    series = {}
-    for target in MATCH_TARGETS:
-        needed = [match_lengths(json.loads(r["round_points"]), target) for r in rows]
-        known = [x for x in needed if x is not None]
-        if target > played or not known:
-            table.append(
-                [
-                    str(target),
-                    "n/a",
-                    f"matches were played to {played}; rerun with "
-                    f"--variant target={max(MATCH_TARGETS)}",
-                ]
-            )
-            continue
-        series[f"to {target}"] = known
-        table.append([str(target), str(mean_interval(known)), f"{len(known)} matches"])
-    matches.text(
-        "Rounds needed to reach each target, derived from each match's round points "
-        "(a match played to T shows every target up to T)."
-    )
-    matches.table(["target", "rounds (mean, 95% CI)", "note"], table)
-    if series:
-        matches.figure(
-            "fig-acadmu-match-length.png",
-            "Rounds needed to reach each target",
-            _histogram([], "Match length", "rounds", series=series),
-        )
-
-    passes = report.section("Passes")
-    per_game = [r["passes"] for r in rows]
-    passes.text(
-        f"Passes per match: {mean_interval(per_game)}; per round: "
-        f"{mean_interval([r[2] for r in rounds])}. By Dark: "
-        f"{sum(r['passes_dark'] for r in rows)}, by Light: "
-        f"{sum(r['passes_light'] for r in rows)}. Captures by colour: "
-        f"{sum(r['colour_captures'] for r in rows)}, by shape: "
-        f"{sum(r['shape_captures'] for r in rows)}."
-    )
-    passes.figure(
-        "fig-acadmu-passes.png",
-        "Passes per round",
-        _histogram([r[2] for r in rounds], "Passes per round", "passes"),
-    )
-
-
 # --- the exact-value report ----------------------------------------------------------------------
 
 
-def exact_report(rows: Sequence[Mapping[str, Any]], *, tokens: int, seed: int) -> Report:
+def exact_report(
+    rows: Sequence[Mapping[str, Any]], *, game_name: str, size: int | None, seed: int, unit: str
+) -> Report:
     """The perfect-play value of random deals: the first player's advantage."""
     values = [float(r["value"]) for r in rows]
-    report = Report("gamehall analyze acadmu --exact: perfect-play value of random deals")
+    report = Report(f"gamehall analyze {game_name} --exact: perfect-play value of random deals")
     report.summary = [
         ("deals", str(len(rows))),
-        ("tokens a side", str(tokens)),
+        ("size", "full" if size is None else str(size)),
         ("seed", str(seed)),
-        ("value", "round score for the first player (Dark, to move) under perfect play"),
+        ("value", f"{unit}, for the player to move first, under perfect play"),
     ]
     section = report.section("First-player advantage under perfect play")
     section.text(f"Mean value: {mean_interval(values)}.")

@@ -8,8 +8,8 @@ from its seed alone. Which worker plays a game, and in what order games finish, 
 
 Sides alternate: in even games player A takes seat 0 (Dark, the Jinn) and B seat 1; odd games swap.
 
-Workers get a :class:`RunSpec` holding the game as its record tags (for Akros on a custom board,
-the board itself as JSON), so a Dask worker on another machine needs no board file.
+Workers get a :class:`RunSpec` holding the game as its record tags (for a game on a custom board,
+the board itself), so a Dask worker on another machine needs no board file.
 """
 
 from __future__ import annotations

@@ -48,9 +48,9 @@ RECORD_COLUMN = {"record": "TEXT NOT NULL"}
 DEAL_COLUMNS: dict[str, str] = {
     "deal_index": "INTEGER PRIMARY KEY",
     "seed": "INTEGER NOT NULL",
-    "tokens": "INTEGER NOT NULL",
+    "size": "INTEGER",  # the deal's size when scaled down (NULL: full size)
     "position": "TEXT NOT NULL",
-    "value": "REAL NOT NULL",  # perfect-play value for the first player (Dark, to move)
+    "value": "REAL NOT NULL",  # perfect-play value for the player to move first
     "best": "TEXT",
     "nodes": "INTEGER",
     "seconds": "REAL",

@@ -49,13 +49,13 @@ from gamehall.analysis.tournament import (
     standings,
     tournament_specs,
 )
-from gamehall.core import Game, GamehallError, find_game
-from gamehall.core.game import parse_option_assignments
+from gamehall.cli.options import BoardOption, build_game
+from gamehall.core import Game, GamehallError, find_plugin
 
 console = Console()
 err_console = Console(stderr=True)
 
-GameArg = Annotated[str, typer.Argument(help="The game: acadmu or akros.")]
+GameArg = Annotated[str, typer.Argument(help="The game (gamehall games lists them).")]
 PlayersOption = Annotated[
     str | None, typer.Option("--players", help="Comma-separated players, e.g. greedy,random.")
 ]
@@ -88,13 +88,13 @@ def register(app: typer.Typer) -> None:
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def _game(name: str, variants: list[str] | None, board: Path | None = None) -> Game:
-    options: dict[str, Any] = parse_option_assignments(variants or [])
-    if board is not None:
-        if not board.exists():
-            raise GamehallError(f"board file {board} does not exist")
-        options["board"] = str(board)
-    return find_game(name, **options)
+def _game(name: str, variants: list[str] | None, board: str | None = None) -> Game:
+    return build_game(name, variants, board=board)
+
+
+def _variant_label(game: Game, board: str | None) -> str:
+    """How the report names the variant: the board as given, else the options' text."""
+    return board if board is not None else game.variant_text()
 
 
 def _players(text: str | None, count: int | None = 2) -> list[str]:
@@ -188,16 +188,17 @@ def analyze(
     games: GamesOption = 100,
     seed: SeedOption = 0,
     variant: VariantOption = None,
-    board: Annotated[Path | None, typer.Option(help="Akros: a board TOML file.")] = None,
+    board: BoardOption = None,
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
     exact: Annotated[
-        bool, typer.Option("--exact", help="Äcädmü: the perfect-play value of random deals.")
+        bool,
+        typer.Option("--exact", help="The perfect-play value of random deals (games with a solver)."),
     ] = False,
     deals: Annotated[int, typer.Option(min=1, help="With --exact: how many deals.")] = 100,
-    tokens: Annotated[
+    size: Annotated[
         int | None,
-        typer.Option(min=1, help="With --exact: tokens a side (a pour, then random ones dropped)."),
+        typer.Option(min=1, help="With --exact: smaller deals (e.g. tokens a side, game's own)."),
     ] = None,
     time_limit: Annotated[
         float | None, typer.Option(help="With --exact: seconds per deal for the solver.")
@@ -210,7 +211,7 @@ def analyze(
     """
     workers = workers or default_workers()
     if exact:
-        _analyze_exact(game_name, out, seed, variant, workers, scheduler, deals, tokens, time_limit)
+        _analyze_exact(game_name, out, seed, variant, workers, scheduler, deals, size, time_limit)
         return
     game = _game(game_name, variant, board)
     spec = RunSpec.make(game, _players(players), seed)
@@ -235,7 +236,7 @@ def analyze(
         player_names=game.player_names,
         players=spec.players,
         seed=seed,
-        variant=game.variant_text() if game.name != "akros" else str(board or ""),
+        variant=_variant_label(game, board),
     )
     report.write(out)
     a_wins = sum(1 for r in rows if r["winner_side"] == "A")
@@ -258,14 +259,11 @@ def _analyze_exact(
     workers: int,
     scheduler: str | None,
     deals: int,
-    tokens: int | None,
+    size: int | None,
     time_limit: float | None,
 ) -> None:
     game = _game(game_name, variant)
-    if game.name != "acadmu":
-        raise GamehallError(f"--exact is for acadmu, not {game.name}")
-    exact_values.load_solver()  # fail before any work if the solver is missing
-    spec = exact_values.make_spec(seed, tokens, parse_option_assignments(variant or []), time_limit)
+    spec = exact_values.make_spec(game, seed, size, time_limit)  # fails before any work
     with RunStore(out, "exact", spec.parameters(), DEAL_COLUMNS, table="deals") as store:
         done = store.done()
         todo = [i for i in range(deals) if i not in done]
@@ -289,8 +287,9 @@ def _analyze_exact(
                 _interrupted(out, len(done) + count)
         store.end(run_id)
         rows = [r for r in store.rows() if r["deal_index"] < deals]
-    full = len(game.disc_set)
-    report = exact_report(rows, tokens=tokens or full, seed=seed)
+    solver = find_plugin(game.name).load_solver()
+    unit = solver.unit if solver is not None else "value"
+    report = exact_report(rows, game_name=game.name, size=size, seed=seed, unit=unit)
     report.write(out)
     from gamehall.analysis.stats import mean_interval
 
@@ -309,7 +308,7 @@ def tournament(
     games: GamesOption = 20,
     seed: SeedOption = 0,
     variant: VariantOption = None,
-    board: Annotated[Path | None, typer.Option(help="Akros: a board TOML file.")] = None,
+    board: BoardOption = None,
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
     out: Annotated[
@@ -396,7 +395,8 @@ def _write_tables(stem: Path, headers: list[str], rows: list[list[str]]) -> None
 
 
 def compare_boards(
-    boards: Annotated[list[Path], typer.Argument(help="Akros board TOML files.")],
+    game_name: GameArg,
+    boards: Annotated[list[str], typer.Argument(help="Boards: packaged names or TOML files.")],
     players: PlayersOption = "greedy,greedy",
     games: GamesOption = 100,
     seed: SeedOption = 0,
@@ -409,21 +409,22 @@ def compare_boards(
         ),
     ] = None,
 ) -> None:
-    """Akros: the Ifrit's win rate on each board under the same players (sides alternated, the
-    same seeds on every board), side by side with 95% Wilson intervals."""
+    """Each seat's win rate on each board under the same players (sides alternated, the same
+    seeds on every board), side by side with 95% Wilson intervals."""
     workers = workers or default_workers()
     names = _players(players)
     results = []
-    for number, path in enumerate(boards, 1):
-        game = _game("akros", None, path)
-        spec = RunSpec.make(game, names, seed, label=path.stem)
+    for number, board in enumerate(boards, 1):
+        game = _game(game_name, None, board)
+        stem = Path(board).stem
+        spec = RunSpec.make(game, names, seed, label=stem)
         store = None
         if out is not None:
             columns = {**GAME_COLUMNS, **metric_columns(game.name), **RECORD_COLUMN}
-            store = RunStore(out / f"{number}-{path.stem}", "selfplay", spec.parameters(), columns)
+            store = RunStore(out / f"{number}-{stem}", "selfplay", spec.parameters(), columns)
         try:
             done = len(store.done()) if store else 0
-            with _progress(f"{path.name}", games, min(done, games)) as advance:
+            with _progress(board, games, min(done, games)) as advance:
                 try:
                     rows = selfplay(
                         spec,
@@ -438,9 +439,10 @@ def compare_boards(
         finally:
             if store is not None:
                 store.close()
-        ifrit = proportion(sum(1 for r in rows if r["winner"] == 1), len(rows))
-        results.append((str(path), game.board.name, ifrit))
-    headers = ["board", "name", "Ifrit wins", "rate", "95% interval"]
+        second = proportion(sum(1 for r in rows if r["winner"] == 1), len(rows))
+        results.append((board, game.variant_text() or "default", second))
+    seat = game.player_names[1].capitalize()
+    headers = ["board", "variant", f"{seat} wins", "rate", "95% interval"]
     table = [
         [
             path,
@@ -452,7 +454,7 @@ def compare_boards(
         for path, name, rate in results
     ]
     _print_table(
-        f"Ifrit win rate, {names[0]} vs {names[1]}, {games} games per board", headers, table
+        f"{seat} win rate, {names[0]} vs {names[1]}, {games} games per board", headers, table
     )
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)

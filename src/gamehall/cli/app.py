@@ -19,6 +19,7 @@ from rich.markup import escape
 from gamehall.ai import make_agent
 from gamehall.cli.analysis import register as register_analysis
 from gamehall.cli.human import HumanAgent, QuitGame
+from gamehall.cli.options import BoardOption, VariantOption, build_game
 from gamehall.cli.views import view_for
 from gamehall.core import (
     Agent,
@@ -27,15 +28,14 @@ from gamehall.core import (
     Record,
     State,
     TooManyOutcomesError,
-    find_game,
+    game_names,
     make_record,
     play_game,
 )
-from gamehall.core.game import parse_option_assignments
 
 app = typer.Typer(
     name="gamehall",
-    help="Play, check and replay Äcädmü and Akros.",
+    help="Play, check, analyse and replay the games of the hall.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -44,25 +44,36 @@ register_analysis(app)
 console = Console()
 err_console = Console(stderr=True)
 
-GameArg = Annotated[str, typer.Argument(help="The game: acadmu or akros.")]
+GameArg = Annotated[str, typer.Argument(help="The game (`gamehall games` lists them).")]
 PositionArg = Annotated[str, typer.Argument(help="A position in the game's notation.")]
-Variant = Annotated[
-    list[str] | None,
-    typer.Option("--variant", "-V", help="A game option, NAME=VALUE (repeatable)."),
-]
+Variant = VariantOption
+Board = BoardOption
 
 
 class UsageError(GamehallError):
     """Bad command-line input that is not about the game itself."""
 
 
-def build_game(name: str, variants: list[str] | None = None, **shortcuts: Any) -> Game:
-    """Make the game from --variant NAME=VALUE items and shortcut flags like --target."""
-    options: dict[str, Any] = parse_option_assignments(variants or [])
-    for option, value in shortcuts.items():
-        if value is not None:
-            options[option] = value
-    return find_game(name, **options)
+def _seat_flags(game: Game, extra: list[str]) -> dict[str, str]:
+    """``--<seat> PLAYER`` pairs (``--dark hard``, ``--jinn=human``) from the extra arguments."""
+    seats: dict[str, str] = {}
+    items = list(extra)
+    while items:
+        item = items.pop(0)
+        name, sep, value = item.partition("=")
+        seat = name[2:].lower() if name.startswith("--") else ""
+        if seat not in game.player_names:
+            shown = ", ".join(f"--{p}" for p in game.player_names)
+            raise UsageError(
+                f"{item!r} is not an option of play; {game.name}'s seats are {shown} "
+                "(each takes a player: human or a computer level)"
+            )
+        if not sep:
+            if not items:
+                raise UsageError(f"{name} needs a player: human or a computer level")
+            value = items.pop(0)
+        seats[seat] = value
+    return seats
 
 
 def _seat_agent(game: Game, seat: int, spec: str, seed: int | None) -> Agent:
@@ -71,15 +82,14 @@ def _seat_agent(game: Game, seat: int, spec: str, seed: int | None) -> Agent:
     return make_agent(spec, seed)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def play(
+    ctx: typer.Context,
     game_name: GameArg,
-    dark: Annotated[str | None, typer.Option(help="Äcädmü Dark: human, random, greedy.")] = None,
-    light: Annotated[str | None, typer.Option(help="Äcädmü Light: human, random, greedy.")] = None,
-    jinn: Annotated[str | None, typer.Option(help="Akros Jinn: human, random, greedy.")] = None,
-    ifrit: Annotated[str | None, typer.Option(help="Akros Ifrit: human, random, greedy.")] = None,
-    target: Annotated[int | None, typer.Option(help="Äcädmü: points to win the match.")] = None,
-    board: Annotated[str | None, typer.Option(help="Akros: a board TOML file.")] = None,
+    target: Annotated[
+        int | None, typer.Option(help="Points that win, in games played to a target.")
+    ] = None,
+    board: Board = None,
     seed: Annotated[int | None, typer.Option(help="Seed for chance and the computer.")] = None,
     variant: Variant = None,
     save: Annotated[
@@ -92,7 +102,11 @@ def play(
         bool, typer.Option(help="Computer against computer; print the result.")
     ] = False,
 ) -> None:
-    """Play a game in the terminal: people and computer players in any seats."""
+    """Play a game in the terminal: people and computer players in any seats.
+
+    Give each seat a player with --<seat> PLAYER, using the game's seat names (--dark hard,
+    --jinn human ...): human, or a computer level (beginner, easy, medium, hard, perfect), or
+    random, greedy, mcts. Unnamed seats: the first is human, the others easy."""
     if resume is not None:
         record = _read_record(resume)
         game = record.game()
@@ -115,25 +129,15 @@ def play(
             raise UsageError(f"the game in {resume} is already over ({record.tags.get('Result')})")
         save = save or resume
     else:
-        shortcuts = {"target": target, "board": board}
-        game = build_game(
-            game_name, variant, **{k: v for k, v in shortcuts.items() if v is not None}
-        )
+        game = build_game(game_name, variant, target=target, board=board)
         start, actions, setup = game.new_initial_state(), [], None
         seed = seed if seed is not None else int(datetime.datetime.now().timestamp())
         chance_seed = seed
         recorded_players = [None] * game.num_players
-    seats = {"dark": dark, "light": light, "jinn": jinn, "ifrit": ifrit}
-    for seat, value in seats.items():
-        if value is not None and seat not in game.player_names:
-            raise UsageError(
-                f"{game.name} has no seat --{seat}; its seats are "
-                + ", ".join(f"--{p}" for p in game.player_names)
-            )
-    defaults = ("human", "greedy")
+    seats = _seat_flags(game, ctx.args)
     specs = []
     for index, player in enumerate(game.player_names):
-        spec = seats.get(player) or recorded_players[index] or defaults[index]
+        spec = seats.get(player) or recorded_players[index] or ("human" if index == 0 else "easy")
         if auto and spec == "human":
             spec = "greedy"
         specs.append(spec)
@@ -187,6 +191,19 @@ def play(
 
 
 @app.command()
+def games() -> None:
+    """List the games of the hall: name, title and seats."""
+    from gamehall.core import find_plugin
+
+    for name in game_names():
+        plugin = find_plugin(name)
+        seats = ", ".join(plugin.game.player_names)
+        console.print(f"[bold]{name}[/bold]  {escape(plugin.game.title)}  (seats: {seats})")
+        if plugin.summary:
+            console.print(f"  {escape(plugin.summary)}", highlight=False)
+
+
+@app.command()
 def moves(
     game_name: GameArg,
     position: PositionArg,
@@ -194,11 +211,12 @@ def moves(
         bool, typer.Option("--json", help="Also say if it is over and the score.")
     ] = False,
     variant: Variant = None,
+    board: Board = None,
 ) -> None:
     """List the legal moves of a position, one per line (nothing when it is over).
 
     At a chance node the listable outcomes are printed (with --json, their probabilities)."""
-    game = build_game(game_name, variant)
+    game = build_game(game_name, variant, board=board)
     state = game.parse_state(position)
     legal = [str(a) for a in state.legal_actions()]
     chance: list[dict[str, str]] = []
@@ -236,9 +254,10 @@ def apply(
     position: PositionArg,
     actions: Annotated[list[str], typer.Argument(help="Moves in notation, applied in order.")],
     variant: Variant = None,
+    board: Board = None,
 ) -> None:
     """Apply moves to a position and print the resulting position."""
-    game = build_game(game_name, variant)
+    game = build_game(game_name, variant, board=board)
     state = game.parse_state(position)
     for number, text in enumerate(actions, 1):
         try:
@@ -253,22 +272,21 @@ def solve(
     game_name: GameArg,
     position: PositionArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    time_limit: Annotated[
-        float, typer.Option(help="Seconds for the exact search before falling back.")
+    seconds: Annotated[
+        float,
+        typer.Option("--seconds", "--time-limit", help="Seconds for the exact search."),
     ] = 30.0,
     seed: Annotated[int | None, typer.Option(help="Seed of the fallback search.")] = None,
+    variant: Variant = None,
+    board: Board = None,
 ) -> None:
     """Solve a position exactly where the budget allows, and say which it did."""
-    import importlib
+    from gamehall.cli.solve import solve_text
 
-    name = build_game(game_name).name
-    if time_limit <= 0:
-        raise UsageError("--time-limit must be positive")
-    try:
-        module = importlib.import_module(f"gamehall.ai.solvers.{name}")
-    except ModuleNotFoundError:
-        raise UsageError(f"there is no exact solver for {name}") from None
-    typer.echo(module.solve_command(position, as_json=as_json, time_limit=time_limit, seed=seed))
+    if not seconds > 0:
+        raise UsageError("--seconds must be positive")
+    game = build_game(game_name, variant, board=board)
+    typer.echo(solve_text(game, position, seconds=seconds, as_json=as_json, seed=seed))
 
 
 @app.command()
@@ -279,11 +297,12 @@ def hint(
     seconds: Annotated[float, typer.Option(help="Time to think.")] = 2.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     variant: Variant = None,
+    board: Board = None,
 ) -> None:
     """The best few moves of a position with their evaluations (exact where it is fast)."""
     from gamehall.ai.hints import hints
 
-    game = build_game(game_name, variant)
+    game = build_game(game_name, variant, board=board)
     state = game.parse_state(position)
     if count < 1 or seconds <= 0:
         raise UsageError("--count and --seconds must be positive")

@@ -12,33 +12,54 @@ from gamehall.core.errors import (
     UnknownGameError,
 )
 from gamehall.core.game import CHANCE, TERMINAL, Action, Game, Option, Outcome, State
+from gamehall.core.metrics import Collector
 from gamehall.core.play import PlayedGame, play_game
+from gamehall.core.plugin import GamePlugin
 from gamehall.core.record import Record, make_record
-from gamehall.core.registry import find_game, game_class, game_names, register_game
+from gamehall.core.registry import (
+    find_game,
+    find_plugin,
+    game_class,
+    game_names,
+    plugins,
+    register_plugin,
+    unregister_plugin,
+)
+from gamehall.core.search import LevelOverride, Limit, Solution, Solver, ValueKind
 
 __all__ = [
     "CHANCE",
     "TERMINAL",
     "Action",
     "Agent",
+    "Collector",
     "Game",
+    "GamePlugin",
     "GamehallError",
     "IllegalActionError",
     "InvalidOptionError",
     "InvalidStateError",
+    "LevelOverride",
+    "Limit",
     "NotationError",
     "Option",
     "Outcome",
     "PlayedGame",
     "Record",
     "RecordError",
+    "Solution",
+    "Solver",
     "State",
     "TooManyOutcomesError",
     "UnknownGameError",
+    "ValueKind",
     "find_game",
+    "find_plugin",
     "game_class",
     "game_names",
     "make_record",
     "play_game",
-    "register_game",
+    "plugins",
+    "register_plugin",
+    "unregister_plugin",
 ]

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 
 from gamehall.core.errors import (
     IllegalActionError,
@@ -59,19 +59,47 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
+OptionKind = Literal["bool", "int", "str", "choice", "data", "path"]
+"""What an option's value is:
+
+* ``bool``, ``int``, ``str``: a plain value (``int`` within ``minimum``..``maximum``);
+* ``choice``: one of the listed ``choices`` (e.g. the boards a game ships);
+* ``data``: a document given inline (TOML, JSON or the game's own one-line form), at most
+  ``max_length`` characters;
+* ``path``: a file to read. Only the trusted doors (the command line, record files) take paths:
+  the web refuses every option of this kind, by its kind, never by looking at the value.
+"""
+
+OPTION_KINDS: Final = ("bool", "int", "str", "choice", "data", "path")
+
+
 @dataclass(frozen=True)
 class Option:
-    """A named game option (a variant): its type, default, and an optional value check."""
+    """A named game option (a variant): its kind, default, limits and an optional value check."""
 
     name: str
     default: Any
     help: str
-    kind: type = str
+    kind: OptionKind = "str"
     check: Callable[[Any], str | None] | None = None
+    choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
+    """The allowed values of a ``choice`` option (or a function listing them)."""
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    """The longest text a ``str``, ``data`` or ``path`` value may be."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {OPTION_KINDS}")
+
+    def allowed_choices(self) -> tuple[str, ...]:
+        choices = self.choices
+        return tuple(choices() if callable(choices) else choices)
 
     def convert(self, value: Any) -> Any:
         """Turn ``value`` (a Python value or command-line text) into this option's type."""
-        if self.kind is bool:
+        if self.kind == "bool":
             if isinstance(value, bool):
                 return value
             text = str(value).strip().lower()
@@ -79,23 +107,71 @@ class Option:
                 return True
             if text in _FALSE:
                 return False
-            raise InvalidOptionError(f"option {self.name} takes true or false, not {value!r}")
-        if self.kind is int:
-            if isinstance(value, bool):
-                raise InvalidOptionError(f"option {self.name} takes an integer, not {value!r}")
-            try:
-                converted = int(value)
-            except (TypeError, ValueError):
-                raise InvalidOptionError(
-                    f"option {self.name} takes an integer, not {value!r}"
-                ) from None
+            raise InvalidOptionError(
+                f"option {self.name} takes true or false, not {_short(value)}"
+            )
+        if self.kind == "int":
+            converted = self._integer(value)
         else:
+            if isinstance(value, bool | int | float) and self.kind != "str":
+                raise InvalidOptionError(f"option {self.name} takes text, not {_short(value)}")
             converted = str(value)
+            if self.max_length is not None and len(converted) > self.max_length:
+                raise InvalidOptionError(
+                    f"option {self.name} is at most {self.max_length} characters, "
+                    f"not {len(converted)}"
+                )
+            if self.kind == "choice":
+                allowed = self.allowed_choices()
+                if converted not in allowed:
+                    raise InvalidOptionError(
+                        f"option {self.name} is one of {', '.join(allowed)}, not {_short(value)}"
+                    )
         if self.check is not None:
             problem = self.check(converted)
             if problem:
-                raise InvalidOptionError(f"option {self.name}={value!r}: {problem}")
+                raise InvalidOptionError(f"option {self.name}={_short(value)}: {problem}")
         return converted
+
+    def _integer(self, value: Any) -> int:
+        if isinstance(value, bool) or (isinstance(value, str) and len(value) > 40):
+            raise InvalidOptionError(f"option {self.name} takes an integer, not {_short(value)}")
+        try:
+            converted = int(value)
+        except (TypeError, ValueError, OverflowError):
+            raise InvalidOptionError(
+                f"option {self.name} takes an integer, not {_short(value)}"
+            ) from None
+        if isinstance(value, float) and value != converted:
+            raise InvalidOptionError(f"option {self.name} takes an integer, not {_short(value)}")
+        low, high = self.minimum, self.maximum
+        if (low is not None and converted < low) or (high is not None and converted > high):
+            span = f"from {low}" if high is None else f"from {low} to {high}"
+            if low is None:
+                span = f"at most {high}"
+            raise InvalidOptionError(f"option {self.name} is {span}, not {_short(value)}")
+        return converted
+
+    def describe(self) -> dict[str, Any]:
+        """The option as JSON-ready data: everything a form needs to offer it."""
+        data: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+        }
+        if self.kind == "choice":
+            data["choices"] = list(self.allowed_choices())
+        for key in ("minimum", "maximum", "max_length"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        return data
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    """A value for an error message: its repr, cut to a short prefix."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def parse_option_assignments(items: Sequence[str]) -> dict[str, str]:
@@ -115,7 +191,8 @@ def parse_option_assignments(items: Sequence[str]) -> dict[str, str]:
 class Game(ABC):
     """A game: its facts, its validated options, and the states it makes.
 
-    Subclasses declare ``name``, ``title``, ``player_names`` and ``option_specs`` and implement
+    Subclasses declare ``name``, ``title``, ``player_names``, ``option_specs`` and
+    ``rules_version`` and implement
     the abstract methods. Options are validated on construction; unknown names are an error.
     """
 
@@ -123,6 +200,9 @@ class Game(ABC):
     title: ClassVar[str]
     player_names: ClassVar[tuple[str, ...]]
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    rules_version: ClassVar[str] = "1"
+    """Changes whenever the game's behaviour changes (a rule, the notation, the chance law), so
+    a stored game or record made under other rules is refused rather than misread."""
 
     def __init__(self, **options: Any) -> None:
         specs = {spec.name: spec for spec in self.option_specs}

@@ -2,15 +2,16 @@
 
 ::
 
-    [Game "acadmu"]
-    [Dark "greedy"]
-    [Light "random"]
+    [Game "nim"]
+    [RulesVersion "1"]
+    [First "greedy"]
+    [Second "random"]
     [Seed "7"]
     [Result "1-0"]
 
-    1. draw RT:BS/YC:RT
-    2. pour 3,0,2,2,1,1,2,2,1/1,0,1,1,1,2,2,1,5
-    3. RTxBS
+    1. deal 3,4,5
+    2. take 2 from 1
+    3. take 4 from 2
 
 One action per line, numbered from 1, so an action's text may contain spaces. Lines starting with
 ``#`` are comments. Writing a record and replaying it reproduces the game exactly; a record that
@@ -30,7 +31,16 @@ from gamehall.core.registry import game_class
 _TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
 _MOVE = re.compile(r"^(?P<number>[0-9]{1,7})\.\s+(?P<action>\S.*?)\s*$")
 
-STANDARD_TAGS = ("Game", "Variant", "Date", "Seed", "SetUp", "Result", "Termination")
+STANDARD_TAGS = (
+    "Game",
+    "RulesVersion",
+    "Variant",
+    "Date",
+    "Seed",
+    "SetUp",
+    "Result",
+    "Termination",
+)
 
 
 def _escape(value: str) -> str:
@@ -91,6 +101,12 @@ class Record:
     def game(self) -> Game:
         """The game (with its variant) this record is of."""
         cls = game_class(self.tags["Game"])
+        version = self.tags.get("RulesVersion")
+        if version is not None and version != cls.rules_version:
+            raise RecordError(
+                f"the record was made under {cls.name} rules version {version!r}, and this "
+                f"gamehall plays rules version {cls.rules_version!r}: it cannot be replayed here"
+            )
         try:
             return cls.from_record_tags(self.tags)
         except GamehallError as error:
@@ -142,7 +158,7 @@ def make_record(
     extra: dict[str, str] | None = None,
 ) -> Record:
     """Build a record of a game played from ``setup`` (default: the initial state)."""
-    tags: dict[str, str] = {"Game": game.name}
+    tags: dict[str, str] = {"Game": game.name, "RulesVersion": game.rules_version}
     tags.update(game.record_tags())
     for name, player in zip(game.player_names, players, strict=False):
         tags[name.capitalize()] = player

@@ -1,56 +1,102 @@
 """The game registry: front ends and AI find games by name, never by importing them.
 
-Games are listed as import paths so that ``core`` imports no game (dependencies point one way).
+Games register themselves through the entry-point group ``gamehall.games`` (each entry names a
+:class:`~gamehall.core.plugin.GamePlugin`), so ``core`` imports no game and a game installed as
+its own distribution appears without a change here. Tests may add a game for a while with
+:func:`register_plugin` (and take it away with :func:`unregister_plugin`).
 """
 
 from __future__ import annotations
 
-import importlib
+import logging
+from importlib.metadata import entry_points
 from typing import Any
 
 from gamehall.core.errors import UnknownGameError
 from gamehall.core.game import Game
+from gamehall.core.plugin import GamePlugin
 
-_GAMES: dict[str, str] = {
-    "acadmu": "gamehall.games.acadmu.game:AcadmuGame",
-    "akros": "gamehall.games.akros.game:AkrosGame",
-}
-_ALIASES = {"äcädmü": "acadmu", "tokens": "acadmu"}
+ENTRY_POINT_GROUP = "gamehall.games"
+
+log = logging.getLogger("gamehall.registry")
+_installed: dict[str, GamePlugin] | None = None
+_added: dict[str, GamePlugin] = {}
 
 
-def register_game(name: str, target: str) -> None:
-    """Register a game class by import path ``module:Class``."""
-    _GAMES[name] = target
+def _load_installed() -> dict[str, GamePlugin]:
+    global _installed
+    if _installed is None:
+        found: dict[str, GamePlugin] = {}
+        for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            try:
+                plugin = entry.load()
+            except Exception as error:  # one broken game must not hide the others
+                log.warning("game plugin %s (%s) does not load: %s", entry.name, entry.value, error)
+                continue
+            if not isinstance(plugin, GamePlugin):
+                log.warning("entry point %s names %r, not a GamePlugin", entry.name, plugin)
+                continue
+            found[plugin.name] = plugin
+        _installed = found
+    return _installed
+
+
+def plugins() -> dict[str, GamePlugin]:
+    """Every registered game's plugin, by game name (installed ones, then added ones)."""
+    return {**_load_installed(), **_added}
+
+
+def register_plugin(plugin: GamePlugin) -> None:
+    """Add a game for this process (tests use it for games that exist only in the tests)."""
+    _added[plugin.name] = plugin
+
+
+def unregister_plugin(name: str) -> None:
+    """Take away a game added with :func:`register_plugin`."""
+    _added.pop(name, None)
+
+
+def _key(name: str) -> str:
+    return name.strip().lower()
+
+
+def find_plugin(name: str) -> GamePlugin:
+    """The plugin of the game called ``name`` (or one of its aliases)."""
+    key = _key(name)
+    registered = plugins()
+    plugin = registered.get(key)
+    if plugin is None:
+        plugin = next((p for p in registered.values() if key in p.aliases), None)
+    if plugin is None:
+        shown = name if len(name) <= 40 else name[:40] + "…"
+        raise UnknownGameError(
+            f"unknown game {shown!r}; games are: {', '.join(registered) or 'none'}"
+        )
+    return plugin
 
 
 def game_names() -> list[str]:
-    """The registered games that can be imported."""
-    names = []
-    for name in _GAMES:
-        try:
-            game_class(name)
-        except UnknownGameError:
-            continue
-        names.append(name)
-    return names
+    """The names of the registered games."""
+    return list(plugins())
 
 
 def game_class(name: str) -> type[Game]:
     """The class of the game called ``name``."""
-    key = _ALIASES.get(name.strip().lower(), name.strip().lower())
-    target = _GAMES.get(key)
-    if target is None:
-        raise UnknownGameError(f"unknown game {name!r}; games are: {', '.join(_GAMES)}")
-    module_name, _, class_name = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name and module_name.startswith(error.name):
-            raise UnknownGameError(f"game {name!r} is not available in this build") from None
-        raise
-    return getattr(module, class_name)
+    return find_plugin(name).game
 
 
 def find_game(name: str, **options: Any) -> Game:
     """Make the game called ``name`` with the given options (validated)."""
     return game_class(name)(**options)
+
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "find_game",
+    "find_plugin",
+    "game_class",
+    "game_names",
+    "plugins",
+    "register_plugin",
+    "unregister_plugin",
+]

@@ -10,7 +10,6 @@ import json
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from gamehall.ai import LEVELS
-from gamehall.core import GamehallError, game_class, game_names, make_record
+from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
 from gamehall.web.hub import AgentFactory, Connection, Hub, LiveGame, replay
 from gamehall.web.protocol import (
@@ -75,45 +74,21 @@ def _request_tokens(cookies: dict[str, str], live: LiveGame, query_token: str | 
     return tokens
 
 
-def _option_kind(kind: type) -> str:
-    return {bool: "bool", int: "int"}.get(kind, "str")
-
-
-def _packaged_boards(cls: type) -> list[str] | None:
-    """Names of the boards a game ships as package data (``boards/*.toml``), if it has any."""
-    if not any(spec.name == "board" for spec in cls.option_specs):
-        return None
-    package = cls.__module__.rpartition(".")[0]
-    try:
-        folder = resources.files(package).joinpath("boards")
-        return sorted(
-            e.name.removesuffix(".toml") for e in folder.iterdir() if e.name.endswith(".toml")
-        )
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-        return None
-
-
 def _meta() -> dict[str, Any]:
     games = []
-    for name in game_names():
-        cls = game_class(name)
+    for name, plugin in plugins().items():
+        cls = plugin.game
         entry: dict[str, Any] = {
             "name": cls.name,
             "title": cls.title,
+            "summary": plugin.summary,
+            "rules_version": cls.rules_version,
             "seats": list(cls.player_names),
-            "options": [
-                {
-                    "name": spec.name,
-                    "default": spec.default,
-                    "help": spec.help,
-                    "kind": _option_kind(spec.kind),
-                }
-                for spec in cls.option_specs
-            ],
+            "options": [spec.describe() for spec in cls.option_specs],
+            "board_module": f"/games/{name}/board.js" if plugin.board_module else None,
+            "board_style": f"/games/{name}/board.css" if plugin.board_style else None,
+            "rules": plugin.rules_text is not None,
         }
-        boards = _packaged_boards(cls)
-        if boards is not None:
-            entry["boards"] = boards
         games.append(entry)
     return {"protocol": PROTOCOL_VERSION, "games": games, "levels": list(LEVELS)}
 
@@ -327,6 +302,7 @@ def create_app(
         return {
             "id": live.id,
             "game": live.game.name,
+            "seats": list(live.game.player_names),
             "actions": list(live.actions),
             "states": states,
             "movers": movers,
@@ -351,18 +327,35 @@ def create_app(
         you = await held_seats(request, response, live, body.seat)
         return {"you": sorted(you)}
 
-    @app.get("/api/rules/{game}")
-    async def rules(game: str) -> PlainTextResponse:
+    def plugin_of(game: str) -> GamePlugin:
         try:
-            name = game_class(game).name
+            return find_plugin(game)
         except GamehallError as error:
             raise ProtocolError("unknown_game", str(error), 404) from None
-        entry = resources.files("gamehall.web").joinpath("rules", f"{name}.md")
-        if not entry.is_file():
-            raise ProtocolError("no_rules", f"no rules text for {name}", 404)
-        return PlainTextResponse(
-            entry.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8"
-        )
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str) -> PlainTextResponse:
+        plugin = plugin_of(game)
+        text = plugin.rules()
+        if text is None:
+            raise ProtocolError("no_rules", f"no rules text for {plugin.name}", 404)
+        return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+    @app.get("/games/{game}/board.js", include_in_schema=False)
+    async def board_module(game: str) -> Response:
+        """A game's own board module, served from the game's package."""
+        source = plugin_of(game).board_source()
+        if source is None:
+            raise ProtocolError("no_board", f"{game} has no board module", 404)
+        return Response(source, media_type="text/javascript; charset=utf-8")
+
+    @app.get("/games/{game}/board.css", include_in_schema=False)
+    async def board_style(game: str) -> Response:
+        """A game's board stylesheet, served from the game's package."""
+        source = plugin_of(game).board_css()
+        if source is None:
+            raise ProtocolError("no_board", f"{game} has no board stylesheet", 404)
+        return Response(source, media_type="text/css; charset=utf-8")
 
     # --- the WebSocket ---
 

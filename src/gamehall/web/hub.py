@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import lru_cache, partial
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
@@ -128,27 +127,16 @@ def _choose_here(factory: AgentFactory, level: str, seed: int, state: State) -> 
     return str(factory(level, seed).choose(state))
 
 
-def _exists(value: str) -> bool:
-    try:
-        return Path(value).exists()
-    except (OSError, ValueError):  # too long, or a NUL byte: not a file we could read anyway
-        return False
-
-
-def safe_options(options: dict[str, Any]) -> None:
-    """Options from the network may not name files on the server (a board or disc-set path):
-    only the games' own named values and inline forms are accepted."""
-    for name, raw in options.items():
-        value = str(raw)
-        if (
-            "/" in value
-            or "\\" in value
-            or value.startswith(("~", "."))
-            or value.lower().endswith((".toml", ".json"))
-            or (value and _exists(value))
-        ):
+def safe_options(cls: type[Game], options: dict[str, Any]) -> None:
+    """Options from the network may not name files on the server: an option whose kind is
+    ``path`` is refused by its kind (the value is never looked at, nor the file system)."""
+    kinds = {spec.name: spec.kind for spec in cls.option_specs}
+    for name in options:
+        if kinds.get(name) == "path":
             raise ProtocolError(
-                "bad_option", f"option {name}={value!r}: files cannot be named over the web"
+                "bad_option",
+                f"option {name} names a file, and files cannot be named over the web; "
+                "give the data itself instead",
             )
 
 
@@ -291,6 +279,7 @@ class LiveGame:
             "to_move_name": state.player_name(),
             "legal": [str(a) for a in state.legal_actions()] if player >= 0 else [],
             "actions": list(self.actions),
+            "movers": list(self.movers),
             "last": self.actions[-1] if self.actions else None,
             "over": state.is_terminal(),
             "outcome": outcome_json(self.game, outcome) if outcome is not None else None,
@@ -454,7 +443,7 @@ class Hub:
             cls = game_class(game_name)
         except UnknownGameError as error:
             raise ProtocolError("unknown_game", str(error), 404) from None
-        safe_options(options)
+        safe_options(cls, options)
         try:
             game = cls(**options)
         except GamehallError as error:

@@ -193,20 +193,19 @@ def default_disc_set() -> DiscSet:
     return _from_rows("default", data["discs"], "default_discs.toml")
 
 
-def _is_file(spec: str) -> bool:
-    try:
-        return Path(spec).is_file()
-    except OSError:  # e.g. a name too long for the file system: not a file
-        return False
-
-
-def resolve_disc_set(spec: str) -> DiscSet:
-    """The disc set an option value names: ``default``, a TOML path, or the inline form."""
-    if spec in ("", "default"):
+def disc_set_from_data(text: str) -> DiscSet:
+    """The disc set written in an option value: ``default``, the inline form
+    ``RT:BT,RT:BS,...``, or a TOML document of the data file's shape (never a file name)."""
+    stripped = text.strip()
+    if stripped in ("", "default"):
         return default_disc_set()
-    if ":" in spec and ("," in spec or len(spec.strip()) <= 6 or not _is_file(spec)):
-        return parse_inline(spec)
-    return load_disc_set(spec)
+    if "=" in stripped or "\n" in stripped:
+        try:
+            data = tomllib.loads(stripped)
+        except tomllib.TOMLDecodeError as error:
+            raise InvalidOptionError(f"disc set: not valid TOML: {error}") from None
+        return _from_rows(str(data.get("name", "inline")), data.get("discs"), "disc set")
+    return parse_inline(stripped)
 
 
-__all__ = ["PAIRINGS", "Counts", "DiscSet", "default_disc_set", "load_disc_set", "resolve_disc_set"]
+__all__ = ["PAIRINGS", "Counts", "DiscSet", "default_disc_set", "disc_set_from_data", "load_disc_set"]

@@ -38,8 +38,15 @@ from gamehall.core.errors import (
 )
 from gamehall.core.game import CHANCE, TERMINAL, Action, Game, Option, Outcome, State
 from gamehall.games.acadmu import rules
-from gamehall.games.acadmu.discs import Counts, DiscSet, default_disc_set, resolve_disc_set
+from gamehall.games.acadmu.discs import (
+    Counts,
+    DiscSet,
+    default_disc_set,
+    disc_set_from_data,
+    load_disc_set,
+)
 from gamehall.games.acadmu.tokens import (
+    COLOUR_PAIRS,
     COLOURS,
     PAIRINGS,
     SHAPES,
@@ -136,6 +143,15 @@ class Draw:
     def __repr__(self) -> str:
         return f"Draw.parse({str(self)!r})"
 
+    @staticmethod
+    def parse(text: str) -> Draw:
+        """Read ``draw RT:BS/YC:RT`` (each side's up-face:down-face)."""
+        match = _DRAW.match(text.strip())
+        if match is None:
+            raise NotationError("draw", text, "'draw RT:BS/YC:RT' (each side's up:down faces)")
+        a, b, c, d = (pairing_index(g) for g in match.groups())
+        return Draw((a, b), (c, d))
+
 
 @dataclass(frozen=True, slots=True)
 class Pour:
@@ -149,6 +165,15 @@ class Pour:
 
     def __repr__(self) -> str:
         return f"Pour.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Pour:
+        """Read ``pour <dark counts>/<light counts>``."""
+        match = _POUR.match(text.strip())
+        if match is None:
+            raise NotationError("pour", text, "'pour <dark counts>/<light counts>'")
+        dark, light = parse_sides(match[1])
+        return Pour(dark, light)
 
 
 def format_counts(counts: Counts) -> str:
@@ -198,25 +223,39 @@ def first_player_by_draw(draw: Draw) -> int:
 # --- the game ------------------------------------------------------------------------------------
 
 
-def _positive(value: int) -> str | None:
-    return None if value > 0 else "the target must be a positive number of points"
-
-
 MAX_DISCS = 200
 """The largest disc set accepted (the pour's exact probability is a DP over the discs)."""
+MAX_DISC_TEXT = 6 * MAX_DISCS
+"""The longest disc set written out (``RT:BT,`` is six characters a disc)."""
+MAX_TARGET = 999
+"""The highest match target: a match must end in a bounded number of rounds."""
 
 
-def _disc_set_check(value: str) -> str | None:
-    try:
-        discs = resolve_disc_set(value)
-    except InvalidOptionError as error:
-        return str(error)
+def _disc_set_problem(discs: DiscSet) -> str | None:
     if len(discs) > MAX_DISCS:
         return f"a disc set holds at most {MAX_DISCS} discs, not {len(discs)}"
     faces = list(discs.draw_faces)
     if all(first_player_by_draw(Draw(d, lt)) == NO_ONE for d in faces for lt in faces):
         return "with this disc set every first-player draw ties, so no match could start"
     return None
+
+
+def _disc_data_check(value: str) -> str | None:
+    try:
+        discs = disc_set_from_data(value)
+    except InvalidOptionError as error:
+        return str(error)
+    return _disc_set_problem(discs)
+
+
+def _disc_file_check(value: str) -> str | None:
+    if not value:
+        return None
+    try:
+        discs = load_disc_set(value)
+    except InvalidOptionError as error:
+        return str(error)
+    return _disc_set_problem(discs)
 
 
 class AcadmuGame(Game):
@@ -229,22 +268,32 @@ class AcadmuGame(Game):
         Option(
             "target",
             12,
-            "points that win the match (12, 18, 24 or any positive number)",
-            int,
-            _positive,
+            "points that win the match (12, 18, 24 or any other number up to 999)",
+            "int",
+            minimum=1,
+            maximum=MAX_TARGET,
         ),
         Option(
             "shape_capture_takes_one_if_last",
             False,
             "when one opponent token of the beaten shape is left, the shape rule may take it alone",
-            bool,
+            "bool",
         ),
         Option(
             "discs",
             "default",
-            "the disc set: 'default', a TOML file, or RT:BT,... inline",
-            str,
-            _disc_set_check,
+            "the disc set: 'default', or written out as RT:BT,RT:BS,... (front:back per disc)",
+            "data",
+            _disc_data_check,
+            max_length=MAX_DISC_TEXT,
+        ),
+        Option(
+            "discs_file",
+            "",
+            "a disc set from a TOML file (see data/default_discs.toml)",
+            "path",
+            _disc_file_check,
+            max_length=4096,
         ),
     )
     MOVE_INDICES: ClassVar[int] = 81 + 54 + 1
@@ -253,7 +302,12 @@ class AcadmuGame(Game):
         super().__init__(**options)
         self.target: int = self.options["target"]
         self.take_one_if_last: bool = self.options["shape_capture_takes_one_if_last"]
-        self.disc_set: DiscSet = resolve_disc_set(self.options["discs"])
+        if self.options["discs_file"]:
+            if self.options["discs"] != "default":
+                raise InvalidOptionError("give the disc set as discs or as discs_file, not both")
+            self.disc_set: DiscSet = load_disc_set(self.options["discs_file"])
+        else:
+            self.disc_set = disc_set_from_data(self.options["discs"])
 
     def variant_tags(self) -> dict[str, str]:
         return super().record_tags()
@@ -280,11 +334,12 @@ class AcadmuGame(Game):
     def record_tags(self) -> dict[str, str]:
         """A disc set loaded from a file travels inline in the Variant tag, so records replay
         on any machine."""
+        options = {**self.options, "discs_file": ""}
         if self.disc_set.discs == default_disc_set().discs:
-            return AcadmuGame(**{**self.options, "discs": "default"}).variant_tags()
-        if self.options["discs"] == self.disc_set.inline():
-            return super().record_tags()
-        return AcadmuGame(**{**self.options, "discs": self.disc_set.inline()}).record_tags()
+            options["discs"] = "default"
+        else:
+            options["discs"] = self.disc_set.inline()
+        return AcadmuGame(**options).variant_tags()
 
     def new_initial_state(self) -> AcadmuState:
         return AcadmuState(self, "draw")
@@ -328,17 +383,9 @@ class AcadmuGame(Game):
         stripped = text.strip()
         lowered = stripped.lower()
         if lowered.startswith("draw"):
-            match = _DRAW.match(stripped)
-            if match is None:
-                raise NotationError("draw", text, "'draw RT:BS/YC:RT' (each side's up:down faces)")
-            a, b, c, d = (pairing_index(g) for g in match.groups())
-            return Draw((a, b), (c, d))
+            return Draw.parse(stripped)
         if lowered.startswith("pour"):
-            match = _POUR.match(stripped)
-            if match is None:
-                raise NotationError("pour", text, "'pour <dark counts>/<light counts>'")
-            dark, light = parse_sides(match[1])
-            return Pour(dark, light)
+            return Pour.parse(stripped)
         return Move.parse(stripped)
 
     @property
@@ -358,7 +405,7 @@ class AcadmuGame(Game):
         if any(shape_of(t) != victim_shape for t in action.taken):
             raise ValueError(f"{action} takes two tokens that are not of the shape its own beats")
         first, second = (colour_of(t) for t in action.taken)
-        return 81 + action.own * 6 + _COLOUR_PAIRS.index((first, second))
+        return 81 + action.own * 6 + COLOUR_PAIRS.index((first, second))
 
     def index_action(self, index: int) -> Move:
         if index == 135:
@@ -368,7 +415,7 @@ class AcadmuGame(Game):
         if 81 <= index < 135:
             own, pair = divmod(index - 81, 6)
             shape = beaten(shape_of(own))
-            first, second = _COLOUR_PAIRS[pair]
+            first, second = COLOUR_PAIRS[pair]
             return Move(own, (first * 3 + shape, second * 3 + shape))
         raise ValueError(f"action index {index} is outside 0..135")
 
@@ -377,9 +424,6 @@ class AcadmuGame(Game):
 def _draw_outcomes(disc_set: DiscSet) -> tuple[tuple[Draw, Fraction], ...]:
     faces = disc_set.draw_faces
     return tuple((Draw(d, lt), pd * pl) for d, pd in faces.items() for lt, pl in faces.items())
-
-
-_COLOUR_PAIRS = [(a, b) for a in range(3) for b in range(a, 3)]
 
 
 def _side(text: str, what: str) -> int:

@@ -24,6 +24,10 @@ SHAPE_LETTERS: Final = "TSC"
 PAIRINGS: Final = tuple(c + s for c in COLOUR_LETTERS for s in SHAPE_LETTERS)
 """The 9 pairing names in index order: RT RS RC BT BS BC YT YS YC."""
 
+COLOUR_PAIRS: Final = tuple((a, b) for a in range(3) for b in range(a, 3))
+"""The colours of the two tokens a capture by shape takes, as sorted pairs, in the order of the
+dense action index (and of the solver's move numbers): (R,R) (R,B) (R,Y) (B,B) (B,Y) (Y,Y)."""
+
 _INDEX = {name: index for index, name in enumerate(PAIRINGS)}
 
 

@@ -140,7 +140,8 @@ class Board:
 
 
 def load_board(spec: str) -> Board:
-    """The board called ``spec``: a packaged board's name (``dawn``) or a path to a TOML file."""
+    """The board called ``spec``: a packaged board's name (``dawn``) or a path to a TOML file
+    (the trusted doors only: the command line and record files)."""
     if spec in packaged_board_names():
         return packaged_board(spec)
     path = Path(spec)
@@ -179,6 +180,13 @@ def board_from_toml(text: str, *, source: str = "<text>", name: str = "custom") 
     except tomllib.TOMLDecodeError as error:
         raise BoardError(f"board {source!r}: not valid TOML: {error}") from None
     return board_from_dict(data, source=source, name=name)
+
+
+def board_from_text(text: str) -> Board:
+    """A board written out as an option value: the JSON of :meth:`Board.to_json`, or TOML."""
+    if text.lstrip().startswith("{"):
+        return board_from_json(text, source="board_data")
+    return board_from_toml(text, source="board_data", name="custom")
 
 
 def board_from_json(text: str, *, source: str = "<record>") -> Board:

@@ -26,15 +26,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from gamehall.core.errors import InvalidStateError
+from gamehall.core.errors import InvalidOptionError, InvalidStateError
 from gamehall.core.game import CHANCE, TERMINAL, Game, Option, Outcome, State
 from gamehall.games.akros import rules
 from gamehall.games.akros.board import (
     DEFAULT_BOARD,
     Board,
     board_from_json,
+    board_from_text,
     load_board,
     packaged_board,
+    packaged_board_names,
 )
 from gamehall.games.akros.notation import format_position, parse_action, parse_position
 from gamehall.games.akros.rules import (
@@ -63,6 +65,29 @@ AkrosAction = Draw | Keep | KeepDiscard | Place | Remove
 
 _PLAYER_OF_STEP = (CHANCE, JINN, IFRIT, IFRIT, JINN, TERMINAL)
 
+MAX_BOARD_TEXT = 16_384
+"""The longest board written out as an option value (the default board is about 2,500)."""
+
+
+def _board_data_check(value: str) -> str | None:
+    if not value:
+        return None
+    try:
+        board_from_text(value)
+    except InvalidOptionError as error:
+        return str(error)
+    return None
+
+
+def _board_file_check(value: str) -> str | None:
+    if not value:
+        return None
+    try:
+        load_board(value)
+    except InvalidOptionError as error:
+        return str(error)
+    return None
+
 
 class AkrosGame(Game):
     """Akros: the Jinn against the Ifrit over a board of Forest, Sea and Mountain regions.
@@ -80,16 +105,53 @@ class AkrosGame(Game):
         Option(
             "board",
             DEFAULT_BOARD,
-            "variant: the board, 'dawn' or the path of a TOML board file",
+            "the board: one of the boards that come with the game",
+            "choice",
+            choices=lambda: tuple(sorted(packaged_board_names())),
+        ),
+        Option(
+            "board_data",
+            "",
+            "a board written out as TOML or JSON (regions, environments, neighbours, starts)",
+            "data",
+            _board_data_check,
+            max_length=MAX_BOARD_TEXT,
+        ),
+        Option(
+            "board_file",
+            "",
+            "a board from a TOML file",
+            "path",
+            _board_file_check,
+            max_length=4096,
         ),
     )
 
     def __init__(self, **options: Any) -> None:
-        board = options.get("board")
+        board = options.pop("board", None)
+        given = board
         if isinstance(board, Board):
-            options["board"] = board.name
+            options["board_data"] = board.to_json()
+        elif board is not None:
+            options["board"] = board
         super().__init__(**options)
-        self.board: Board = board if isinstance(board, Board) else load_board(self.options["board"])
+        chosen = [
+            name
+            for name in ("board_data", "board_file")
+            if self.options[name]
+        ]
+        if len(chosen) > 1 or (chosen and self.options["board"] != DEFAULT_BOARD):
+            raise InvalidOptionError(
+                "give one board: a packaged board, board_data or board_file, not several"
+            )
+        if isinstance(given, Board):
+            self.board: Board = given
+        elif self.options["board_data"]:
+            self.board = board_from_text(self.options["board_data"])
+        elif self.options["board_file"]:
+            self.board = load_board(self.options["board_file"])
+        else:
+            self.board = packaged_board(self.options["board"])
         self._hash = hash((type(self), self.board))
         self._num_actions = rules.num_distinct_actions(self.board.size)
 
@@ -108,7 +170,7 @@ class AkrosGame(Game):
             board = board_from_json(tags["BoardData"], source=tags.get("Board", "<record>"))
             return cls(board=board)
         if "Board" in tags:
-            return cls(board=tags["Board"])
+            return cls(board=tags["Board"])  # a packaged board, by name
         variant = cls.from_variant_text(tags.get("Variant", ""))
         assert isinstance(variant, AkrosGame)
         return variant

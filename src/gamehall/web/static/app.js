@@ -9,15 +9,37 @@ import { ApiError, absolute, api, getJSON, invite, meta, postJSON, rememberInvit
 import { ago, append, capitalize, h, replace } from "./dom.js";
 import { LiveGame } from "./live.js";
 import { renderMarkdown } from "./markdown.js";
-import { AcadmuBoard, summary as acadmuSummary } from "./acadmu.js";
-import { AkrosBoard, summary as akrosSummary } from "./akros.js";
+import { GenericBoard } from "./generic.js";
 
 const app = document.getElementById("app");
 const toasts = document.getElementById("toasts");
-const TITLES = { acadmu: "Äcädmü", akros: "Akros" };
-const BOARDS = { acadmu: AcadmuBoard, akros: AkrosBoard };
-const SUMMARIES = { acadmu: acadmuSummary, akros: akrosSummary };
-const CHANCE = /^(draw|pour)\b/;
+// What the server says of each game (GET /api/meta): titles, seats, options, board modules.
+const GAMES = {};
+try {
+  for (const game of (await meta()).games || []) GAMES[game.name] = game;
+} catch {
+  // The pages say so themselves when they need the server.
+}
+const titleOf = (name) => GAMES[name]?.title || name;
+const nav = document.querySelector(".site-head nav");
+if (nav) {
+  for (const game of Object.values(GAMES)) {
+    if (game.rules) nav.append(h("a", { href: `/rules/${game.name}` }, `${game.title} rules`));
+  }
+}
+const boardModules = {};
+
+/** The game's own board module (served from its package), or the generic one. */
+async function boardModule(name) {
+  const url = GAMES[name]?.board_module;
+  if (!url) return { Board: GenericBoard };
+  const style = GAMES[name]?.board_style;
+  if (style && !document.querySelector(`link[data-board="${name}"]`)) {
+    document.head.append(h("link", { rel: "stylesheet", href: style, "data-board": name }));
+  }
+  if (!boardModules[name]) boardModules[name] = import(url).catch(() => ({ Board: GenericBoard }));
+  return boardModules[name];
+}
 let cleanup = null;
 
 // --- routing -------------------------------------------------------------------------------------
@@ -103,9 +125,8 @@ function resultText(result, seats, you = []) {
   return head;
 }
 
-function scoreText(game, value) {
-  const unit = game === "akros" ? "claim" : "point";
-  return `${value} ${unit}${value === 1 ? "" : "s"}`;
+function scoreText(module, value) {
+  return module?.scoreText ? module.scoreText(value) : String(value);
 }
 
 function modeName(mode) {
@@ -122,7 +143,7 @@ function homePage() {
     h(
       "section",
       { class: "hero" },
-      h("h1", {}, "Play Äcädmü and Akros"),
+      h("h1", {}, `Play ${Object.values(GAMES).map((g) => g.title).join(" and ") || "games"}`),
       h("p", {}, "Against the computer, with a friend on this screen, or online with a link."),
     ),
     forms,
@@ -165,7 +186,7 @@ function newGameForm(game, levels) {
     h(
       "header",
       {},
-      h("h2", {}, game.title || TITLES[game.name] || game.name),
+      h("h2", {}, game.title || game.name),
       h("a", { href: `/rules/${game.name}`, class: "rules-link" }, "Rules"),
     ),
     h(
@@ -298,7 +319,7 @@ function gameItem(game) {
   return h(
     "li",
     { class: `game-item status-${game.status}`, "data-id": game.id },
-    h("a", { href: `/game/${encodeURIComponent(game.id)}`, class: "game-link" }, h("strong", {}, TITLES[game.game] || game.game), ` · ${modeName(game.mode)}`),
+    h("a", { href: `/game/${encodeURIComponent(game.id)}`, class: "game-link" }, h("strong", {}, titleOf(game.game)), ` · ${modeName(game.mode)}`),
     h("span", { class: "game-seats" }, seats),
     h("span", { class: "game-status" }, status),
     h("span", { class: "game-time muted" }, ago(game.updated || game.created)),
@@ -313,6 +334,7 @@ function gamePage(id) {
   const token = params.get("seat");
   let state = null;
   let board = null;
+  let boardKit = null;
   let live = null;
   let connection = "connecting";
   let pending = false;
@@ -386,25 +408,21 @@ function gamePage(id) {
     const first = !state;
     state = message;
     pending = false;
-    if (first) setup();
+    if (first) setup().then(render);
     render();
   }
 
-  function setup() {
+  async function setup() {
     const name = state.game;
-    title.textContent = TITLES[name] || name;
-    document.title = `${TITLES[name] || name} · gamehall`;
+    title.textContent = titleOf(name);
+    document.title = `${titleOf(name)} · gamehall`;
     replace(
       links,
       h("a", { href: `/replay/${encodeURIComponent(id)}` }, "Replay"),
       h("a", { href: `/rules/${name}` }, "Rules"),
     );
-    const Board = BOARDS[name];
-    if (!Board) {
-      replace(boardBox, failure({ message: `This page cannot draw the game ${name}.` }));
-      return;
-    }
-    board = new Board({ onMove: play });
+    boardKit = await boardModule(name);
+    board = new boardKit.Board({ onMove: play });
     replace(boardBox, board.element);
     replace(controlsBox, board.controls, board.extras || null);
   }
@@ -415,11 +433,7 @@ function gamePage(id) {
   }
 
   function labels() {
-    const seats = state.seats || [];
-    const out = {};
-    for (const seat of seats) out[seat.name] = seatLabel(seat);
-    if (state.game === "acadmu") return { d: out.dark, l: out.light };
-    return out;
+    return (state.seats || []).map(seatLabel);
   }
 
   function renderSeats() {
@@ -446,7 +460,7 @@ function gamePage(id) {
           "div",
           { class: `seat seat-${seat.name}${toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat.index },
           h("span", { class: "seat-name" }, seatLabel(seat)),
-          h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? scoreText(state.game, scores[seat.index]) : ""),
+          h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? scoreText(boardKit, scores[seat.index]) : ""),
           h("span", { class: `presence presence-${presenceClass}`, "data-presence": presenceClass }, presence),
           toMove ? h("span", { class: "seat-turn" }, "to move") : h("span"),
         );
@@ -474,7 +488,7 @@ function gamePage(id) {
       else text = `Waiting for ${seatName(seat.name)}…`;
     }
     banner.dataset.kind = kind;
-    replace(banner, h("strong", {}, text), h("span", { class: "summary" }, SUMMARIES[state.game]?.(state.view) || ""));
+    replace(banner, h("strong", {}, text), h("span", { class: "summary" }, boardKit?.summary?.(state.view) || ""));
   }
 
   function renderInvite() {
@@ -534,10 +548,9 @@ function gamePage(id) {
 
   function renderMoves() {
     const actions = state.actions || [];
-    let round = 0;
+    const movers = state.movers || [];
     const items = actions.map((action, index) => {
-      const chance = CHANCE.test(action);
-      if (state.game === "acadmu" && action.startsWith("pour")) round += 1;
+      const chance = movers[index] === -1;
       return h(
         "li",
         {
@@ -546,7 +559,6 @@ function gamePage(id) {
           title: chance ? "chance" : "",
         },
         h("span", { class: "num" }, `${index + 1}.`),
-        state.game === "acadmu" && action.startsWith("pour") ? h("span", { class: "round-mark" }, `Round ${round}:`) : null,
         h("code", {}, action),
       );
     });
@@ -617,7 +629,7 @@ function gamePage(id) {
         canMove: canMove(),
         last: state.last,
         key: state.version,
-        perspective: state.game === "acadmu" && mySeats.length === 1 && mySeats[0] === 1 ? "l" : "d",
+        perspective: mySeats.length === 1 ? mySeats[0] : 0,
         seatLabels: labels(),
       });
     }
@@ -685,7 +697,7 @@ function replayPage(id) {
   page("replay", body);
   let onKey = null;
   getJSON(`/api/games/${encodeURIComponent(id)}/replay`)
-    .then((data) => {
+    .then(async (data) => {
       const actions = data.actions || [];
       const states = data.states || [];
       const movers = data.movers || [];
@@ -695,10 +707,9 @@ function replayPage(id) {
       const last = actions.length;
       const viewAt = (k) => states[Math.min(states.length - 1, Math.max(0, k - 1 + offset))];
       let step = last;
-      const replayLabels =
-        data.game === "acadmu" ? { d: "Dark", l: "Light" } : { jinn: "Jinn", ifrit: "Ifrit" };
-      const Board = BOARDS[data.game];
-      const board = Board ? new Board({}) : null;
+      const replayLabels = (data.seats || []).map(seatName);
+      const kit = await boardModule(data.game);
+      const board = new kit.Board({});
       const caption = h("p", { class: "replay-caption", role: "status", "aria-live": "polite" });
       const counter = h("span", { class: "replay-counter" });
       const list = h("ol", { class: "move-list replay-list" });
@@ -712,7 +723,7 @@ function replayPage(id) {
         list.append(
           h(
             "li",
-            { class: CHANCE.test(action) ? "chance" : "move", value: index + 1, "data-step": index + 1 },
+            { class: movers[index] ? "move" : "chance", value: index + 1, "data-step": index + 1 },
             h(
               "button",
               { type: "button", class: "step-link", onClick: () => go(index + 1) },
@@ -728,7 +739,7 @@ function replayPage(id) {
         const view = viewAt(step);
         const action = step > 0 ? actions[step - 1] : null;
         if (board && view) {
-          board.update({ view, legal: [], canMove: false, last: action, key: step, perspective: "d", seatLabels: replayLabels });
+          board.update({ view, legal: [], canMove: false, last: action, key: step, perspective: 0, seatLabels: replayLabels });
         }
         counter.textContent = `Move ${step} / ${last}`;
         caption.textContent = action ? `${seatName(movers[step - 1] || "")}${movers[step - 1] ? ": " : ""}${action}` : "The start";
@@ -746,13 +757,13 @@ function replayPage(id) {
         }
       };
       document.addEventListener("keydown", onKey);
-      document.title = `Replay · ${TITLES[data.game] || data.game} · gamehall`;
+      document.title = `Replay · ${titleOf(data.game)} · gamehall`;
       replace(
         body,
         h(
           "header",
           { class: "game-head" },
-          h("h1", {}, `Replay: ${TITLES[data.game] || data.game}`),
+          h("h1", {}, `Replay: ${titleOf(data.game)}`),
           h(
             "nav",
             { class: "game-links" },
@@ -765,7 +776,7 @@ function replayPage(id) {
         h(
           "div",
           { class: "game-grid" },
-          h("div", { class: "board-col" }, board ? [board.element, board.extras || null] : failure({ message: `No drawing for ${data.game}.` })),
+          h("div", { class: "board-col" }, board.element, board.extras || null),
           h("aside", { class: "side-col" }, h("section", { class: "panel moves" }, h("h2", {}, "Moves"), list), h("p", { class: "muted hint" }, "Keys: ← → step, Home / End jump.")),
         ),
       );
@@ -780,7 +791,7 @@ function replayPage(id) {
 function rulesPage(game) {
   const article = h("article", { class: "panel rules" }, loading());
   page("rules", article);
-  document.title = `Rules · ${TITLES[game] || game} · gamehall`;
+  document.title = `Rules · ${titleOf(game)} · gamehall`;
   fetch(`/api/rules/${encodeURIComponent(game)}`, { headers: { Accept: "text/markdown, text/plain, application/json" } })
     .then(async (response) => {
       const type = response.headers.get("Content-Type") || "";
@@ -790,7 +801,7 @@ function rulesPage(game) {
         throw new ApiError(problem.code, problem.message || `No rules for ${game}.`, response.status);
       }
       const text = typeof data === "string" ? data : data.markdown || data.text || data.rules || "";
-      replace(article, renderMarkdown(text), h("p", {}, h("a", { href: "/" }, "Play ", TITLES[game] || game)));
+      replace(article, renderMarkdown(text), h("p", {}, h("a", { href: "/" }, "Play ", titleOf(game))));
     })
     .catch((error) => replace(article, failure(error)));
   return null;

@@ -1,6 +1,6 @@
 """Äcädmü exact solver: the value and every optimal move of any round position.
 
-    >>> from gamehall.ai.solvers.acadmu import solve
+    >>> from gamehall.games.acadmu.solver import solve
     >>> result = solve("2,1,3,3,0,2,2,3,0/1,2,1,1,2,3,2,3,1 d -")
     >>> result.value, [str(m) for m in result.best][:2]          # doctest: +SKIP
     (1, ['RTxBT', 'RTxBS'])
@@ -9,7 +9,7 @@ The value is the side to move's final token count minus the other's under perfec
 sides maximise their own final difference). Match states in play are solved on their round
 position alone.
 
-How (the numba kernels are in :mod:`gamehall.ai.solvers._acadmu_kernels`):
+How (the numba kernels are in :mod:`gamehall.games.acadmu._kernels`):
 
 * **Exact pass phase.** Once a side cannot capture, the other plays alone and gains exactly its
   potential; such positions are never searched.
@@ -25,14 +25,13 @@ How (the numba kernels are in :mod:`gamehall.ai.solvers._acadmu_kernels`):
   table bounds.
 
 ``solve`` accepts a time limit; an unfinished solve says the bounds it proved and plays the best
-move of that bounded search. :class:`PerfectAgent` is the ``perfect`` player built on it.
+move of that bounded search. :data:`SOLVER` puts it behind the core's solver protocol, which the
+computer levels, hints and the command line use.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -41,8 +40,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from gamehall.core import Action, Agent, InvalidStateError, State, find_game
-from gamehall.games.acadmu import PASS, AcadmuState, Move, rules
+from gamehall.core.errors import InvalidStateError
+from gamehall.core.game import State
+from gamehall.core.search import BestMoves, Limit, Solution, Solver, Value, ValueKind
+from gamehall.games.acadmu import rules
+from gamehall.games.acadmu.game import DARK, PASS, AcadmuGame, AcadmuState, Move
+from gamehall.games.acadmu.tokens import COLOUR_PAIRS
 
 Counts = tuple[int, ...]
 Done = Callable[..., "SolveResult"]
@@ -89,7 +92,7 @@ class SolveResult:
 
 
 def _as_state(position: AcadmuState | str) -> AcadmuState:
-    state = find_game("acadmu").parse_state(position) if isinstance(position, str) else position
+    state = AcadmuGame().parse_state(position) if isinstance(position, str) else position
     if not isinstance(state, AcadmuState):
         raise InvalidStateError(f"not an Äcädmü state: {position!r}")
     if state.phase != "play":
@@ -157,9 +160,9 @@ _tt_cache: dict[str, object] = {}
 
 
 def _kernels() -> Any:
-    from gamehall.ai.solvers import _acadmu_kernels
+    from gamehall.games.acadmu import _kernels
 
-    return _acadmu_kernels
+    return _kernels
 
 
 def _table(bits: int) -> tuple[Any, int]:
@@ -268,8 +271,7 @@ def _move_index(move: Move) -> int:
     if len(move.taken) == 1:
         return move.own * 9 + move.taken[0] % 3
     first, second = (t // 3 for t in move.taken)
-    pairs = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]
-    return move.own * 9 + 3 + pairs.index((first, second))
+    return move.own * 9 + 3 + COLOUR_PAIRS.index((first, second))
 
 
 def solve(
@@ -437,94 +439,74 @@ def _bounded(
     return done(None, (move,), note, search.nodes, False, lo, hi)
 
 
-# --- the perfect player ---------------------------------------------------------------------
-
-
-class PerfectAgent(Agent):
-    """Plays an optimal move whenever the solver finishes within ``time_limit`` seconds (ties
-    broken by a seeded generator); otherwise the best move of the bounded search."""
-
-    name = "perfect"
-
-    def __init__(self, seed: int | None = None, *, time_limit: float = 2.0) -> None:
-        self.rng = random.Random(seed)
-        self.time_limit = time_limit
-        self._last: str | None = None
-        self.last_result: SolveResult | None = None
-
-    def choose(self, state: State) -> Action:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            self._last = "the only legal move"
-            return legal[0]
-        result = solve(state, time_limit=self.time_limit)  # type: ignore[arg-type]
-        self.last_result = result
-        if result.exact:
-            move = self.rng.choice(list(result.best))
-            others = len(result.best) - 1
-            tie = f" (one of {others + 1} optimal moves)" if others else ""
-            self._last = f"exact value {result.value:+d}{tie}"
-        else:
-            move = result.best[0]
-            self._last = result.note
-        return move
-
-    def describe_last_choice(self) -> str | None:
-        return self._last
-
-
 def warm_up() -> None:
     """Compile (or load from numba's cache) the kernels and allocate the table, so a timed
     search that follows measures searching, not compiling."""
     solve("2,1,1,1,0,1,0,1,0/1,1,0,1,1,0,1,0,1 d -")
 
 
-def solve_command(
-    position: str, *, as_json: bool = False, time_limit: float = 30.0, seed: int | None = None
-) -> str:
-    """The text of ``gamehall solve acadmu "<position>" [--json]``: the exact value and every
-    optimal move within ``time_limit`` seconds, else the bounds and move of the bounded search,
-    saying which it is. The JSON has ``value``, ``best``, ``nodes``, ``seconds`` (and ``exact``,
-    ``lower``, ``upper``, ``note``)."""
-    del seed  # the solver is deterministic
-    state = _as_state(position)
-    result = solve(state, time_limit=time_limit)
-    if as_json:
-        return json.dumps(
-            {
-                "position": str(state),
-                "to_move": state.player_name(),
-                "value": result.value,
-                "best": [str(move) for move in result.best],
-                "nodes": result.nodes,
-                "seconds": round(result.seconds, 6),
-                "exact": result.exact,
-                "lower": result.lower,
-                "upper": result.upper,
-                "note": result.note,
-            }
+# --- the solver as the rest of gamehall sees it ----------------------------------------------
+
+
+class AcadmuSolver(Solver):
+    """:func:`solve` behind the :class:`~gamehall.core.search.Solver` protocol.
+
+    Values are the final count difference of a round under perfect play (points), from the side
+    to move; a position whose round is over (between rounds, or the end) has the round's
+    difference from Dark's side as its value.
+    """
+
+    kind = ValueKind.POINTS
+    unit = "final count difference of the round"
+
+    def solve(
+        self, state: State, limit: Limit, *, best: BestMoves = "all", explain: bool = False
+    ) -> Solution:
+        if not isinstance(state, AcadmuState):
+            raise InvalidStateError(f"not an Äcädmü state: {state!r}")
+        if state.phase != "play":
+            raise InvalidStateError(
+                f"the solver needs a position in play, not the {state.phase} phase (its value "
+                "is an expectation over every pour)"
+            )
+        if state.round_over:
+            diff = state.round_difference()
+            return Solution(DARK, self.kind, diff, diff, diff, note="the round is over")
+        result = solve(state, time_limit=limit.seconds, all_best=best == "all")
+        moves = result.best if best != "none" or not result.exact else ()
+        return Solution(
+            state.to_move,
+            self.kind,
+            result.value,
+            result.lower,
+            result.upper,
+            tuple(moves),
+            result.nodes,
+            result.seconds,
+            result.note,
         )
-    who = state.player_name()
-    if result.exact:
-        lines = [f"exact: {who} ends {result.value:+d} (final count difference, perfect play)"]
-        if result.best:
-            lines.append("optimal moves: " + ", ".join(str(move) for move in result.best))
-    else:
-        lines = [
-            f"not solved within {time_limit:g} s ({result.note}): the value for {who} lies in "
-            f"[{result.lower:+d}, {result.upper:+d}]",
-            f"best move of the bounded search: {result.move}",
-        ]
-    lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s")
-    return "\n".join(lines)
+
+    def warm_up(self) -> None:
+        warm_up()
+
+    def describe(self, value: Value, player_name: str) -> str:
+        points = int(value)
+        if points == 0:
+            return f"{player_name} ends level (equal counts)"
+        return f"{player_name} ends {points:+d}"
+
+
+SOLVER = AcadmuSolver()
+"""The plugin's solver."""
 
 
 __all__ = [
-    "PerfectAgent",
+    "SOLVER",
+    "AcadmuSolver",
     "SolveResult",
     "clear_table",
     "reference_solve",
     "reference_values",
     "solve",
-    "solve_command",
+    "warm_up",
 ]

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gamehall.ai.solvers.acadmu import PerfectAgent, reference_values, solve
-from gamehall.core import find_game
+from gamehall.ai.levels import ExactOrSearchAgent
+from gamehall.core import LevelOverride, find_game
 from gamehall.games.acadmu import PASS, AcadmuGame
+from gamehall.games.acadmu.solver import SOLVER, reference_values, solve
 
 GAME = find_game("acadmu")
 # Positions solved by an independent solver (a copy of shared/data/acadmu-solved-positions.tsv,
@@ -200,6 +201,12 @@ def test_time_limited_solve_of_a_full_pour_stops_in_time():
         assert "bounded search" in result.note
 
 
+def PerfectAgent(seed, time_limit=2.0):
+    """The perfect level as Äcädmü plays it, with its time limit made explicit."""
+    override = LevelOverride(exact_seconds=time_limit, exact_moves="all", fallback="solver")
+    return ExactOrSearchAgent("perfect", override, SOLVER, seed)
+
+
 def test_perfect_agent_is_exact_on_small_positions_and_legal_throughout():
     rng = random.Random(11)
     agent = PerfectAgent(seed=3, time_limit=2.0)
@@ -213,7 +220,7 @@ def test_perfect_agent_is_exact_on_small_positions_and_legal_throughout():
         assert values[move] == value
         note = agent.describe_last_choice()
         assert note is not None
-        assert note == "the only legal move" or note.startswith("exact value")
+        assert note == "the only legal move" or note.startswith("exact: ")
 
 
 def test_perfect_agent_plays_a_round_to_its_end():

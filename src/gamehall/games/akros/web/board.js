@@ -6,7 +6,7 @@
 // tile can go to light up → click one → if several servants can move there, they light up →
 // click one. `remove M` is a button when it is the only legal action.
 
-import { capitalize, h, s, replace } from "./dom.js";
+import { capitalize, h, s, replace } from "/static/dom.js";
 
 export const ENV_NAMES = { F: "Forest", S: "Sea", M: "Mountain" };
 const PLACE = /^([FSM])(\d+)<(\d+)$/;
@@ -59,7 +59,7 @@ function defs() {
   );
 }
 
-export class AkrosBoard {
+export class Board {
   constructor({ onMove = () => {} } = {}) {
     this.onMove = onMove;
     this.element = h("div", { class: "board board-akros" });
@@ -215,7 +215,7 @@ export class AkrosBoard {
     const temple = view.temple || {};
     const bag = view.bag || {};
     const removed = view.removed || {};
-    const labels = this.data.seatLabels || {};
+    const labels = this.data.seatLabels || [];
     const env = (view.environments || []).map((e) =>
       h(
         "tr",
@@ -233,8 +233,8 @@ export class AkrosBoard {
         "div",
         { class: "panel-box hands" },
         h("h3", {}, "Hands"),
-        h("div", { class: "row" }, h("span", { class: "who jinn" }, labels.jinn || "Jinn"), hands.jinn ? tile(hands.jinn) : h("span", { class: "muted" }, "—")),
-        h("div", { class: "row" }, h("span", { class: "who ifrit" }, labels.ifrit || "Ifrit"), hands.ifrit ? tile(hands.ifrit) : h("span", { class: "muted" }, "—")),
+        h("div", { class: "row" }, h("span", { class: "who jinn" }, labels[0] || "Jinn"), hands.jinn ? tile(hands.jinn) : h("span", { class: "muted" }, "—")),
+        h("div", { class: "row" }, h("span", { class: "who ifrit" }, labels[1] || "Ifrit"), hands.ifrit ? tile(hands.ifrit) : h("span", { class: "muted" }, "—")),
         h("div", { class: "row draft" }, h("span", { class: "who" }, "Draft"), tiles(view.draft)),
       ),
       h(
@@ -320,4 +320,9 @@ function regionLabel(region) {
 export function summary(view) {
   const claims = view.scores || [0, 0];
   return `Turn ${view.turn}/9 · claims Jinn ${claims[0]} – ${claims[1]} Ifrit`;
+}
+
+/** A seat's score as the page shows it. */
+export function scoreText(value) {
+  return `${value} claim${value === 1 ? "" : "s"}`;
 }

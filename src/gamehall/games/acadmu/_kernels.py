@@ -1,4 +1,4 @@
-"""Numba kernels of the Äcädmü exact solver (private: use ``gamehall.ai.solvers.acadmu``).
+"""Numba kernels of the Äcädmü exact solver (private: use ``gamehall.games.acadmu.solver``).
 
 State, from the search's point of view (``me`` is the side to move, ``op = 1 - me``)::
 
@@ -30,13 +30,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamehall.games.acadmu.tokens import COLOUR_PAIRS
+
 MAXPLY = 64
 NMOVES = 81
 INF = 1000
 
-# Colour pairs (c1 <= c2) of the two tokens taken by shape.
-PAIR1 = np.array([0, 0, 0, 1, 1, 2], dtype=np.int64)
-PAIR2 = np.array([0, 1, 2, 1, 2, 2], dtype=np.int64)
+# Colour pairs (c1 <= c2) of the two tokens taken by shape, in the game's own order (numba
+# freezes module-level arrays as constants, so reading them from the game costs nothing).
+PAIR1 = np.array([a for a, _ in COLOUR_PAIRS], dtype=np.int64)
+PAIR2 = np.array([b for _, b in COLOUR_PAIRS], dtype=np.int64)
 
 # --- transposition table layout -------------------------------------------------------------
 # tt[2*i] = key ^ data, tt[2*i+1] = data (lockless: a torn write fails the check).

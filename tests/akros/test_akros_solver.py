@@ -17,17 +17,11 @@ from fractions import Fraction
 
 import pytest
 
-pytest.importorskip("numba")
-
-from gamehall.ai.solvers import _akros_kernel as kernel
-from gamehall.ai.solvers.akros import (
-    AkrosHardAgent,
-    AkrosSolveResult,
-    ExactOrMCTSAgent,
-    solve,
-    solve_command,
-)
-from gamehall.core import CHANCE, TERMINAL, find_game
+from gamehall.ai.levels import ExactOrSearchAgent
+from gamehall.cli.solve import solve_text
+from gamehall.core import CHANCE, TERMINAL, LevelOverride, find_game
+from gamehall.games.akros import _kernel as kernel
+from gamehall.games.akros.levels import from_turn
 from gamehall.games.akros.rules import (
     DRAW,
     IFRIT,
@@ -35,6 +29,11 @@ from gamehall.games.akros.rules import (
     JINN_KEEP,
     JINN_PLACE,
     OVER,
+)
+from gamehall.games.akros.solver import (
+    SOLVER,
+    AkrosSolveResult,
+    solve,
 )
 
 GAME = find_game("akros")
@@ -200,9 +199,18 @@ def test_time_limit_is_respected():
     check(late, solve(late), value, best)
 
 
+def AkrosHardAgent(exact_from_turn=5, time_limit=10.0, seed=None, mcts_simulations=5000):
+    """Akros's exact-or-search level with its parameters made explicit."""
+    override = LevelOverride(
+        simulations=mcts_simulations,
+        exact_seconds=time_limit,
+        exact_when=from_turn(exact_from_turn),
+    )
+    return ExactOrSearchAgent("hard", override, SOLVER, seed)
+
+
 def test_agent_plays_legal_exact_moves_to_the_end():
     agent = AkrosHardAgent(exact_from_turn=6, time_limit=10.0, seed=3, mcts_simulations=50)
-    assert ExactOrMCTSAgent is AkrosHardAgent
     rng = random.Random(5)
     state = random_state(800, 6, DRAW)
     while state.step != OVER:
@@ -212,8 +220,8 @@ def test_agent_plays_legal_exact_moves_to_the_end():
             action = agent.choose(state)
             assert action in state.legal_actions()
             note = agent.describe_last_choice()
-            assert note.startswith("exact: Ifrit wins with probability ")
-            assert agent.last_result is not None and action in agent.last_result.best
+            assert note == "the only legal move" or note.startswith("exact: ")
+            assert action in solve(state).best
         agent.observe(state, action)
         state = state.apply_trusted(action)
 
@@ -231,11 +239,11 @@ def test_agent_uses_mcts_early_and_breaks_ties_by_seed():
 
 def test_solve_command_text_and_json():
     state = random_state(13, 7, JINN_KEEP)
-    text = solve_command(str(state))
-    assert text.startswith("exact: the Ifrit wins with probability ")
-    data = json.loads(solve_command(str(state), as_json=True))
+    text = solve_text(state.game, str(state), seconds=30, as_json=False, seed=0)
+    assert text.startswith("exact: Jinn ")
+    data = json.loads(solve_text(state.game, str(state), seconds=30, as_json=True, seed=0))
     assert data["method"] == "exact" and data["exact"] is True
-    assert Fraction(data["ifrit_win"]) == solve(state).ifrit_win
+    assert 1 - Fraction(data["value"]) == solve(state).ifrit_win  # from the Jinn's side
     early = random_state(14, 1, JINN_KEEP)
-    data = json.loads(solve_command(str(early), as_json=True, time_limit=0.05, mcts_seconds=0.2))
+    data = json.loads(solve_text(early.game, str(early), seconds=0.05, as_json=True, seed=0))
     assert data["method"] == "mcts" and data["exact"] is False

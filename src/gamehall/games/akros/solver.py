@@ -22,24 +22,19 @@ returns an :class:`AkrosSolveResult`:
 * ``nodes`` (search nodes visited), ``seconds`` (wall time), ``exact`` (False when the time limit
   stopped the search; then ``ifrit_win`` is None and ``best`` empty).
 
-The search (module :mod:`gamehall.ai.solvers._akros_kernel`, compiled with numba): expectimax over
+The search (module :mod:`gamehall.games.akros._kernel`, compiled with numba): expectimax over
 exact integer values (the probability times the number of possible draw sequences still to come),
 fail-soft alpha-beta at decisions, Star1 at draws, a transposition table on the whole state and
 claims-first move ordering. The table is kept between calls on the same board (its entries are
 exact bounds on positions, valid for any later search), so an agent's later moves are cheap;
 ``fresh=True`` starts from an empty table.
 
-:class:`AkrosHardAgent` (alias :data:`ExactOrMCTSAgent`) plays exact moves from
-``exact_from_turn`` on and MCTS before.
-
-:func:`solve_command` is what ``gamehall solve akros "<position>" [--json]`` prints: exact within a
-budget where it can, else an MCTS estimate, and it says which.
+:data:`SOLVER` puts it behind the core's solver protocol, which the computer levels, hints and
+the command line use.
 """
 
 from __future__ import annotations
 
-import json
-import random
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -48,7 +43,9 @@ from typing import Any
 
 import numpy as np
 
-from gamehall.core import Agent, GamehallError
+from gamehall.core.errors import GamehallError
+from gamehall.core.game import State
+from gamehall.core.search import BestMoves, Limit, Solution, Solver, Value, ValueKind
 from gamehall.games.akros import rules
 from gamehall.games.akros.game import AkrosGame, AkrosState
 from gamehall.games.akros.rules import (
@@ -62,13 +59,7 @@ from gamehall.games.akros.rules import (
     Remove,
 )
 
-__all__ = [
-    "AkrosHardAgent",
-    "AkrosSolveResult",
-    "ExactOrMCTSAgent",
-    "solve",
-    "solve_command",
-]
+__all__ = ["SOLVER", "AkrosSolveResult", "AkrosSolver", "solve", "supported", "warm_up"]
 
 DEFAULT_TT_BITS = 20
 """2**20 two-slot buckets: 2M entries, about 100 MB."""
@@ -106,7 +97,7 @@ class _Context:
     """The kernel's tables for one board, and its transposition table."""
 
     def __init__(self, game: AkrosGame, tt_bits: int) -> None:
-        from gamehall.ai.solvers import _akros_kernel as kernel
+        from gamehall.games.akros import _kernel as kernel
 
         self.kernel = kernel
         board = game.board
@@ -169,7 +160,8 @@ class _Context:
 _CONTEXTS: dict[Any, _Context] = {}
 
 
-def _supported(game: AkrosGame) -> bool:
+def supported(game: AkrosGame) -> bool:
+    """Whether the kernel handles this board (its encodings have fixed widths)."""
     board = game.board
     return (
         board.size <= 19
@@ -183,7 +175,7 @@ def _context(game: AkrosGame, tt_bits: int) -> _Context:
     key = (game, tt_bits)
     ctx = _CONTEXTS.get(key)
     if ctx is None:
-        if not _supported(game):
+        if not supported(game):
             raise GamehallError(
                 f"the Akros exact solver handles boards of at most 19 regions and 7 tiles per "
                 f"environment; {game.board.name!r} is not one"
@@ -261,11 +253,7 @@ def solve(
     """
     start = time.perf_counter()
     if isinstance(state_or_position, str):
-        from gamehall.core import find_game
-
-        game = find_game("akros")
-        assert isinstance(game, AkrosGame)
-        state = game.parse_state(state_or_position)
+        state = AkrosGame().parse_state(state_or_position)
     else:
         state = state_or_position
     if state.step == OVER:
@@ -358,79 +346,13 @@ def _principal_line(
     return _final_margins(enc, ctx.board)
 
 
-# --- the agent ------------------------------------------------------------------------------------
-
-
-class AkrosHardAgent(Agent):
-    """Exact play from turn ``exact_from_turn`` on (ties among optimal moves broken by a seeded
-    generator), MCTS before, and MCTS too if the exact search runs past ``time_limit``."""
-
-    name = "akros-hard"
-
-    def __init__(
-        self,
-        exact_from_turn: int = 5,
-        time_limit: float | None = 30.0,
-        mcts_seconds: float | None = 1.0,
-        seed: int | None = None,
-        *,
-        mcts_simulations: int | None = None,
-    ) -> None:
-        self.exact_from_turn = exact_from_turn
-        self.time_limit = time_limit
-        self.seed = seed
-        self.rng = random.Random(seed)
-        if mcts_seconds is None and mcts_simulations is None:
-            mcts_seconds = 1.0
-        from gamehall.ai.mcts import MCTSAgent
-
-        self.mcts = MCTSAgent(simulations=mcts_simulations, seconds=mcts_seconds, seed=seed)
-        self.last_result: AkrosSolveResult | None = None
-        self._note: str | None = None
-
-    def choose(self, state: Any) -> Any:
-        legal = state.legal_actions()
-        if not legal:
-            raise GamehallError(f"the Akros agent chooses at decisions only, not at {state}")
-        self.last_result = None
-        if state.turn >= self.exact_from_turn and _supported(state.game):
-            result = solve(state, time_limit=self.time_limit, margins=False)
-            self.last_result = result
-            if result.exact and result.best:
-                action = self.rng.choice(result.best)
-                self._note = (
-                    f"exact: Ifrit wins with probability {result.ifrit_win} "
-                    f"({len(result.best)} optimal of {len(legal)}, {result.nodes:,} nodes, "
-                    f"{result.seconds:.2f} s)"
-                )
-                return action
-            fallback = f" (exact search passed {self.time_limit} s)"
-        else:
-            fallback = ""
-        action = self.mcts.choose(state)
-        self._note = f"{self.mcts.describe_last_choice()}{fallback}"
-        return action
-
-    def observe(self, state: Any, action: Any) -> None:
-        self.mcts.observe(state, action)
-
-    def describe_last_choice(self) -> str | None:
-        return self._note
-
-
-ExactOrMCTSAgent = AkrosHardAgent
-
-
-# --- the command --------------------------------------------------------------------------------
+# --- warming up, and the solver as the rest of gamehall sees it --------------------------------------------------------------------------------
 
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the search kernels and allocate the table, so a
     timed search that follows measures searching, not compiling."""
-    from gamehall.core import find_game
-
-    game = find_game("akros")
-    state = game.parse_state(_WARM_POSITION)
+    state = AkrosGame().parse_state(_WARM_POSITION)
     solve(state)
 
 
@@ -440,72 +362,84 @@ _WARM_POSITION = (
 )
 
 
-def solve_command(
-    position: str,
-    *,
-    as_json: bool = False,
-    time_limit: float = 30.0,
-    mcts_seconds: float = 5.0,
-    seed: int | None = None,
-) -> str:
-    """The text of ``gamehall solve akros "<position>" [--json]``: the exact solution within
-    ``time_limit`` seconds, else an MCTS estimate (``mcts_seconds``), saying which it is."""
-    from gamehall.core import find_game
+EXACT_FROM_TURN = 5
+"""From this turn on an exact solve takes well under a second (a hint or a level tries it)."""
 
-    game = find_game("akros")
-    assert isinstance(game, AkrosGame)
-    state = game.parse_state(position)
-    result = solve(state, time_limit=time_limit) if _supported(game) else None
-    if result is not None and result.exact:
-        if as_json:
-            return json.dumps({"method": "exact", "position": str(state), **result.to_json()})
-        lines = [
-            f"exact: the Ifrit wins with probability {result.ifrit_win}"
-            f" ({float(result.ifrit_win or 0):.4f})",
-        ]
-        if result.best:
-            lines.append("optimal moves: " + ", ".join(str(a) for a in result.best))
-        elif state.step == DRAW:
-            lines.append("(a draw: the value is the expectation over the bag's draws)")
+
+class AkrosSolver(Solver):
+    """:func:`solve` behind the :class:`~gamehall.core.search.Solver` protocol: values are the
+    Ifrit's win probability under perfect play (exact fractions)."""
+
+    kind = ValueKind.PROBABILITY
+    unit = "chance of winning"
+
+    def solve(
+        self, state: State, limit: Limit, *, best: BestMoves = "all", explain: bool = False
+    ) -> Solution:
+        if not isinstance(state, AkrosState):
+            raise GamehallError(f"not an Akros state: {state!r}")
+        if not supported(state.game):
+            return Solution(
+                rules.IFRIT,
+                self.kind,
+                None,
+                Fraction(0),
+                Fraction(1),
+                note=f"the exact solver does not handle the board {state.game.board.name!r}",
+            )
+        result = solve(state, time_limit=limit.seconds, margins=explain)
+        if not result.exact or result.ifrit_win is None:
+            return Solution(
+                rules.IFRIT,
+                self.kind,
+                None,
+                Fraction(0),
+                Fraction(1),
+                nodes=result.nodes,
+                seconds=result.seconds,
+                note=f"not solved within {limit.seconds:g} s",
+            )
+        chosen = () if best == "none" else result.best[:1] if best == "one" else result.best
+        note = ""
+        extra: dict[str, object] = {}
         if result.margins is not None:
             f, s, m = result.margins
-            lines.append(
+            note = (
                 f"principal line ends with Ifrit-minus-Jinn margins Forest {f:+d}, Sea {s:+d}, "
                 f"Mountain {m:+d}"
             )
-        lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s")
-        return "\n".join(lines)
-    # MCTS before the exact search is in reach
-    from gamehall.ai.mcts import MCTSAgent
+            extra["margins"] = {"forest": f, "sea": s, "mountain": m}
+        return Solution(
+            rules.IFRIT,
+            self.kind,
+            result.ifrit_win,
+            result.ifrit_win,
+            result.ifrit_win,
+            tuple(chosen),
+            result.nodes,
+            result.seconds,
+            note,
+            extra,
+        )
 
-    if state.step in (DRAW, OVER):
-        raise GamehallError(
-            "the exact search ran out of time and MCTS needs a decision node: "
-            "give a longer --time-limit"
+    def reaches(self, state: State) -> bool:
+        return (
+            isinstance(state, AkrosState)
+            and state.turn >= EXACT_FROM_TURN
+            and supported(state.game)
         )
-    agent = MCTSAgent(seconds=mcts_seconds, seed=seed)
-    stats = agent.analyse(state)
-    mover = state.current_player
-    top = stats[0]
-    win = (top.value + 1) / 2 if mover == rules.IFRIT else (1 - top.value) / 2
-    reason = f"exact search passed {time_limit} s" if result is not None else "board unsupported"
-    if as_json:
-        return json.dumps(
-            {
-                "method": "mcts",
-                "reason": reason,
-                "position": str(state),
-                "exact": False,
-                "ifrit_win_estimate": win,
-                "best": [str(top.action)],
-                "simulations": agent.last_simulations,
-                "moves": [
-                    {"action": str(s.action), "visits": s.visits, "value": s.value}
-                    for s in stats[:10]
-                ],
-            }
-        )
-    return (
-        f"MCTS ({reason}): {agent.last_simulations:,} simulations; best {top.action}, "
-        f"Ifrit win rate about {win:.0%} (an estimate, not exact)"
-    )
+
+    def warm_up(self) -> None:
+        warm_up()
+
+    def describe(self, value: Value, player_name: str) -> str:
+        share = Fraction(value)
+        if share == 1:
+            return f"{player_name} wins for certain"
+        if share == 0:
+            return f"{player_name} loses for certain"
+        return f"{player_name} wins {float(share):.1%} of the time (exactly {share})"
+
+
+SOLVER = AkrosSolver()
+"""The plugin's solver."""

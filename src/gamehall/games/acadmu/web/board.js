@@ -5,13 +5,14 @@
 // take light up → click one (a capture by colour) or two (by shape; or pick among the listed
 // combinations). The client only maps clicks onto entries of `legal`; it never judges legality.
 
-import { h, s, replace } from "./dom.js";
+import { h, s, replace } from "/static/dom.js";
 
 export const PAIRINGS = ["RT", "RS", "RC", "BT", "BS", "BC", "YT", "YS", "YC"];
 const COLOUR_NAMES = { R: "Red", B: "Blue", Y: "Yellow" };
 const SHAPE_NAMES = { T: "Triangle", S: "Square", C: "Circle" };
 const FILL = { R: "#d43d3d", B: "#2e6fd8", Y: "#f0b900" };
 const SIDE_NAMES = { d: "Dark", l: "Light" };
+const SIDES = ["d", "l"]; // seat index → the view's side letter
 const MOVE = /^([RBY][TSC])x([RBY][TSC])(?:\+([RBY][TSC]))?$/i;
 
 export function describe(pairing) {
@@ -55,7 +56,7 @@ const HEAD = 30;
 const PANEL_H = HEAD + 3 * CELL_H + PAD;
 const WIDTH = PAD * 2 + 3 * CELL_W;
 
-export class AcadmuBoard {
+export class Board {
   /** onMove(actionText) is called with an entry of `legal`. */
   constructor({ onMove = () => {} } = {}) {
     this.onMove = onMove;
@@ -67,7 +68,8 @@ export class AcadmuBoard {
   }
 
   /**
-   * data: {view, legal, canMove, last, key, perspective ("d"/"l" at the bottom), seatLabels}
+   * data: {view, legal, canMove, last, key, perspective (the seat drawn at the bottom: 0 Dark,
+   * 1 Light), seatLabels (the seats' labels, by seat index)}
    */
   update(data) {
     if (data.key !== this.key) {
@@ -146,7 +148,8 @@ export class AcadmuBoard {
   }
 
   render() {
-    const { view, canMove, last, perspective = "d" } = this.data;
+    const { view, canMove, last } = this.data;
+    const perspective = SIDES[this.data.perspective ?? 0] || "d";
     const moves = this.moves();
     const ownSide = view.to_move;
     const owners = new Set(moves.map((m) => m.own));
@@ -190,7 +193,7 @@ export class AcadmuBoard {
     const tags = [];
     if (view.phase === "play" && !view.round_over && view.to_move === side) tags.push("to move");
     if (view.passed === side) tags.push("passed");
-    const label = this.data.seatLabels?.[side] || SIDE_NAMES[side];
+    const label = this.data.seatLabels?.[SIDES.indexOf(side)] || SIDE_NAMES[side];
     g.append(
       s(
         "text",
@@ -309,4 +312,9 @@ export class AcadmuBoard {
 export function summary(view) {
   const score = view.scores || view.match_score || [0, 0];
   return `Dark ${score[0]} – ${score[1]} Light (to ${view.target})`;
+}
+
+/** A seat's score as the page shows it. */
+export function scoreText(value) {
+  return `${value} point${value === 1 ? "" : "s"}`;
 }

@@ -1,4 +1,4 @@
-"""Numba kernel of the Akros exact solver (private: use ``gamehall.ai.solvers.akros``).
+"""Numba kernel of the Akros exact solver (private: use ``gamehall.games.akros.solver``).
 
 The state is a handful of integers (all public information)::
 
@@ -39,7 +39,15 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-DRAW, JINN_KEEP, IFRIT_KEEP, IFRIT_PLACE, JINN_PLACE, OVER = range(6)
+from gamehall.games.akros.rules import (  # the game's own encodings (constants to numba)
+    DRAW,
+    IFRIT_KEEP,
+    IFRIT_PLACE,
+    JINN_KEEP,
+    JINN_PLACE,
+    OVER,
+)
+
 MAXPLY = 64
 MAXMOVES = 128
 

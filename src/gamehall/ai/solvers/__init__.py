@@ -1,1 +1,0 @@
-"""Exact solvers and the players built on them (one module per game)."""

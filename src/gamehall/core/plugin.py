@@ -1,0 +1,197 @@
+"""The plugin record: everything a game brings, in one place.
+
+Each game is one package under ``gamehall.games`` (or anywhere else) that names one
+:class:`GamePlugin` through the entry-point group ``gamehall.games``::
+
+    [project.entry-points."gamehall.games"]
+    mygame = "mypackage.plugin:PLUGIN"
+
+The record holds the game class and, optionally, the game's own parts that generic layers use
+when they are there and do without when they are not: an exact solver, computer-level overrides,
+a self-play metrics collector, report sections, a terminal view, a web board module and the
+player-facing rules text. Heavy or front-end parts are named by import path (``"module:attr"``)
+and loaded only when asked for, so listing games imports no solver and no terminal library.
+
+Outside the game's package nothing names a game: front ends, AI and analysis ask the plugin.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Protocol
+
+from gamehall.core.game import Game, State
+
+if TYPE_CHECKING:
+    import random
+
+    from gamehall.core.metrics import Collector
+    from gamehall.core.search import LevelOverride, Solver
+
+Ref = str
+"""An import path ``"package.module:attribute"``, resolved when first needed."""
+
+
+def load_ref(ref: Ref) -> Any:
+    """The object an import path ``module:attribute`` names."""
+    module_name, sep, attribute = ref.partition(":")
+    if not sep or not attribute:
+        raise ValueError(f"{ref!r} is not an import path like 'package.module:name'")
+    value: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        value = getattr(value, part)
+    return value
+
+
+class ReportSection(Protocol):
+    """One section of an analysis report, as a game's report hook fills it."""
+
+    def text(self, text: str) -> None: ...
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None: ...
+
+    def histogram(
+        self,
+        name: str,
+        caption: str,
+        series: Mapping[str, Sequence[float]],
+        *,
+        title: str,
+        xlabel: str,
+        discrete: bool = True,
+    ) -> None: ...
+
+    def rate_bars(self, name: str, caption: str, rates: Mapping[str, Any], *, title: str) -> None: ...
+
+    def stacked_bars(
+        self,
+        name: str,
+        caption: str,
+        categories: Sequence[str],
+        stacks: Mapping[str, Sequence[float]],
+        *,
+        title: str,
+        ylabel: str,
+    ) -> None: ...
+
+    def bars(
+        self,
+        name: str,
+        caption: str,
+        labels: Sequence[str],
+        heights: Sequence[float],
+        *,
+        title: str,
+        xlabel: str,
+        ylabel: str,
+    ) -> None: ...
+
+
+class ReportBuilder(Protocol):
+    """What a game's report hook is given: new sections, and the report's statistics (a rate
+    with its 95% Wilson interval; a mean with its 95% interval), so every figure reads alike."""
+
+    def section(self, title: str) -> ReportSection: ...
+
+    def proportion(self, successes: float, trials: int) -> Any: ...
+
+    def mean_interval(self, values: Sequence[float]) -> Any: ...
+
+
+ReportHook = Callable[[ReportBuilder, Sequence[Mapping[str, Any]], Sequence[str]], None]
+"""``sections(report, rows, player_names)``: add the game's sections to a self-play report."""
+
+DealHook = Callable[["Game", "random.Random", "int | None"], State]
+"""``deal(game, rng, size)``: a random position for exact analysis (``size`` scales it down)."""
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """One game's plugin record (see the module docstring).
+
+    ``solver``, ``levels``, ``collector``, ``report``, ``view`` and ``deal`` are import paths;
+    ``board_module`` and ``rules_text`` are files inside the game's package. Each is optional.
+    """
+
+    game: type[Game]
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+    """A sentence or two for people who do not know the game."""
+    solver: Ref | None = None
+    """A :class:`~gamehall.core.search.Solver` instance."""
+    levels: Ref | None = None
+    """A mapping of level name to :class:`~gamehall.core.search.LevelOverride`."""
+    collector: Ref | None = None
+    """A :class:`~gamehall.core.metrics.Collector` subclass for self-play rows."""
+    report: Ref | None = None
+    """A :data:`ReportHook` adding the game's sections to self-play reports."""
+    view: Ref | None = None
+    """``render(state, last_action=None)``: a Rich renderable for the terminal."""
+    deal: Ref | None = None
+    """A :data:`DealHook`: random positions for ``analyze --exact``."""
+    board_module: str | None = None
+    """An ES module in the package that draws the board in the browser."""
+    board_style: str | None = None
+    """A stylesheet in the package for that board."""
+    rules_text: str | None = None
+    """Markdown in the package: the rules for players."""
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def package(self) -> str:
+        """The Python package the game lives in."""
+        return self.game.__module__.rpartition(".")[0]
+
+    def _load(self, key: str, ref: Ref | None) -> Any:
+        if ref is None:
+            return None
+        if key not in self._cache:
+            self._cache[key] = load_ref(ref)
+        return self._cache[key]
+
+    def load_solver(self) -> Solver | None:
+        return self._load("solver", self.solver)
+
+    def load_levels(self) -> Mapping[str, LevelOverride]:
+        return self._load("levels", self.levels) or {}
+
+    def load_collector(self) -> type[Collector] | None:
+        return self._load("collector", self.collector)
+
+    def load_report(self) -> ReportHook | None:
+        return self._load("report", self.report)
+
+    def load_view(self) -> Callable[..., Any] | None:
+        return self._load("view", self.view)
+
+    def load_deal(self) -> DealHook | None:
+        return self._load("deal", self.deal)
+
+    def resource_text(self, path: str | None) -> str | None:
+        """The text of a file inside the game's package (None if there is none)."""
+        if path is None:
+            return None
+        entry = resources.files(self.package).joinpath(path)
+        return entry.read_text(encoding="utf-8") if entry.is_file() else None
+
+    def board_source(self) -> str | None:
+        """The web board module's JavaScript source, if the game has one."""
+        return self.resource_text(self.board_module)
+
+    def board_css(self) -> str | None:
+        """The web board's stylesheet, if the game has one."""
+        return self.resource_text(self.board_style)
+
+    def rules(self) -> str | None:
+        """The player-facing rules (Markdown), if the game has them."""
+        return self.resource_text(self.rules_text)
+
+
+__all__ = ["DealHook", "GamePlugin", "Ref", "ReportBuilder", "ReportHook", "ReportSection", "load_ref"]

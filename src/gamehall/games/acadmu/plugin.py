@@ -1,0 +1,26 @@
+"""Äcädmü's plugin record: what the rest of gamehall may ask of this game (see
+:mod:`gamehall.core.plugin`). Registered through the entry point ``gamehall.games``."""
+
+from __future__ import annotations
+
+from gamehall.core.plugin import GamePlugin
+from gamehall.games.acadmu.game import AcadmuGame
+
+PLUGIN = GamePlugin(
+    game=AcadmuGame,
+    aliases=("äcädmü", "tokens"),
+    summary=(
+        "A tavern game of two-faced discs. Both players pour their discs and take turns "
+        "capturing: one token by colour, or two by shape. The larger heap scores the "
+        "difference; first to 12 points wins the match."
+    ),
+    solver="gamehall.games.acadmu.solver:SOLVER",
+    levels="gamehall.games.acadmu.levels:LEVELS",
+    collector="gamehall.games.acadmu.metrics:AcadmuCollector",
+    report="gamehall.games.acadmu.report:sections",
+    view="gamehall.games.acadmu.view:render",
+    deal="gamehall.games.acadmu.levels:exact_deal",
+    board_module="web/board.js",
+    board_style="web/board.css",
+    rules_text="rules.md",
+)

@@ -1,0 +1,36 @@
+"""How Akros plays the computer levels.
+
+Its engine runs about 2,500 MCTS simulations a second against Äcädmü's 4,000, so the search
+budgets are scaled to think about as long: ``medium`` 500 simulations, ``hard`` 5,000. ``hard``
+plays exactly from turn 5 on (the exact search takes well under a second there), ``perfect`` from
+turn 4; before that, and if the exact search runs past its time, MCTS plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gamehall.core.game import State
+from gamehall.core.search import LevelOverride
+from gamehall.games.akros.game import AkrosState
+
+
+def from_turn(turn: int) -> Callable[[State], bool]:
+    """A predicate: the state is at ``turn`` or later."""
+
+    def reached(state: State) -> bool:
+        return isinstance(state, AkrosState) and state.turn >= turn
+
+    reached.__name__ = f"from_turn_{turn}"
+    return reached
+
+
+LEVELS = {
+    "medium": LevelOverride(simulations=500, seconds=1.0),
+    "hard": LevelOverride(
+        simulations=5000, seconds=6.0, exact_seconds=10.0, exact_when=from_turn(5)
+    ),
+    "perfect": LevelOverride(
+        simulations=5000, seconds=6.0, exact_seconds=60.0, exact_when=from_turn(4)
+    ),
+}

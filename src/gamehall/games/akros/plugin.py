@@ -1,0 +1,24 @@
+"""Akros's plugin record: what the rest of gamehall may ask of this game (see
+:mod:`gamehall.core.plugin`). Registered through the entry point ``gamehall.games``."""
+
+from __future__ import annotations
+
+from gamehall.core.plugin import GamePlugin
+from gamehall.games.akros.game import AkrosGame
+
+PLUGIN = GamePlugin(
+    game=AkrosGame,
+    summary=(
+        "The Jinn and the Ifrit shape a new world in nine turns. Each turn they draft region "
+        "tiles and place them, moving a servant onto each; at the end, whoever holds more of "
+        "Forest, Sea and Mountain wins. The Ifrit wins ties."
+    ),
+    solver="gamehall.games.akros.solver:SOLVER",
+    levels="gamehall.games.akros.levels:LEVELS",
+    collector="gamehall.games.akros.metrics:AkrosCollector",
+    report="gamehall.games.akros.report:sections",
+    view="gamehall.games.akros.view:render",
+    board_module="web/board.js",
+    board_style="web/board.css",
+    rules_text="rules.md",
+)
