@@ -141,7 +141,7 @@ async def player(
             if time.monotonic() > deadline:
                 return False
             if message["to_move"] == seat and sent_at is None:
-                action = rng.choice(message["legal"])
+                action = rng.choice(message["legal"])["text"]
                 waiting_for = version + 1
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "version": version, "action": action}))
