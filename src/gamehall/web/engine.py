@@ -13,6 +13,7 @@ import hashlib
 import itertools
 import json
 import random
+import weakref
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -115,15 +116,36 @@ def parts_of(game: Game, action: Action) -> dict[str, Any]:
     return parts
 
 
+_ITEMS: weakref.WeakKeyDictionary[Game, dict[Action, tuple[LegalAction, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def legal_entries(game: Game, actions: Iterable[Action]) -> list[tuple[LegalAction, str]]:
+    """Each action as a legal item (its text, dense index and parts) and that item's JSON.
+
+    A state message lists every legal action and is made after every move, so each item is
+    made and written once per game and action (a game has few distinct actions) and kept."""
+    known = _ITEMS.get(game)
+    if known is None:
+        known = _ITEMS[game] = {}
+    entries = []
+    for action in actions:
+        entry = known.get(action)
+        if entry is None:
+            item = LegalAction(
+                text=str(action), index=game.action_index(action), **parts_of(game, action)
+            )
+            entry = known[action] = (item, item.model_dump_json())
+        entries.append(entry)
+    return entries
+
+
 def legal_items(state: State) -> list[LegalAction]:
     """The legal actions of the player to move, with their dense indices and parts."""
     if state.current_player < 0:
         return []
-    game = state.game
-    return [
-        LegalAction(text=str(action), index=game.action_index(action), **parts_of(game, action))
-        for action in state.legal_actions()
-    ]
+    return [item for item, _ in legal_entries(state.game, state.legal_actions())]
 
 
 def played_item(game: Game, action: Action, mover: int) -> PlayedAction:

@@ -292,7 +292,7 @@ class Hub:
         try:
             message = parse_client_message(text)
             if isinstance(message, Hello | Resync):
-                connection.send(live.state_message(connection.seats))
+                connection.send(live.state_text(connection.seats))
             elif isinstance(message, Ping):
                 connection.send(PongMessage())
             else:
@@ -302,7 +302,7 @@ class Hub:
                 ErrorMessage(code=error.code, message=error.message, version=live.version)
             )
             if error.code == ErrorCode.STALE_VERSION:
-                connection.send(live.state_message(connection.seats))
+                connection.send(live.state_text(connection.seats))
 
     # --- moving ---
 

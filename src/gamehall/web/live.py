@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from gamehall.core import Game, State
 from gamehall.store import GameRow
-from gamehall.web.engine import legal_items, outcome_info, played_item
+from gamehall.web.engine import legal_entries, outcome_info, played_item
 from gamehall.web.protocol import PresenceMessage, SeatInfo, SeatPresence, StateMessage
 
 SEND_QUEUE_LIMIT = 512
@@ -97,7 +97,8 @@ class LiveGame:
         """Held while an action is checked and committed: one writer at a time per game."""
         self.connections: set[Connection] = set()
         self.thinking: asyncio.Task[None] | None = None
-        self._cached: tuple[int, StateMessage] | None = None
+        self._cached: tuple[int, StateMessage, str] | None = None
+        self._text_cache: tuple[tuple[object, ...], str] | None = None
 
     @property
     def id(self) -> str:
@@ -150,20 +151,29 @@ class LiveGame:
 
     def seat_presence(self) -> list[SeatPresence]:
         connected = self.connected()
+        names = self.game.player_names
         return [
-            SeatPresence(**info.model_dump(), connected=connected[info.index])
-            for info in self.seat_infos()
+            SeatPresence(
+                index=index,
+                name=names[index],
+                kind=seat.kind,  # type: ignore[arg-type]
+                level=seat.level,
+                connected=connected[index],
+            )
+            for index, seat in enumerate(self.row.seats)
         ]
 
     # --- messages ---
 
-    def _base_state(self) -> StateMessage:
-        # The parts that do not depend on the reader or on presence, made once per version.
+    def _base_state(self) -> tuple[StateMessage, str]:
+        # The parts that do not depend on the reader or on presence, made once per version, and
+        # the legal items as JSON (each item's text is written once per game and action).
         if self._cached is not None and self._cached[0] == self.version:
-            return self._cached[1]
+            return self._cached[1], self._cached[2]
         state, game = self.state, self.game
         player = state.current_player
         outcome = state.outcome()
+        legal = legal_entries(game, state.legal_actions()) if player >= 0 else []
         last = None
         if self.actions:
             last = played_item(game, game.parse_action(self.actions[-1]), self.movers[-1])
@@ -176,7 +186,6 @@ class LiveGame:
             view=state.view(),
             to_move=player if player >= 0 else None,
             to_move_name=state.player_name(),
-            legal=legal_items(state),
             actions=list(self.actions),
             movers=list(self.movers),
             last=last,
@@ -185,34 +194,64 @@ class LiveGame:
             status="finished" if state.is_terminal() else "ongoing",
             mode=self.row.mode,  # type: ignore[arg-type]
             seats=[],
-            you=[],
             rematch=None,
+            you=[],
+            legal=[item for item, _ in legal],
         )
-        self._cached = (self.version, base)
-        return base
+        legal_json = "[" + ",".join(text for _, text in legal) + "]"
+        self._cached = (self.version, base, legal_json)
+        return base, legal_json
 
     def state_message(self, you: Iterable[int]) -> StateMessage:
-        return self._base_state().model_copy(
-            update={"seats": self.seat_presence(), "you": sorted(you), "rematch": self.row.rematch}
+        """The state message for a reader holding the seats ``you``."""
+        base, _ = self._base_state()
+        return base.model_copy(
+            update={"seats": self.seat_presence(), "rematch": self.row.rematch, "you": sorted(you)}
         )
+
+    def _texts(self) -> tuple[str, str]:
+        # The state message as JSON up to the reader's seats, and the legal items after them:
+        # written once per version, presence and rematch (the message ends with ``you`` and
+        # ``legal``), so telling many readers costs one serialisation.
+        base, legal = self._base_state()
+        seats = self.seat_presence()
+        key = (self.version, tuple(seat.connected for seat in seats), self.row.rematch)
+        if self._text_cache is not None and self._text_cache[0] == key:
+            return self._text_cache[1], legal
+        update = {"seats": seats, "rematch": self.row.rematch, "you": [], "legal": []}
+        text = base.model_copy(update=update).model_dump_json()
+        assert text.endswith(_TAIL), "StateMessage must end with its fields you and legal"
+        head = text[: -len(_TAIL)] + '"you":'
+        self._text_cache = (key, head)
+        return head, legal
+
+    def state_text(self, you: Iterable[int]) -> str:
+        """:meth:`state_message` as JSON text."""
+        head, legal = self._texts()
+        return _splice(head, you, legal)
 
     def broadcast_state(self) -> None:
         """Tell every client the current state (one text per set of seats held)."""
-        base = self._base_state().model_copy(
-            update={"seats": self.seat_presence(), "rematch": self.row.rematch}
-        )
+        head, legal = self._texts()
         texts: dict[frozenset[int], str] = {}
         for connection in list(self.connections):
             text = texts.get(connection.seats)
             if text is None:
-                text = base.model_copy(update={"you": sorted(connection.seats)}).model_dump_json()
-                texts[connection.seats] = text
+                text = texts[connection.seats] = _splice(head, connection.seats, legal)
             connection.send(text)
 
     def broadcast_presence(self) -> None:
         text = PresenceMessage(seats=self.seat_presence()).model_dump_json()
         for connection in list(self.connections):
             connection.send(text)
+
+
+_TAIL = '"you":[],"legal":[]}'
+
+
+def _splice(head: str, you: Iterable[int], legal: str) -> str:
+    seats = ",".join(str(seat) for seat in sorted(you))
+    return f'{head}[{seats}],"legal":{legal}}}'
 
 
 def seat_infos(game: Game | type[Game], row: GameRow) -> list[SeatInfo]:

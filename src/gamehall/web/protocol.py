@@ -216,7 +216,7 @@ class _Out(BaseModel):
 
 class _Item(BaseModel):
     # The extra fields are the action's parts (Game.action_parts), in the game's own words.
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", frozen=True)
 
 
 class LegalAction(_Item):
@@ -279,9 +279,6 @@ class StateMessage(_Out):
     )
     to_move: int | None = Field(description="the seat to move; null at chance and at the end")
     to_move_name: str = Field(description="its name, or 'chance', or 'nobody'")
-    legal: list[LegalAction] = Field(
-        description="the legal actions of the seat to move, for everyone to see"
-    )
     actions: list[str] = Field(description="every action so far")
     movers: list[int] = Field(description="who played each action: a seat index, -1 for chance")
     last: PlayedAction | None
@@ -290,8 +287,13 @@ class StateMessage(_Out):
     status: Literal["ongoing", "finished"]
     mode: Mode
     seats: list[SeatPresence]
-    you: list[int] = Field(description="the seats this reader holds")
     rematch: str | None = Field(description="the id of the rematch, once there is one")
+    # The last two fields: the server writes the message once per version and splices in each
+    # reader's own seats (see gamehall.web.live).
+    you: list[int] = Field(description="the seats this reader holds")
+    legal: list[LegalAction] = Field(
+        description="the legal actions of the seat to move, for everyone to see"
+    )
 
 
 class PresenceMessage(_Out):
