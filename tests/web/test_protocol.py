@@ -125,3 +125,21 @@ def test_the_parts_of_acadmu_and_akros_actions():
         "remove M": {"kind": "remove", "tile": "M"},
         "draw FMM": {"kind": "draw", "tiles": ["F", "M", "M"]},
     }
+
+
+def test_the_tests_checks_refuse_what_the_protocol_does_not_say():
+    """The web tests validate every message strictly, so an undocumented or mistyped field in
+    what the server sends fails them."""
+    from pydantic import ValidationError
+    from web_helpers import check_server_message
+
+    assert check_server_message('{"type": "pong"}') == {"type": "pong"}
+    for text in [
+        '{"type": "pong", "extra": 1}',
+        '{"type": "presence", "seats": [{"index": 0, "name": "dark", "kind": "human"}]}',
+        '{"type": "error", "code": "no_such_code", "message": "x", "version": 1}',
+        '{"type": "error", "code": "bad_json", "message": "x", "version": "1"}',
+        '{"type": "shout"}',
+    ]:
+        with pytest.raises(ValidationError):
+            check_server_message(text)
