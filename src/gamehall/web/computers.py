@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -152,7 +153,7 @@ class Computers:
         self.factory = factory
         # A factory given in-process (tests) may not be picklable: it runs on threads.
         self.processes = processes and factory is None
-        self.workers = max(1, workers or (1 if self.processes else 8))
+        self.workers = max(1, workers or ((os.cpu_count() or 1) if self.processes else 8))
         self.cache = AgentCache(factory or make_agent)
         """The agents of the thread mode (processes keep their own)."""
         self._threads: ThreadPoolExecutor | None = None
