@@ -33,7 +33,15 @@ def test_meta_lists_games_options_and_levels(server):
     assert acadmu["seats"] == ["dark", "light"]
     target = next(o for o in acadmu["options"] if o["name"] == "target")
     assert target["default"] == 12 and target["kind"] == "int" and target["help"]
+    assert (target["minimum"], target["maximum"], target["choices"]) == (1, 999, None)
     assert meta["levels"] == list(LEVELS)
+    # Every option is described by its kind, so the home page needs no per-game code.
+    akros = next(g for g in meta["games"] if g["name"] == "akros")
+    kinds = {o["name"]: o["kind"] for o in akros["options"]}
+    assert kinds == {"board": "choice", "board_data": "data", "board_file": "path"}
+    board = next(o for o in akros["options"] if o["name"] == "board")
+    assert board["default"] in board["choices"] and "dawn" in board["choices"]
+    assert all(g["rules_version"] == "1" for g in meta["games"])
 
 
 @pytest.mark.parametrize(
