@@ -98,7 +98,7 @@ function failure(error) {
   return h(
     "div",
     { class: "panel failure", role: "alert" },
-    h("h2", {}, error.status === 404 ? "Not found" : "Something went wrong"),
+    h("h2", {}, { 404: "Not found", 409: "This game cannot be opened here" }[error.status] || "Something went wrong"),
     h("p", {}, error.message || String(error)),
     h("p", {}, h("a", { href: "/" }, "Back to the start page")),
   );
@@ -663,6 +663,10 @@ function gamePage(id) {
     } catch (error) {
       if (error.status === 404) {
         replace(app, failure({ status: 404, message: `There is no game ${id}.` }));
+        return;
+      }
+      if (error.status === 409) {
+        replace(app, failure(error)); // stored under other rules: the message names both
         return;
       }
       notify(error.message);
