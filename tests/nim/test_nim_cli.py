@@ -91,6 +91,13 @@ def test_analyze_runs_and_reports_without_a_collector(capsys, tmp_path):
     assert "analyze nim" in report and "Win rates" in report
 
 
+def test_a_tournament_ranks_the_levels(capsys, tmp_path):
+    argv = ["tournament", "nim", "--players", "random,medium", "--games", "4", "--workers", "1"]
+    code, out, err = run(capsys, *argv, "--out", str(tmp_path))
+    assert code == 0, err
+    assert "medium" in out and (tmp_path / "ranking.md").is_file()
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
