@@ -31,11 +31,13 @@ postgres:
 # event loop running that would upset the async tests of the rest of the suite.
 test: $(STAMP) chromium postgres
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest --ignore=tests/browser
 	GAMEHALL_REQUIRE_BROWSER=1 $(BIN)/python -m pytest tests/browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/ruff format --check src tests bench
 
 bench: $(STAMP)
