@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 from pg_cluster import Cluster, fresh_database, run_cluster
-from web_helpers import CheckedClient, check_server_message
+from web_helpers import CheckedClient, History, check_server_message
 
 from gamehall.store import Store
 from gamehall.web.app import create_app
@@ -56,6 +56,7 @@ class Server:
         self.client = client
         self.app = client.app
         self.db_url = db_url
+        self.histories: dict[int, History] = {}
 
     def browser(self) -> CheckedClient:
         """Another browser (its own cookie jar) on the same running app and event loop."""
@@ -67,8 +68,7 @@ class Server:
     def hub(self) -> Any:
         return self.app.state.hub
 
-    @staticmethod
-    def receive(ws: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+    def receive(self, ws: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The next message on a test WebSocket (checked against the protocol), failing after
         ``timeout`` seconds."""
 
@@ -78,7 +78,8 @@ class Server:
 
         message = ws.portal.call(next_message)
         ws._raise_on_close(message)
-        return check_server_message(message["text"])
+        history = self.histories.setdefault(id(ws), History())
+        return history.take(check_server_message(message["text"]))
 
     def receive_type(self, ws: Any, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
         """Skip messages until one of type ``kind``."""

@@ -161,8 +161,9 @@ def _from_rows(name: str, rows: object, source: str) -> DiscSet:
     discs = []
     for number, row in enumerate(rows, 1):
         if not (isinstance(row, list) and len(row) == 2 and all(isinstance(x, str) for x in row)):
+            shown = repr(row) if len(repr(row)) <= 40 else repr(row)[:39] + "…"
             raise InvalidOptionError(
-                f"{source}: disc {number} must be [front, back] pairing names, got {row!r}"
+                f"{source}: disc {number} must be [front, back] pairing names, got {shown}"
             )
         try:
             discs.append((pairing_index(row[0]), pairing_index(row[1])))
