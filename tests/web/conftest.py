@@ -16,8 +16,10 @@ from web_helpers import CheckedClient, History, check_server_message
 
 from gamehall.store import Store
 from gamehall.web.app import create_app
+from gamehall.web.settings import Settings
 
 TIMEOUT = 20.0
+TEST_SETTINGS = Settings(messages_per_second=1000.0, games_per_minute=1000, resyncs_per_minute=1000)
 
 
 @pytest.fixture
@@ -121,8 +123,12 @@ def running(db_url: str, **kwargs: Any) -> Iterator[Server]:
 
 @pytest.fixture
 def server_factory(db_url: str, static_dir: Path) -> Callable[..., Any]:
+    """Servers on the test's store. Tests play far faster than people, so the per-client rates
+    are raised unless a test gives settings of its own (the tests of each limit do)."""
+
     def make(**kwargs: Any) -> contextlib.AbstractContextManager[Server]:
         kwargs.setdefault("static_dir", static_dir)
+        kwargs.setdefault("settings", TEST_SETTINGS)
         return running(db_url, **kwargs)
 
     return make

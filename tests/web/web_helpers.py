@@ -36,7 +36,7 @@ class History:
     def take(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("type") != "state":
             return message
-        since = message["since"]
+        since = message.get("since", 0)  # (a server before deltas sent every action)
         assert len(message["actions"]) == len(message["movers"]) == message["version"] - since
         if since == 0:
             actions, movers = list(message["actions"]), list(message["movers"])

@@ -189,37 +189,42 @@ class _Slot:
 
 
 class _Lane:
-    """Workers and, per client, a queue of moves to make; free workers serve clients in turn."""
+    """Workers and, per client, a queue of moves to make; a free worker serves the waiting
+    client it served least recently (round robin that remembers: a client whose queue ran dry
+    does not jump the others when its next move arrives)."""
+
+    MEMORY = 10_000
+    """Clients whose last turn is remembered (the oldest are forgotten past it)."""
 
     def __init__(self, name: str, size: int) -> None:
         self.name = name
         self.slots = [_Slot(name, i) for i in range(size)]
         self.queues: dict[str, deque[_Job]] = {}
-        self.turn: deque[str] = deque()
-        """Clients with moves waiting, in the order they are served."""
+        self.served: OrderedDict[str, int] = OrderedDict()
+        """When each client was last served (a count of moves taken), oldest first."""
+        self.taken = 0
         self.home: dict[str, int] = {}
         """The worker that has each game's agents."""
 
     def put(self, job: _Job) -> None:
-        queue = self.queues.get(job.client)
-        if queue is None:
-            queue = self.queues[job.client] = deque()
-            self.turn.append(job.client)
-        queue.append(job)
+        self.queues.setdefault(job.client, deque()).append(job)
 
     def take(self) -> tuple[_Slot, _Job] | None:
         """The next move to make and the worker to make it, if a worker is free."""
         free = [slot for slot in self.slots if slot.ready and not slot.busy]
-        while free and self.turn:
-            client = self.turn.popleft()
+        while free and self.queues:
+            client = min(self.queues, key=lambda c: self.served.get(c, -1))
             queue = self.queues[client]
             job = queue.popleft()
-            if queue:
-                self.turn.append(client)  # its next move waits for the others' turns
-            else:
+            if not queue:
                 del self.queues[client]
             if job.future.done():  # given up (the server stops)
                 continue
+            self.taken += 1
+            self.served.pop(client, None)
+            self.served[client] = self.taken
+            while len(self.served) > self.MEMORY:
+                self.served.popitem(last=False)
             home = self.home.get(job.game_id)
             slot = next((s for s in free if s.index == home), free[0])
             self.home[job.game_id] = slot.index
@@ -288,7 +293,6 @@ class Computers:
                     if not job.future.done():
                         job.future.cancel()
             lane.queues.clear()
-            lane.turn.clear()
         tasks = [task for task in self._tasks if not task.done()]
         for task in tasks:
             task.cancel()

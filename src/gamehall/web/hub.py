@@ -53,7 +53,15 @@ from gamehall.web.engine import (
     outcome_info,
     replay,
 )
-from gamehall.web.limits import Rate, RateTable, check_length, check_options, over_limit, quote
+from gamehall.web.limits import (
+    Rate,
+    RateTable,
+    check_length,
+    check_options,
+    over_limit,
+    quote,
+    shorten_echoes,
+)
 from gamehall.web.live import Connection, LiveGame
 from gamehall.web.protocol import (
     ErrorCode,
@@ -285,7 +293,8 @@ class Hub:
         try:
             game = cls(**options)
         except GamehallError as error:
-            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
+            given = [*options, *options.values()]
+            raise ProtocolError(ErrorCode.BAD_OPTION, shorten_echoes(str(error), given)) from None
         check_length(game, self.settings)
         players = game.num_players
         if not 0 <= seat < players:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from gamehall.core import Game
@@ -32,6 +32,34 @@ def quote(value: object, limit: int = QUOTE_CHARS) -> str:
     """``value`` for an error message: its repr, cut to a short prefix."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shorten_echoes(message: str, values: Iterable[object]) -> str:
+    """``message`` (made by a game, which may repeat what it was given at any length) with every
+    stretch longer than :data:`QUOTE_CHARS` that repeats one of the client's ``values`` cut to
+    a short prefix."""
+    texts: list[str] = []
+    for value in values:
+        if isinstance(value, str) and len(value) > QUOTE_CHARS:
+            texts += [value, repr(value)[1:-1]]
+    if not texts:
+        return message
+    message = message[: 8 * 800]
+    out: list[str] = []
+    i = 0
+    while i < len(message):
+        window = message[i : i + QUOTE_CHARS + 1]
+        source = next((t for t in texts if len(window) > QUOTE_CHARS and window in t), None)
+        if source is None:
+            out.append(message[i])
+            i += 1
+            continue
+        end = i + QUOTE_CHARS + 1
+        while end < len(message) and message[i : end + 1] in source:
+            end += 1
+        out.append(message[i : i + QUOTE_CHARS - 1] + "…")
+        i = end
+    return "".join(out)
 
 
 def check_text(value: str, where: str) -> str:
@@ -176,4 +204,5 @@ __all__ = [
     "check_text",
     "over_limit",
     "quote",
+    "shorten_echoes",
 ]
