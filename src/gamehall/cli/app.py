@@ -19,7 +19,8 @@ from rich.markup import escape
 from gamehall.ai import make_agent
 from gamehall.cli.analysis import register as register_analysis
 from gamehall.cli.human import HumanAgent, QuitGame
-from gamehall.cli.options import BoardOption, VariantOption, build_game
+from gamehall.cli.options import BoardOption, VariantOption, build_game, seat_flags
+from gamehall.cli.tui import register as register_tui
 from gamehall.cli.views import view_for
 from gamehall.core import (
     Agent,
@@ -41,6 +42,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 register_analysis(app)
+register_tui(app)
 console = Console()
 err_console = Console(stderr=True)
 
@@ -52,28 +54,6 @@ Board = BoardOption
 
 class UsageError(GamehallError):
     """Bad command-line input that is not about the game itself."""
-
-
-def _seat_flags(game: Game, extra: list[str]) -> dict[str, str]:
-    """``--<seat> PLAYER`` pairs (``--dark hard``, ``--jinn=human``) from the extra arguments."""
-    seats: dict[str, str] = {}
-    items = list(extra)
-    while items:
-        item = items.pop(0)
-        name, sep, value = item.partition("=")
-        seat = name[2:].lower() if name.startswith("--") else ""
-        if seat not in game.player_names:
-            shown = ", ".join(f"--{p}" for p in game.player_names)
-            raise UsageError(
-                f"{item!r} is not an option of play; {game.name}'s seats are {shown} "
-                "(each takes a player: human or a computer level)"
-            )
-        if not sep:
-            if not items:
-                raise UsageError(f"{name} needs a player: human or a computer level")
-            value = items.pop(0)
-        seats[seat] = value
-    return seats
 
 
 def _seat_agent(game: Game, seat: int, spec: str, seed: int | None) -> Agent:
@@ -134,7 +114,7 @@ def play(
         seed = seed if seed is not None else int(datetime.datetime.now().timestamp())
         chance_seed = seed
         recorded_players = [None] * game.num_players
-    seats = _seat_flags(game, ctx.args)
+    seats = seat_flags(game, ctx.args)
     specs = []
     for index, player in enumerate(game.player_names):
         spec = seats.get(player) or recorded_players[index] or ("human" if index == 0 else "easy")

@@ -295,6 +295,15 @@ class Game(ABC):
     def index_action(self, index: int) -> Action:
         """The player action with this dense index."""
 
+    def action_parts(self, action: Action) -> dict[str, Any]:
+        """An action's structured parts, JSON-ready, for front ends that build a move from clicks
+        or keys step by step instead of reading notation (the terminal app's boards, the web's).
+
+        Always has ``kind``; the other keys are the game's own words, in the order a person picks
+        them (an Äcädmü capture: ``own``, then ``taken``; an Akros placement: ``region``, then
+        ``servant``). The default knows nothing of the action: ``{"kind": "action"}``."""
+        return {"kind": "action"}
+
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
 

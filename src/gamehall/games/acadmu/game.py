@@ -419,6 +419,25 @@ class AcadmuGame(Game):
             return Move(own, (first * 3 + shape, second * 3 + shape))
         raise ValueError(f"action index {index} is outside 0..135")
 
+    def action_parts(self, action: Action) -> dict[str, Any]:
+        """``RTxRS+YS`` → ``{"kind": "capture", "own": "RT", "taken": ["RS", "YS"], "by":
+        "shape"}`` (taken in pairing order); ``pass`` → ``{"kind": "pass"}``; the chance
+        actions → ``{"kind": "draw"}`` and ``{"kind": "pour"}``."""
+        if isinstance(action, Draw):
+            return {"kind": "draw"}
+        if isinstance(action, Pour):
+            return {"kind": "pour"}
+        if not isinstance(action, Move):
+            raise ValueError(f"{action!r} is not an Äcädmü action")
+        if action.is_pass:
+            return {"kind": "pass"}
+        return {
+            "kind": "capture",
+            "own": pairing_name(action.own),
+            "taken": [pairing_name(t) for t in action.taken],
+            "by": "shape" if action.by_shape else "colour",
+        }
+
 
 @cache
 def _draw_outcomes(disc_set: DiscSet) -> tuple[tuple[Draw, Fraction], ...]:

@@ -19,6 +19,7 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.acadmu.metrics:AcadmuCollector",
     report="gamehall.games.acadmu.report:sections",
     view="gamehall.games.acadmu.view:render",
+    tui="gamehall.games.acadmu.tui:board",
     deal="gamehall.games.acadmu.levels:exact_deal",
     board_module="web/board.js",
     board_style="web/board.css",

@@ -234,6 +234,33 @@ class AkrosGame(Game):
     def index_action(self, index: int) -> Keep | KeepDiscard | Remove | Place:
         return rules.index_action(index, self.board.size)
 
+    def action_parts(self, action: object) -> dict[str, Any]:
+        """``keep S discard M`` → ``{"kind": "keep", "tile": "S", "discard": "M"}`` (``discard``
+        is None for a lone keep); ``M5<10`` → ``{"kind": "place", "tile": "M", "region": 5,
+        "servant": 10}`` (the region first, then the servant that moves there); ``remove M`` →
+        ``{"kind": "remove", "tile": "M"}``; ``draw FMM`` → ``{"kind": "draw", "tiles": [...]}``."""
+        letters = rules.ENVIRONMENT_LETTERS
+        if isinstance(action, Keep):
+            return {"kind": "keep", "tile": letters[action.tile], "discard": None}
+        if isinstance(action, KeepDiscard):
+            return {
+                "kind": "keep",
+                "tile": letters[action.keep],
+                "discard": letters[action.discard],
+            }
+        if isinstance(action, Place):
+            return {
+                "kind": "place",
+                "tile": letters[action.tile],
+                "region": action.region,
+                "servant": action.source,
+            }
+        if isinstance(action, Remove):
+            return {"kind": "remove", "tile": letters[action.tile]}
+        if isinstance(action, Draw):
+            return {"kind": "draw", "tiles": [letters[t] for t in action.tiles]}
+        raise ValueError(f"{action!r} is not an Akros action")
+
 
 @dataclass(frozen=True)
 class EnvironmentScore:
