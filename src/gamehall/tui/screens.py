@@ -40,7 +40,7 @@ class Panel(ModalScreen[None]):
     DEFAULT_CSS = """
     Panel { align: center middle; }
     Panel > Vertical {
-        width: auto; max-width: 96%; height: auto; max-height: 90%;
+        width: 76; max-width: 96%; height: auto; max-height: 90%;
         border: thick $accent; background: $panel; padding: 1 2;
     }
     Panel .title { text-style: bold; margin-bottom: 1; }

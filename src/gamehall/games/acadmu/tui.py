@@ -24,7 +24,7 @@ from gamehall.core import Game, State
 from gamehall.core.plugin import BoardHost
 
 GLYPHS = {"T": "▲", "S": "■", "C": "●"}
-COLOURS = {"R": "bold red", "B": "bold dodger_blue1", "Y": "bold yellow"}
+COLOURS = {"R": "bold #ff4040", "B": "bold #3d8bff", "Y": "bold #ffd21f"}
 NAMES = {"R": "Red", "B": "Blue", "Y": "Yellow", "T": "Triangle", "S": "Square", "C": "Circle"}
 SIDES = ("d", "l")
 SIDE_NAMES = {"d": "Dark", "l": "Light"}
@@ -311,8 +311,10 @@ class AcadmuBoard(Widget, can_focus=True):
                 )
                 cell.append(pointer, style="bold bright_yellow")
                 style = Style(meta={"cell": (side, pairing)})
-                if mark in ("cursor", "chosen"):
-                    style += Style(reverse=True, bold=True)
+                if mark == "cursor":
+                    style += Style(bgcolor="#505050", bold=True, underline=True)
+                elif mark == "chosen":
+                    style += Style(bgcolor="#5a4a00", bold=True)
                 glyph_style = Style.parse(COLOURS[pairing[0]]) + style
                 if count:
                     cell.append(f" {GLYPHS[pairing[1]]}", style=glyph_style)
@@ -333,7 +335,7 @@ class AcadmuBoard(Widget, can_focus=True):
         if self.state is None:
             return Text("")
         view = self.state.view()
-        prompt, choices = self.choices()
+        _, choices = self.choices()
         marks: dict[tuple[str, str], Mark] = {}
         mine, theirs = self._sides()
         if self.own is not None:
@@ -375,11 +377,11 @@ class AcadmuBoard(Widget, can_focus=True):
         layout.add_row(Group(*sides), beats_circles())
         parts: list[RenderableType] = [header, layout]
         if choices:
-            parts.append(self._strip(prompt, choices))
+            parts.append(self._strip(choices))
         return Group(*parts)
 
-    def _strip(self, prompt: str, choices: list[Choice]) -> Text:
-        strip = Text(prompt + " ", style="bold")
+    def _strip(self, choices: list[Choice]) -> Text:
+        strip = Text("Choose: ", style="bold")
         for index, choice in enumerate(choices):
             style = Style(meta={"choice": index})
             if index == self.cursor:

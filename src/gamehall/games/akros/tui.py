@@ -35,6 +35,8 @@ from gamehall.games.akros.view import (
 
 WIDE = 92
 """From this many columns the Temple and the score stand beside the board, not below it."""
+NARROW = 72
+"""Below this many columns the Temple and the score stand one above the other."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class AkrosBoard(Widget, can_focus=True):
         self.can_move = False
         self.last: str | None = None
         self.flipped = False
-        self.region: int | None = None
+        self.chosen_region: int | None = None
         """The region chosen for the tile (the placement's first step)."""
         self.cursor = 0
 
@@ -80,13 +82,13 @@ class AkrosBoard(Widget, can_focus=True):
 
     def show(self, state: State, *, can_move: bool, last: str | None, flipped: bool) -> None:
         if state is not self.state:
-            self.region, self.cursor = None, 0
+            self.chosen_region, self.cursor = None, 0
         self.state, self.can_move, self.last, self.flipped = state, can_move, last, flipped
         self._announce()
         self.refresh(layout=True)
 
     def clear_selection(self) -> None:
-        self.region, self.cursor = None, 0
+        self.chosen_region, self.cursor = None, 0
         self._announce()
         self.refresh()
 
@@ -127,7 +129,7 @@ class AkrosBoard(Widget, can_focus=True):
         places = [(text, parts) for text, parts in legal if parts["kind"] == "place"]
         if places:
             tile = names[places[0][1]["tile"]]
-            if self.region is None:
+            if self.chosen_region is None:
                 targets: dict[int, list[str]] = {}
                 for text, parts in places:
                     targets.setdefault(parts["region"], []).append(text)
@@ -142,10 +144,10 @@ class AkrosBoard(Widget, can_focus=True):
                     f"the servant on {parts['servant']}", parts["servant"], text, parts["servant"]
                 )
                 for text, parts in places
-                if parts["region"] == self.region
+                if parts["region"] == self.chosen_region
             ]
             sources.sort(key=lambda c: self._order(c.region or 0))
-            return f"{tile} on region {self.region}: which servant moves there?", sources
+            return f"{tile} on region {self.chosen_region}: which servant moves there?", sources
         text, parts = legal[0]
         return f"No legal place for your {names[parts['tile']]}", [
             Choice("remove it", None, text, parts["tile"])
@@ -169,7 +171,7 @@ class AkrosBoard(Widget, can_focus=True):
             self.host.prompt("")
             return
         self.cursor = min(self.cursor, len(choices) - 1)
-        keys = "←→↑↓ choose, Enter picks" + (", Esc back" if self.region is not None else "")
+        keys = "←→↑↓ choose, Enter picks" + (", Esc back" if self.chosen_region is not None else "")
         self.host.prompt(f"{prompt}  {keys}")
 
     # --- keys and mouse ---------------------------------------------------------------------
@@ -205,15 +207,15 @@ class AkrosBoard(Widget, can_focus=True):
             self._take(choices[self.cursor])
 
     def action_back(self) -> None:
-        if self.region is not None:
+        if self.chosen_region is not None:
             self.clear_selection()
 
     def _take(self, choice: Choice) -> None:
         if choice.action is not None:
-            self.region, self.cursor = None, 0
+            self.chosen_region, self.cursor = None, 0
             self.host.play(choice.action)
             return
-        self.region, self.cursor = choice.value, 0
+        self.chosen_region, self.cursor = choice.value, 0
         self._announce()
         self.refresh()
 
@@ -228,7 +230,7 @@ class AkrosBoard(Widget, can_focus=True):
                     self.cursor = index
                     self._take(choice)
                     return
-            if self.region is not None and meta["region"] == self.region:
+            if self.chosen_region is not None and meta["region"] == self.chosen_region:
                 self.clear_selection()
 
     # --- drawing ----------------------------------------------------------------------------
@@ -237,10 +239,10 @@ class AkrosBoard(Widget, can_focus=True):
         if self.state is None:
             return Text("")
         view = self.state.view()
-        prompt, choices = self.choices()
+        _, choices = self.choices()
         marks: dict[int, Mark] = {}
-        if self.region is not None:
-            marks[self.region] = "chosen"
+        if self.chosen_region is not None:
+            marks[self.chosen_region] = "chosen"
         for index, choice in enumerate(choices):
             if choice.region is not None:
                 marks[choice.region] = "cursor" if index == self.cursor else "choice"
@@ -259,18 +261,21 @@ class AkrosBoard(Widget, can_focus=True):
         )
         parts: list[RenderableType] = [title, board, Text(LEGEND, style="dim")]
         if choices:
-            parts.append(self._strip(prompt, choices))
-        if self.size.width >= WIDE:
+            parts.append(self._strip(choices))
+        width = self.size.width
+        if width >= WIDE:
             side = Group(side_table(view), Text(""), score_table(view))
             grid = Table.grid(padding=(0, 3))
             grid.add_row(Group(*parts), side)
             return grid
-        grid = Table.grid(padding=(0, 3))
-        grid.add_row(side_table(view), score_table(view))
-        return Group(*parts, Text(""), grid)
+        if width >= NARROW:
+            grid = Table.grid(padding=(0, 3))
+            grid.add_row(side_table(view), score_table(view))
+            return Group(*parts, Text(""), grid)
+        return Group(*parts, Text(""), side_table(view), Text(""), score_table(view))
 
-    def _strip(self, prompt: str, choices: list[Choice]) -> Text:
-        strip = Text(prompt + " ", style="bold")
+    def _strip(self, choices: list[Choice]) -> Text:
+        strip = Text("Choose: ", style="bold")
         for index, choice in enumerate(choices):
             style = Style(meta={"choice": index})
             if index == self.cursor:

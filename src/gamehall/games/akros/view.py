@@ -29,11 +29,11 @@ from rich.text import Text
 
 from gamehall.core import GamehallError, State
 
-ENVIRONMENT_STYLES = {"F": "black on green", "S": "bright_white on blue", "M": "black on grey62"}
+ENVIRONMENT_STYLES = {"F": "black on #6aa84f", "S": "#ffffff on #2f6fb3", "M": "black on #a8a8a8"}
 SHORT_NAMES = {"F": "For", "S": "Sea", "M": "Mtn"}
-SERVANT_STYLES = {"J": "bold black on gold1", "I": "bold bright_white on red3"}
+SERVANT_STYLES = {"J": "bold black on #ffd700", "I": "bold #ffffff on #d70000"}
 """Each side's own colour: a servant looks the same on every environment."""
-SIDE_STYLES = {"jinn": "bold gold1", "ifrit": "bold red3"}
+SIDE_STYLES = {"jinn": "bold #ffd700", "ifrit": "bold #ff3030"}
 CONTESTED_STYLE = "bold bright_red"
 HALF_HEX = 4
 CELL_WIDTH = 7
