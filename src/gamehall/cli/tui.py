@@ -58,8 +58,9 @@ def tui(
         ),
     ] = None,
 ) -> None:
-    """The full-screen terminal app: play against the computer or hot-seat, with the board, the
-    move list, hints, undo and clocks. Give each seat a player with --<seat> PLAYER (--dark hard,
+    """The full-screen terminal app: play against the computer, hot-seat, or online.
+
+    The board, the move list, hints, undo and clocks. Give each seat a player with --<seat> PLAYER (--dark hard,
     --jinn human; both human for hot-seat). Every move is saved in your data directory, so
     Ctrl-C loses nothing: --resume goes on with the last game. Press ? in the app for its keys."""
     from gamehall.tui.session import (

@@ -90,9 +90,16 @@ def data_dir() -> Path:
 
 
 def new_save_path(game: Game, now: datetime.datetime | None = None) -> Path:
-    """A fresh file for a new game in :func:`data_dir`."""
+    """A fresh file for a new game in :func:`data_dir` (made if it is not there)."""
     stamp = (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S-%f")
-    return data_dir() / f"{stamp}-{game.name}.txt"
+    folder = data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise GamehallError(
+            f"cannot make the folder for saved games {folder}: {error.strerror}"
+        ) from None
+    return folder / f"{stamp}-{game.name}.txt"
 
 
 def last_unfinished() -> Path | None:
@@ -352,7 +359,6 @@ class Session:
         if target is None:
             return None
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
             temporary = target.with_name(target.name + ".tmp")
             temporary.write_text(str(self.record()), encoding="utf-8")
             os.replace(temporary, target)
