@@ -296,13 +296,12 @@ class Game(ABC):
         """The player action with this dense index."""
 
     def action_parts(self, action: Action) -> dict[str, Any]:
-        """An action's structured parts, JSON-ready, for front ends that build a move from clicks
-        or keys step by step instead of reading notation (the terminal app's boards, the web's).
-
-        Always has ``kind``; the other keys are the game's own words, in the order a person picks
-        them (an Äcädmü capture: ``own``, then ``taken``; an Akros placement: ``region``, then
-        ``servant``). The default knows nothing of the action: ``{"kind": "action"}``."""
-        return {"kind": "action"}
+        """An action's parts, as JSON-ready data in the game's own words, for front ends that
+        map clicks onto legal actions (e.g. ``{"kind": "place", "tile": "M", "region": 5}``),
+        so that no front end parses move text. Chance outcomes may have parts too. The keys
+        ``text``, ``index`` and ``mover`` are the protocol's own and may not be used.
+        Default: no parts (a front end then offers the actions by their text)."""
+        return {}
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]

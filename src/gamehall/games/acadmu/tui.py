@@ -161,7 +161,7 @@ class AcadmuBoard(Widget, can_focus=True):
         legal = self._captures()
         if not legal:
             return "", []
-        captures = [(text, parts) for text, parts in legal if parts["kind"] == "capture"]
+        captures = [(text, parts) for text, parts in legal if parts.get("kind") == "capture"]
         if not captures:
             return "You have no capture", [Choice("pass", None, legal[0][0], "pass")]
         mine, theirs = self._sides()
@@ -270,7 +270,7 @@ class AcadmuBoard(Widget, can_focus=True):
             parts = self.game.action_parts(self.game.parse_action(self.last))
         except ValueError:
             return set()
-        if parts["kind"] != "capture" or view["phase"] != "play":
+        if parts.get("kind") != "capture" or view["phase"] != "play":
             return set()
         # After a capture the turn passes, unless the other side has passed and plays alone.
         to_move = view["to_move"]

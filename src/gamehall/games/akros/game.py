@@ -100,6 +100,7 @@ class AkrosGame(Game):
 
     name: ClassVar[str] = "akros"
     title: ClassVar[str] = "Akros"
+    rules_version: ClassVar[str] = "1"
     player_names: ClassVar[tuple[str, ...]] = PLAYER_NAMES
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -235,31 +236,30 @@ class AkrosGame(Game):
         return rules.index_action(index, self.board.size)
 
     def action_parts(self, action: object) -> dict[str, Any]:
-        """``keep S discard M`` → ``{"kind": "keep", "tile": "S", "discard": "M"}`` (``discard``
-        is None for a lone keep); ``M5<10`` → ``{"kind": "place", "tile": "M", "region": 5,
-        "servant": 10}`` (the region first, then the servant that moves there); ``remove M`` →
-        ``{"kind": "remove", "tile": "M"}``; ``draw FMM`` → ``{"kind": "draw", "tiles": [...]}``."""
-        letters = rules.ENVIRONMENT_LETTERS
-        if isinstance(action, Keep):
-            return {"kind": "keep", "tile": letters[action.tile], "discard": None}
-        if isinstance(action, KeepDiscard):
-            return {
-                "kind": "keep",
-                "tile": letters[action.keep],
-                "discard": letters[action.discard],
-            }
+        """For front ends: the kind of action and its tiles, region and servant's source
+        (``{"kind": "place", "tile": "M", "region": 5, "source": 10}``; ``keep``,
+        ``keep-discard`` with ``discard``, ``remove``; the chance ``draw`` with its ``tiles``)."""
+        letter = ENVIRONMENT_LETTERS  # tile index → its letter F, S or M
         if isinstance(action, Place):
             return {
                 "kind": "place",
-                "tile": letters[action.tile],
+                "tile": letter[action.tile],
                 "region": action.region,
-                "servant": action.source,
+                "source": action.source,
+            }
+        if isinstance(action, Keep):
+            return {"kind": "keep", "tile": letter[action.tile]}
+        if isinstance(action, KeepDiscard):
+            return {
+                "kind": "keep-discard",
+                "tile": letter[action.keep],
+                "discard": letter[action.discard],
             }
         if isinstance(action, Remove):
-            return {"kind": "remove", "tile": letters[action.tile]}
+            return {"kind": "remove", "tile": letter[action.tile]}
         if isinstance(action, Draw):
-            return {"kind": "draw", "tiles": [letters[t] for t in action.tiles]}
-        raise ValueError(f"{action!r} is not an Akros action")
+            return {"kind": "draw", "tiles": [letter[t] for t in action.tiles]}
+        return {}
 
 
 @dataclass(frozen=True)

@@ -117,16 +117,16 @@ class AkrosBoard(Widget, can_focus=True):
         if not legal:
             return "", []
         names = {e["environment"]: e["name"] for e in self.state.view()["environments"]}  # type: ignore[union-attr]
-        kinds = {parts["kind"] for _, parts in legal}
-        if "keep" in kinds:
+        kinds = {parts.get("kind") for _, parts in legal}
+        if kinds & {"keep", "keep-discard"}:
             seen: dict[str, Choice] = {}
             for text, parts in legal:
-                if parts["kind"] == "keep" and parts["tile"] not in seen:
+                if parts["tile"] not in seen:
                     seen[parts["tile"]] = Choice(names[parts["tile"]], None, text, parts["tile"])
-            discards = any(parts.get("discard") for _, parts in legal)
+            discards = "keep-discard" in kinds
             tail = " (the other goes to the Temple)" if discards else ""
             return f"Keep which tile?{tail}", list(seen.values())
-        places = [(text, parts) for text, parts in legal if parts["kind"] == "place"]
+        places = [(text, parts) for text, parts in legal if parts.get("kind") == "place"]
         if places:
             tile = names[places[0][1]["tile"]]
             if self.chosen_region is None:
@@ -141,7 +141,7 @@ class AkrosBoard(Widget, can_focus=True):
                 ]
             sources = [
                 Choice(
-                    f"the servant on {parts['servant']}", parts["servant"], text, parts["servant"]
+                    f"the servant on {parts['source']}", parts["source"], text, parts["source"]
                 )
                 for text, parts in places
                 if parts["region"] == self.chosen_region

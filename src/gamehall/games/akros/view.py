@@ -159,7 +159,7 @@ def last_region(last_action: object, state: State) -> int | None:
         parts = state.game.action_parts(state.game.parse_action(str(last_action)))
     except (GamehallError, ValueError):
         return None
-    return parts.get("region") if parts["kind"] == "place" else None
+    return parts.get("region") if parts.get("kind") == "place" else None
 
 
 def render(state: State, last_action: object = None) -> RenderableType:
