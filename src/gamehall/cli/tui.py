@@ -133,7 +133,10 @@ def _run(session: object) -> None:
     from gamehall.tui.app import GamehallApp
 
     app = GamehallApp(session)
-    app.run()
+    try:
+        app.run()
+    finally:
+        session.close()  # type: ignore[attr-defined]
     path = session.save_path  # type: ignore[attr-defined]
     if path is None:
         return

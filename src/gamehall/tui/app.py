@@ -110,6 +110,7 @@ class GamehallApp(App[None]):
         table.add_columns("#", "who", "move")
         self._apply_width(self.size.width)
         self.set_interval(0.25, self._tick)
+        self.session.wake = lambda: self.call_from_thread(self._news)
         self.board.focus()
         self.advance()
 
@@ -130,6 +131,10 @@ class GamehallApp(App[None]):
             self.session.play(action)
         except GamehallError as error:
             self.say(str(error), error=True)
+            return
+        if not self.session.drives_chance:  # online: it counts when the server says so
+            self.say(f"Sent {action}…")
+            self.redraw()
             return
         self.say("")
         self.changed()
@@ -191,8 +196,11 @@ class GamehallApp(App[None]):
             self.generation += 1
             self.call_later(self.advance)
             return
-        if session.human_to_move() and not self.query_one("#move-input", Input).has_focus:
-            self.board.focus()
+        if session.human_to_move():
+            if self.status_text.endswith("…"):  # no longer waiting for anyone
+                self.say(f"{state.player_name().capitalize()}: your move.")
+            if not self.query_one("#move-input", Input).has_focus:
+                self.board.focus()
 
     def redraw(self) -> None:
         session = self.session
@@ -342,8 +350,20 @@ class GamehallApp(App[None]):
                 self._end()
                 return
             self.query_one("#seats", Static).update(self._seats())
-        if session.poll():
+        self._news()
+
+    def _news(self) -> None:
+        """Take in what arrived from elsewhere (an online game's server)."""
+        session = self.session
+        before = len(session.actions)
+        if not session.poll():
+            return
+        if len(session.actions) != before:
             self.changed()
+        else:
+            self.redraw()
+        if session.last_error:
+            self.say(session.last_error, error=True)
 
     # --- keys ---------------------------------------------------------------------------------
 

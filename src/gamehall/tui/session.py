@@ -148,10 +148,16 @@ class Session:
     """This session draws chance and runs the computer itself (an online game's server does)."""
     drives_computer = True
     remote_note: str | None = None
+    last_error: str | None = None
+    wake: Callable[[], None] | None = None
+    """Called from another thread when news arrives (an online game's); unused here."""
 
     def poll(self) -> bool:
         """Whether news arrived from elsewhere (an online game's server); never, here."""
         return False
+
+    def close(self) -> None:
+        """Let go of what the session holds (an online game's connection); nothing here."""
 
     def __init__(
         self,
