@@ -210,7 +210,7 @@ class LinePlay:
                 self.draw()
             else:
                 count = len(state.legal_actions())
-                self.say(f"{who} again ({count} legal moves; board draws it again).", "dim")
+                self.say(f"{who} again: {count} legal moves (board draws the board again).", "dim")
             try:
                 action = read_move(
                     self.console, self.read, state, redraw=self.draw, can_undo=session.can_undo()

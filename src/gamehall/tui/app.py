@@ -81,6 +81,7 @@ class GamehallApp(App[None]):
         """Bumped on every change, so a computer move for an older position is dropped."""
         self.thinking_since: float | None = None
         self.thinking_seat: int | None = None
+        self.hint_since: float | None = None
         self.summarised = -1
         """The action count whose summary panel has been shown."""
         self.ended = False
@@ -342,6 +343,7 @@ class GamehallApp(App[None]):
 
     def _tick(self) -> None:
         self._thinking_status()
+        self._hint_status()
         session = self.session
         if session.clock is not None and not self.ended:
             if session.check_clock() is not None:
@@ -396,7 +398,8 @@ class GamehallApp(App[None]):
             return
         state = session.state
         generation = self.generation
-        self.say(f"Looking for the best moves (up to {HINT_SECONDS:g} s)…")
+        self.hint_since = time.monotonic()
+        self._hint_status()
 
         def work() -> None:
             from gamehall.ai.hints import hints
@@ -404,13 +407,22 @@ class GamehallApp(App[None]):
             try:
                 found = hints(state, count=3, seconds=HINT_SECONDS)
             except Exception as error:
+                self.hint_since = None
                 self.call_from_thread(self.say, f"No hint: {error}", error=True)
                 return
             self.call_from_thread(self._show_hints, generation, found)
 
         self.run_worker(work, thread=True, group="hint", exit_on_error=False)
 
+    def _hint_status(self) -> None:
+        if self.hint_since is not None:
+            spent = time.monotonic() - self.hint_since
+            self.say(
+                f"Looking for the best moves (the search takes {HINT_SECONDS:g} s)… {spent:.1f} s"
+            )
+
     def _show_hints(self, generation: int, found: list[Any]) -> None:
+        self.hint_since = None
         if generation != self.generation:
             return
         if not found:

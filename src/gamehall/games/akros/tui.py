@@ -101,7 +101,7 @@ class AkrosBoard(Widget, can_focus=True):
         return Group(
             Text(f"{winner} wins: {outcome.reason}.", style="bold"),
             Text(""),
-            score_table(state.view()),
+            score_table(state.view(), "Final score"),
         )
 
     # --- the steps --------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.style import Style
 from rich.table import Table
@@ -126,9 +126,9 @@ def side_table(view: Mapping[str, Any]) -> Table:
     return table
 
 
-def score_table(view: Mapping[str, Any]) -> Table:
+def score_table(view: Mapping[str, Any], title: str = "Score now") -> Table:
     """Each environment's score for both sides and who claims it now."""
-    table = Table(title="Score now", show_edge=False, pad_edge=False)
+    table = Table(title=title, show_edge=False, pad_edge=False)
     table.add_column("")
     table.add_column(Text("Jinn", style=SIDE_STYLES["jinn"]), justify="right")
     table.add_column(Text("Ifrit", style=SIDE_STYLES["ifrit"]), justify="right")
@@ -171,7 +171,23 @@ def render(state: State, last_action: object = None) -> RenderableType:
     if last_action is not None:
         parts.append(Text(f"last: {last_action}", style="dim"))
     parts.append(Text(LEGEND, style="dim"))
-    grid = Table.grid(padding=(0, 3))
-    grid.add_row(side_table(view), score_table(view))
-    parts.append(grid)
+    parts.append(SideBySide(side_table(view), score_table(view)))
     return Panel(Group(*parts), title=title_text(state), expand=False)
+
+
+class SideBySide:
+    """Two renderables beside each other where there is room (``WIDE_ENOUGH`` columns), else
+    one above the other, so a narrow terminal never squeezes a table."""
+
+    WIDE_ENOUGH = 72
+
+    def __init__(self, left: RenderableType, right: RenderableType) -> None:
+        self.left, self.right = left, right
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width >= self.WIDE_ENOUGH:
+            grid = Table.grid(padding=(0, 3))
+            grid.add_row(self.left, self.right)
+            yield grid
+        else:
+            yield Group(self.left, Text(""), self.right)
