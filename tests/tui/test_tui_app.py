@@ -332,3 +332,39 @@ async def test_every_move_is_saved_and_resumes_where_it_was(tmp_path):
     assert again.state == session.state and again.players == session.players
     # The same seed and action number give the same chance outcome after a resume.
     assert isinstance(Record.parse(save.read_text()), Record)
+
+
+# --- a game without a board of its own ------------------------------------------------------------
+
+
+@pytest.fixture
+def plain_game():
+    """Äcädmü under another name, registered without its terminal board."""
+    from gamehall.core import register_plugin, unregister_plugin
+    from gamehall.core.plugin import GamePlugin
+    from gamehall.games.acadmu.game import AcadmuGame
+
+    class PlainGame(AcadmuGame):
+        name = "plaingame"
+        title = "Plain"
+
+    register_plugin(GamePlugin(game=PlainGame))
+    yield PlainGame
+    unregister_plugin("plaingame")
+
+
+async def test_a_game_without_a_board_gets_the_generic_one(plain_game):
+    from gamehall.tui.board import GenericBoard
+
+    session = Session(plain_game(target=1), ["human", "human"], seed=3)
+    app = GamehallApp(session)
+    async with app.run_test(size=PHONE) as pilot:
+        assert isinstance(app.board, GenericBoard)
+        await until(pilot, session.human_to_move)
+        legal = [str(a) for a in session.state.legal_actions()]
+        text = svg_text(await shot(pilot, "generic-board"))
+        assert str(session.state) in text and legal[0] in text
+        before = len(session.actions)
+        await pilot.press("down", "enter")  # the second move in the list
+        await until(pilot, lambda: len(session.actions) > before)
+        assert str(session.actions[before]) == legal[1]
