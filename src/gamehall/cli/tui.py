@@ -73,6 +73,10 @@ def tui(
         session_from_record,
     )
 
+    extra = list(ctx.args)
+    if game_name is not None and game_name.startswith("-"):  # a seat flag, not a game
+        extra.insert(0, game_name)
+        game_name = None
     sources = [resume, load is not None, position is not None, connect is not None]
     if sum(sources) > 1:
         raise GamehallError("give at most one of --resume, --load, --position and --connect")
@@ -99,7 +103,7 @@ def tui(
         game = record.game()
         if game_name is not None and build_game(game_name).name != game.name:
             raise GamehallError(f"the record is of {game.name}, not {game_name}")
-        given = seat_flags(game, ctx.args)
+        given = seat_flags(game, extra)
         _check_players(given.values())
         session = session_from_record(record, given, save_path=save_path, clock=time_control)
     else:
@@ -108,7 +112,7 @@ def tui(
                 "name the game, e.g. gamehall tui acadmu (gamehall games lists them)"
             )
         game = build_game(game_name, variant, target=target, board=board)
-        given = seat_flags(game, ctx.args)
+        given = seat_flags(game, extra)
         _check_players(given.values())
         start = game.parse_state(position) if position is not None else None
         session = Session(

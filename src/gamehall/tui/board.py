@@ -31,6 +31,7 @@ class GenericBoard(Widget, can_focus=True):
         Binding("up,left", "move(-1)", "previous", show=False),
         Binding("down,right", "move(1)", "next", show=False),
         Binding("enter", "pick", "play", show=False),
+        *(Binding(str(n), f"number({n})", show=False) for n in range(1, 10)),
     ]
 
     def __init__(self, game: Game, host: BoardHost) -> None:
@@ -78,6 +79,12 @@ class GenericBoard(Widget, can_focus=True):
         legal = self._legal()
         if legal:
             self.host.play(legal[self.cursor])
+
+    def action_number(self, number: int) -> None:
+        """A digit plays the move with that number in the list."""
+        legal = self._legal()
+        if 1 <= number <= len(legal):
+            self.host.play(legal[number - 1])
 
     def on_click(self, event: events.Click) -> None:
         index = event.style.meta.get("choice")

@@ -20,6 +20,7 @@ KEYS: tuple[tuple[str, str], ...] = (
         "move over the legal choices (your token, the tokens it takes; the tile, the region, the servant)",
     ),
     ("Enter", "pick the choice under the cursor; the last choice plays the move"),
+    ("1–9", "pick the choice with that number"),
     ("Esc", "go back one step of the move (in the move line: back to the board)"),
     ("mouse", "click a highlighted choice"),
     ("/ or :", "type a move in notation (RTxBS, M5<10), Enter plays it"),

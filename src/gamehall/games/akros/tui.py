@@ -63,6 +63,7 @@ class AkrosBoard(Widget, can_focus=True):
         Binding("up", "move(0, -1)", "up", show=False),
         Binding("down", "move(0, 1)", "down", show=False),
         Binding("enter", "pick", "pick", show=False),
+        *(Binding(str(n), f"number({n})", show=False) for n in range(1, 10)),
         Binding("escape", "back", "back", show=False),
     ]
 
@@ -206,6 +207,13 @@ class AkrosBoard(Widget, can_focus=True):
         if choices:
             self._take(choices[self.cursor])
 
+    def action_number(self, number: int) -> None:
+        """A digit picks the choice with that number (in the order the strip shows them)."""
+        _, choices = self.choices()
+        if 1 <= number <= len(choices):
+            self.cursor = number - 1
+            self._take(choices[number - 1])
+
     def action_back(self) -> None:
         if self.chosen_region is not None:
             self.clear_selection()
@@ -280,7 +288,8 @@ class AkrosBoard(Widget, can_focus=True):
             style = Style(meta={"choice": index})
             if index == self.cursor:
                 style += Style(reverse=True, bold=True)
-            strip.append(f" {choice.label} ", style=style)
+            number = f"{index + 1}·" if index < 9 else ""
+            strip.append(f" {number}{choice.label} ", style=style)
             strip.append(" ")
         return strip
 
