@@ -368,3 +368,43 @@ async def test_a_game_without_a_board_gets_the_generic_one(plain_game):
         await pilot.press("down", "enter")  # the second move in the list
         await until(pilot, lambda: len(session.actions) > before)
         assert str(session.actions[before]) == legal[1]
+
+
+def test_the_clock_goes_on_where_it_was_after_a_resume(tmp_path):
+    now = [0.0]
+    save = tmp_path / "clock.txt"
+    session = Session(
+        find_game("acadmu", target=3),
+        ["human", "human"],
+        seed=1,
+        clock=Clock.parse("2+1"),
+        save_path=save,
+        now=lambda: now[0],
+    )
+    while session.state.is_chance_node():
+        session.play_chance()
+    mover = session.state.current_player
+    now[0] = 30.0
+    session.play(session.state.legal_actions()[0])  # 30 s spent, 1 s added
+    record = read_record(save)
+    assert record.tags["TimeControl"] == "2+1"
+    left = [float(x) for x in record.tags["TimeLeft"].split()]
+    assert left[mover] == 91.0 and left[1 - mover] == 120.0
+    again = session_from_record(record, {}, save_path=save)
+    assert [round(again.clock.remaining(s, again.now()), 1) for s in (0, 1)] == left
+
+
+async def test_the_status_line_says_what_the_computer_is_doing():
+    session = acadmu_session(players=("human", "medium"), seed=2)
+    app = GamehallApp(session, think_delay=1.5)  # hold the computer so its status can be read
+    async with app.run_test(size=DESKTOP) as pilot:
+        await until(pilot, session.human_to_move)
+        before = len(session.actions)
+        while len(session.actions) == before:
+            await pilot.press("enter")
+        await until(pilot, lambda: "is thinking" in str(app.query_one("#status").render()))
+        status = str(app.query_one("#status").render())
+        assert "Light (medium) is thinking (MCTS, about 0.2 s a move)" in status
+        await until(pilot, session.human_to_move, timeout=30)
+        assert app.status_text.startswith("Light played ")
+        assert "simulations" in app.status_text  # how it chose: MCTS and its budget

@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -127,24 +128,24 @@ def tui(
     _run(session)
 
 
-def _check_players(players: object) -> None:
-    for player in players:  # type: ignore[attr-defined]
+def _check_players(players: Iterable[str]) -> None:
+    for player in players:
         if str(player).lower() != "human":
             make_agent(str(player), 0)  # an unknown name fails here, before the screen opens
 
 
-def _run(session: object) -> None:
+def _run(session: Any) -> None:
     from gamehall.tui.app import GamehallApp
 
     app = GamehallApp(session)
     try:
         app.run()
     finally:
-        session.close()  # type: ignore[attr-defined]
-    path = session.save_path  # type: ignore[attr-defined]
+        session.close()
+    path = session.save_path
     if path is None:
         return
-    if session.over:  # type: ignore[attr-defined]
+    if session.over:
         console.print(f"The game's record is in {path}", highlight=False)
     else:
         console.print(

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from gamehall.ai import LEVELS
 from gamehall.core import Action, GamehallError, State, find_plugin
+from gamehall.core.plugin import TerminalBoard
 from gamehall.tui.board import board as generic_board
 from gamehall.tui.screens import Panel, SaveScreen, help_panel, position_panel
 
@@ -89,7 +90,11 @@ class GamehallApp(App[None]):
         self.status_text = ""
         self.prompt_text = ""
         hook = self.plugin.load_tui() or generic_board
-        self.board: Widget = hook(self.game, self)
+        board = hook(self.game, self)
+        self.board: Widget = board
+        """The board as a widget (to mount and focus)."""
+        self.drawing: TerminalBoard = board
+        """The same board as the plugin protocol (to show states on)."""
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -156,7 +161,7 @@ class GamehallApp(App[None]):
         """The position changed: redraw, then let whoever is to act act."""
         self.generation += 1
         self.thinking_since = None
-        self.board.clear_selection()  # type: ignore[attr-defined]
+        self.drawing.clear_selection()
         self.advance()
 
     def advance(self) -> None:
@@ -167,7 +172,7 @@ class GamehallApp(App[None]):
             return
         state = session.state
         count = len(session.actions)
-        summary = self.board.summary(state)  # type: ignore[attr-defined]
+        summary = self.drawing.summary(state)
         if summary is not None and self.summarised != count:
             self.summarised = count
             self.push_screen(Panel("Round over", summary), lambda _: self.advance())
@@ -207,9 +212,7 @@ class GamehallApp(App[None]):
         session = self.session
         state: State = session.state
         last = str(session.actions[-1]) if session.actions else None
-        self.board.show(  # type: ignore[attr-defined]
-            state, can_move=session.human_to_move(), last=last, flipped=self.flipped
-        )
+        self.drawing.show(state, can_move=session.human_to_move(), last=last, flipped=self.flipped)
         self.query_one("#title", Static).update(self._title())
         self.query_one("#seats", Static).update(self._seats())
         self._moves()
@@ -272,7 +275,7 @@ class GamehallApp(App[None]):
         self.ended = True
         self.thinking_since = None
         state = self.session.state
-        body: RenderableType | None = self.board.summary(state)  # type: ignore[attr-defined]
+        body: RenderableType | None = self.drawing.summary(state)
         result = self.session.result_text() or "The game is over."
         if body is None or self.session.forfeit is not None:
             body = Text(result)

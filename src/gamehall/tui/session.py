@@ -61,6 +61,18 @@ class Clock:
         self.left = [self.seconds] * players
         self.running, self.since = None, now
 
+    def resume(self, text: str, players: int, now: float) -> None:
+        """Take each side's time left from a record's ``TimeLeft`` tag (seconds, by seat)."""
+        try:
+            left = [float(x) for x in text.split()]
+        except ValueError:
+            raise GamehallError(f"TimeLeft {text!r} is not one number of seconds a seat") from None
+        if len(left) != players or any(not 0 <= x <= self.seconds + 3600 for x in left):
+            raise GamehallError(f"TimeLeft {text!r} does not give each of {players} seats its time")
+        running = self.running
+        self.left = left
+        self.running, self.since = running, now
+
     def remaining(self, seat: int, now: float) -> float:
         left = self.left[seat]
         if self.running == seat:
@@ -345,6 +357,10 @@ class Session:
         extra: dict[str, str] = {}
         if self.clock is not None:
             extra["TimeControl"] = self.clock.text()
+            now = self.now()
+            extra["TimeLeft"] = " ".join(
+                f"{self.clock.remaining(seat, now):.1f}" for seat in range(self.game.num_players)
+            )
         if self.forfeit is not None:
             extra["Forfeit"] = self.game.player_names[self.forfeit]
             extra["Termination"] = self.result_text() or ""
@@ -405,4 +421,6 @@ def session_from_record(
     )
     if "Forfeit" in record.tags:
         session.forfeit = game.player_index(record.tags["Forfeit"])
+    if session.clock is not None and record.tags.get("TimeLeft"):
+        session.clock.resume(record.tags["TimeLeft"], game.num_players, session.now())
     return session
