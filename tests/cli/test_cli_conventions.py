@@ -285,6 +285,7 @@ def test_serve_on_a_busy_port_is_one_line_exit_2(capsys):
     assert_one_line_error(code, err, "cannot listen", str(port))
 
 
+@pytest.mark.slow
 def test_a_broken_pipe_exits_quietly(tmp_path):
     path = tmp_path / "long.txt"
     run_result = subprocess.run(

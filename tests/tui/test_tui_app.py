@@ -75,6 +75,7 @@ def akros_session(players=("human", "human"), seed=4, save=None) -> Session:
 # --- whole games by keys -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_whole_acadmu_round_by_keys_against_the_computer(tmp_path):
     save = tmp_path / "round.txt"
     session = acadmu_session(save=save)
@@ -112,6 +113,7 @@ async def test_a_whole_acadmu_round_by_keys_against_the_computer(tmp_path):
     assert record.replay()[-1] == session.state
 
 
+@pytest.mark.slow
 async def test_a_whole_akros_game_by_keys_hot_seat():
     session = akros_session()
     app = GamehallApp(session)
@@ -190,6 +192,7 @@ async def test_acadmu_board_screenshot(size):
 # --- keys ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_typed_notation_undo_flip_position_help_and_hint():
     session = acadmu_session(players=("human", "beginner"), seed=2)
     app = GamehallApp(session)
