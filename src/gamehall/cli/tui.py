@@ -110,7 +110,7 @@ def tui(
     else:
         if game_name is None:
             raise GamehallError(
-                "name the game, e.g. gamehall tui acadmu (gamehall games lists them)"
+                "name the game, e.g. gamehall tui GAME (gamehall games lists them)"
             )
         game = build_game(game_name, variant, target=target, board=board)
         given = seat_flags(game, extra)

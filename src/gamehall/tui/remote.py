@@ -72,9 +72,10 @@ def _get(url: str, limit: int) -> bytes:
         except (ValueError, KeyError, TypeError):
             message = error.reason
         raise GamehallError(f"the server says: {message}") from None
-    except (urllib.error.URLError, OSError) as error:
-        reason = getattr(error, "reason", error)
-        raise GamehallError(f"cannot reach {url}: {reason}") from None
+    except urllib.error.URLError as error:
+        raise GamehallError(f"cannot reach {url}: {error.reason}") from None
+    except OSError as error:
+        raise GamehallError(f"cannot reach {url}: {error}") from None
     if len(data) > limit:
         raise GamehallError(f"{url} sent more than {limit:,} bytes")
     return data
