@@ -68,6 +68,18 @@ def acadmu_session(players=("human", "beginner"), seed=2, target=3, save=None) -
     return Session(find_game("acadmu", target=target), list(players), seed=seed, save_path=save)
 
 
+async def play_by_keys(pilot: Pilot, session: Session, keys: list[str]) -> None:
+    """Press ``keys`` one by one, each taken in before the next, until the move is played (a
+    key left over would fall on the next decision)."""
+    before = len(session.actions)
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+        if len(session.actions) > before:
+            return
+    raise AssertionError(f"the keys {keys} played no move")
+
+
 def akros_session(players=("human", "human"), seed=4, save=None) -> Session:
     return Session(find_game("akros"), list(players), seed=seed, save_path=save)
 
@@ -78,8 +90,8 @@ def akros_session(players=("human", "human"), seed=4, save=None) -> Session:
 @pytest.mark.slow
 async def test_a_whole_acadmu_round_by_keys_against_the_computer(tmp_path):
     save = tmp_path / "round.txt"
-    session = acadmu_session(save=save)
-    app = GamehallApp(session)
+    session = acadmu_session(save=save, target=12)
+    app = GamehallApp(session, think_delay=0.1)
     steps = ["right", "enter", "enter", "enter"]
     async with app.run_test(size=DESKTOP) as pilot:
         moves = 0
@@ -87,13 +99,8 @@ async def test_a_whole_acadmu_round_by_keys_against_the_computer(tmp_path):
             await until(pilot, lambda: session.human_to_move() or isinstance(app.screen, Panel))
             if isinstance(app.screen, Panel):
                 break
-            before = len(session.actions)
             # Step: a token of yours (moving the cursor on every other move), then what it takes.
-            for key in steps[moves % 2 :]:
-                await pilot.press(key)
-                if len(session.actions) > before:
-                    break
-            assert len(session.actions) > before, "Enter on the last step plays the move"
+            await play_by_keys(pilot, session, steps[moves % 2 :])
             moves += 1
         assert panel_title(app) == "Round over"
         state = session.state
@@ -123,15 +130,11 @@ async def test_a_whole_akros_game_by_keys_hot_seat():
             await until(pilot, lambda: session.human_to_move() or session.over)
             if session.over:
                 break
-            before = len(session.actions)
             kind = find_game("akros").action_parts(session.state.legal_actions()[0])["kind"]
+            move = ["enter"] * 3  # the keep; or the region, then the servant
             if decisions % 3 == 1:
-                await pilot.press("down" if kind == "place" else "right")
-            for _ in range(3):  # the keep; or the region, then the servant
-                await pilot.press("enter")
-                if len(session.actions) > before:
-                    break
-            assert len(session.actions) > before
+                move.insert(0, "down" if kind == "place" else "right")
+            await play_by_keys(pilot, session, move)
             decisions += 1
         await until(pilot, lambda: panel_title(app) == "Game over")
         assert session.state.is_terminal()
@@ -320,13 +323,11 @@ async def test_a_clock_that_runs_out_ends_the_game(tmp_path):
 async def test_every_move_is_saved_and_resumes_where_it_was(tmp_path):
     save = tmp_path / "game.txt"
     session = acadmu_session(players=("human", "easy"), seed=6, save=save)
-    app = GamehallApp(session)
+    app = GamehallApp(session, think_delay=0.1)
     async with app.run_test(size=DESKTOP) as pilot:
         for _ in range(3):
             await until(pilot, session.human_to_move)
-            before = len(session.actions)
-            while len(session.actions) == before:
-                await pilot.press("enter")
+            await play_by_keys(pilot, session, ["enter"] * 3)
         await until(pilot, session.human_to_move)
     saved = read_record(save)
     assert saved.actions == [str(a) for a in session.actions]
@@ -341,25 +342,20 @@ async def test_every_move_is_saved_and_resumes_where_it_was(tmp_path):
 
 
 @pytest.fixture
-def plain_game():
-    """Äcädmü under another name, registered without its terminal board."""
+def nim():
+    """Nim, the game of the tests, which has no terminal board (nor any other part)."""
     from gamehall.core import register_plugin, unregister_plugin
-    from gamehall.core.plugin import GamePlugin
-    from gamehall.games.acadmu.game import AcadmuGame
+    from tests.nim.plugin import PLUGIN
 
-    class PlainGame(AcadmuGame):
-        name = "plaingame"
-        title = "Plain"
-
-    register_plugin(GamePlugin(game=PlainGame))
-    yield PlainGame
-    unregister_plugin("plaingame")
+    register_plugin(PLUGIN)
+    yield PLUGIN.game
+    unregister_plugin(PLUGIN.name)
 
 
-async def test_a_game_without_a_board_gets_the_generic_one(plain_game):
+async def test_a_game_without_a_board_gets_the_generic_one(nim):
     from gamehall.tui.board import GenericBoard
 
-    session = Session(plain_game(target=1), ["human", "human"], seed=3)
+    session = Session(nim(), ["human", "human"], seed=3)
     app = GamehallApp(session)
     async with app.run_test(size=PHONE) as pilot:
         assert isinstance(app.board, GenericBoard)
@@ -402,9 +398,7 @@ async def test_the_status_line_says_what_the_computer_is_doing():
     app = GamehallApp(session, think_delay=1.5)  # hold the computer so its status can be read
     async with app.run_test(size=DESKTOP) as pilot:
         await until(pilot, session.human_to_move)
-        before = len(session.actions)
-        while len(session.actions) == before:
-            await pilot.press("enter")
+        await play_by_keys(pilot, session, ["enter"] * 3)
         await until(pilot, lambda: "is thinking" in str(app.query_one("#status").render()))
         status = str(app.query_one("#status").render())
         assert "Light (medium) is thinking (MCTS, about 0.2 s a move)" in status
