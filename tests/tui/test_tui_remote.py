@@ -145,3 +145,8 @@ async def test_watch_an_online_akros_game(server):
     finally:
         watcher.close()
         player.close()
+
+
+def test_a_server_error_is_one_line(server):
+    with pytest.raises(GamehallError, match=r"the server says: .*g_nosuchgame"):
+        connect_session(f"{server}/game/g_nosuchgame")

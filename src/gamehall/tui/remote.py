@@ -3,7 +3,8 @@
 The link is a game page (``http://HOST:PORT/game/ID``, the address anyone watches with) or a
 seat link (``…?seat=TOKEN``, which seats you). The record (``GET /api/games/ID/record``) names
 the game and its variant; the WebSocket (``/ws/games/ID``, see ``docs/web-protocol.md``) then
-brings a ``state`` message after every action. Each one is checked by replaying its actions
+brings a ``state`` message after every action. Every message is parsed with the protocol's own
+typed models (:mod:`gamehall.web.protocol`), and each state is checked by replaying its actions
 with the local engine, so the board is drawn from real states, exactly as in a local game. The
 server draws chance and runs the computer; your moves go to it as ``move`` messages and count
 once it has stored them. A dropped connection reconnects with ``hello`` and the last version.
@@ -15,7 +16,6 @@ does, less undo and clocks; a copy of the record is kept in the data directory.
 from __future__ import annotations
 
 import contextlib
-import json
 import queue
 import threading
 import time
@@ -23,11 +23,24 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from gamehall.core import Action, GamehallError, Record, State, make_record
 from gamehall.tui.session import new_save_path
+from gamehall.web.protocol import (
+    SERVER_MESSAGE,
+    ErrorAnswer,
+    ErrorMessage,
+    Hello,
+    Move,
+    PresenceMessage,
+    SeatPresence,
+    StateMessage,
+)
 
 MAX_RECORD = 2_000_000
 """The longest record the client reads from a server (bytes)."""
@@ -36,6 +49,13 @@ MAX_MESSAGE = 2_000_000
 MAX_ACTIONS = 10_000
 """The most actions a game from a server may have."""
 RECONNECT_SECONDS = (0.5, 1, 2, 4, 8)
+
+
+@dataclass(frozen=True)
+class Down:
+    """The connection dropped (or a message could not be read); the listener says why."""
+
+    reason: str
 
 
 def parse_link(url: str) -> tuple[str, str, str | None]:
@@ -68,8 +88,8 @@ def _get(url: str, limit: int) -> bytes:
             data = response.read(limit + 1)
     except urllib.error.HTTPError as error:
         try:
-            message = json.loads(error.read(10_000))["error"]["message"]
-        except (ValueError, KeyError, TypeError):
+            message = ErrorAnswer.model_validate_json(error.read(10_000)).error.message
+        except ValidationError:
             message = error.reason
         raise GamehallError(f"the server says: {message}") from None
     except urllib.error.URLError as error:
@@ -96,7 +116,7 @@ class RemoteSession:
         self.actions: list[Action] = []
         self.version = -1
         self.you: list[int] = []
-        self.seats: list[dict[str, Any]] = []
+        self.seats: list[SeatPresence] = []
         self.players = [
             p.lower() for p in (record.tags.get(n.capitalize(), "") for n in self.game.player_names)
         ]
@@ -106,7 +126,9 @@ class RemoteSession:
         self.wake: Callable[[], None] | None = None
         self.sent_version: int | None = None
         """The version a move of ours was sent at, until the server answers it."""
-        self._inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._inbox: queue.Queue[StateMessage | PresenceMessage | ErrorMessage | Down] = (
+            queue.Queue()
+        )
         self._socket: Any = None
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._listen, name="gamehall-remote", daemon=True)
@@ -138,20 +160,31 @@ class RemoteSession:
                 with connect(self.ws_url(), max_size=MAX_MESSAGE, open_timeout=10) as socket:
                     self._socket = socket
                     attempt = 0
-                    socket.send(json.dumps({"type": "hello", "version": self.version}))
+                    socket.send(Hello(type="hello", version=self.version).model_dump_json())
                     for text in socket:
-                        self._post(json.loads(text))
+                        self._post(self._read(text))
             except Exception as error:  # every network failure: say so, then try again
                 if self._closed.is_set():
                     return
-                self._post({"type": "_down", "message": str(error) or type(error).__name__})
+                self._post(Down(str(error) or type(error).__name__))
             if self._closed.is_set():
                 return
             time.sleep(RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)])
             attempt += 1
 
-    def _post(self, message: Any) -> None:
-        if isinstance(message, dict):
+    @staticmethod
+    def _read(text: str | bytes) -> StateMessage | PresenceMessage | ErrorMessage | Down | None:
+        """One server message, parsed at the edge with the protocol's models (None: a pong)."""
+        try:
+            message = SERVER_MESSAGE.validate_json(text)
+        except ValidationError as error:
+            return Down(
+                f"the server sent a message this client cannot read ({error.error_count()} problems)"
+            )
+        return None if message.type == "pong" else message
+
+    def _post(self, message: StateMessage | PresenceMessage | ErrorMessage | Down | None) -> None:
+        if message is not None:
             self._inbox.put(message)
             if self.wake is not None:
                 self.wake()
@@ -166,27 +199,30 @@ class RemoteSession:
                 message = self._inbox.get_nowait()
             except queue.Empty:
                 return changed
-            kind = message.get("type")
-            if kind == "state":
+            if isinstance(message, StateMessage):
                 changed |= self._take_state(message)
-            elif kind == "presence":
-                self.seats = list(message.get("seats") or self.seats)
+            elif isinstance(message, PresenceMessage):
+                self.seats = list(message.seats)
                 self._note()
                 changed = True
-            elif kind == "error":
-                self.last_error = (
-                    f"the server refused: {message.get('message', message.get('code'))}"
-                )
+            elif isinstance(message, ErrorMessage):
+                self.last_error = f"the server refused ({message.code}): {message.message}"
                 self.sent_version = None
                 changed = True
-            elif kind == "_down":
-                self.remote_note = f"connection lost ({message['message']}); reconnecting…"
+            else:
+                self.remote_note = f"connection lost ({message.reason}); reconnecting…"
                 changed = True
 
-    def _take_state(self, message: dict[str, Any]) -> bool:
-        actions = message.get("actions")
-        if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
-            self.last_error = "the server sent a state without a usable action list"
+    def _take_state(self, message: StateMessage) -> bool:
+        actions = message.actions
+        if message.rules_version != self.game.rules_version:
+            self.last_error = (
+                f"the server plays {self.game.name} rules version {message.rules_version!r}, "
+                f"this gamehall {self.game.rules_version!r}"
+            )
+            return True
+        if len(actions) > MAX_ACTIONS:
+            self.last_error = f"the server's game has more than {MAX_ACTIONS:,} actions"
             return True
         texts = [str(a) for a in self.actions]
         if actions[: len(texts)] != texts:  # another history (a resync): replay from the start
@@ -194,16 +230,19 @@ class RemoteSession:
             texts = []
         try:
             for text in actions[len(texts) :]:
-                action = self.state.parse_action(str(text))
+                action = self.state.parse_action(text)
                 self.states.append(self.state.apply(action))
                 self.actions.append(action)
         except GamehallError as error:
             self.last_error = f"the server's game does not replay here: {error}"
             return True
-        self.version = int(message.get("version", len(self.actions)))
+        if str(self.state) != message.position:
+            self.last_error = "the server's position differs from its actions replayed here"
+            return True
+        self.version = message.version
         self.sent_version = None
-        self.you = [int(s) for s in message.get("you") or []]
-        self.seats = list(message.get("seats") or [])
+        self.you = list(message.you)
+        self.seats = list(message.seats)
         self.last_error = None
         self._note()
         self._save()
@@ -217,12 +256,9 @@ class RemoteSession:
         else:
             self.remote_note = "online · watching"
         away = [
-            names[s["index"]].capitalize()
-            for s in self.seats
-            if isinstance(s, dict)
-            and s.get("kind") == "human"
-            and not s.get("connected", True)
-            and s.get("index") not in self.you
+            names[seat.index].capitalize()
+            for seat in self.seats
+            if seat.kind == "human" and not seat.connected and seat.index not in self.you
         ]
         if away:
             self.remote_note += f" · {', '.join(away)} not connected"
@@ -273,9 +309,9 @@ class RemoteSession:
         name = self.game.player_names[seat].capitalize()
         if seat in self.you:
             return f"{name} (you)"
-        info = next((s for s in self.seats if isinstance(s, dict) and s.get("index") == seat), {})
-        if info.get("kind") == "computer":
-            return f"{name} ({info.get('level') or 'computer'})"
+        info = next((s for s in self.seats if s.index == seat), None)
+        if info is not None and info.kind == "computer":
+            return f"{name} ({info.level or 'computer'})"
         return name
 
     def mover_names(self) -> list[str]:
@@ -295,7 +331,7 @@ class RemoteSession:
         self.state.parse_action(text)  # a move the rules forbid never leaves this terminal
         if self._socket is None:
             raise GamehallError("not connected to the server yet")
-        self._socket.send(json.dumps({"type": "move", "version": self.version, "action": text}))
+        self._socket.send(Move(type="move", version=self.version, action=text).model_dump_json())
         self.sent_version = self.version
 
     def can_undo(self) -> bool:
