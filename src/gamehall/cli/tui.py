@@ -109,9 +109,7 @@ def tui(
         session = session_from_record(record, given, save_path=save_path, clock=time_control)
     else:
         if game_name is None:
-            raise GamehallError(
-                "name the game, e.g. gamehall tui GAME (gamehall games lists them)"
-            )
+            raise GamehallError("name the game, e.g. gamehall tui GAME (gamehall games lists them)")
         game = build_game(game_name, variant, target=target, board=board)
         given = seat_flags(game, extra)
         _check_players(given.values())

@@ -141,9 +141,7 @@ class AkrosBoard(Widget, can_focus=True):
                     for region, texts in sorted(targets.items(), key=lambda kv: self._order(kv[0]))
                 ]
             sources = [
-                Choice(
-                    f"the servant on {parts['source']}", parts["source"], text, parts["source"]
-                )
+                Choice(f"the servant on {parts['source']}", parts["source"], text, parts["source"])
                 for text, parts in places
                 if parts["region"] == self.chosen_region
             ]
