@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean chromium postgres
+.PHONY: run test lint bench clean chromium postgres warm
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,7 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+# numba compiles the exact solvers' kernels on first use (10-25 s); compile them here, once (a
+# second or two when they are cached), so no first move, solve or hint waits for it.
+warm: $(STAMP)
+	$(BIN)/gamehall warm-up
+
+run: warm
 	$(BIN)/gamehall serve
 
 # Browser tests drive Debian's chromium; install it when missing (root, or sudo if there is one).
@@ -29,7 +34,7 @@ postgres:
 
 # The browser tests run in their own pytest invocation: Playwright's sync fixtures leave an
 # event loop running that would upset the async tests of the rest of the suite.
-test: $(STAMP) chromium postgres
+test: warm chromium postgres
 	$(BIN)/ruff check src tests bench
 	$(BIN)/python -m pytest --ignore=tests/browser
 	GAMEHALL_REQUIRE_BROWSER=1 $(BIN)/python -m pytest tests/browser
