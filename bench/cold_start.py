@@ -12,8 +12,9 @@ sources with this venv's Python (``PYTHONPATH``):
    a fresh process (the first of its kind: the compiled code is loaded from the disk cache), and
    in another fresh process after the same kind of call on another position (a later one).
 
-The target: the first takes no more than 1 s longer than a later one. Times are wall-clock and
-the machine is shared, so each figure is the median of ``--repeat`` runs.
+The target: the first takes no more than 1 s longer than a later one. Times are wall-clock (and
+the process's CPU time beside them, less disturbed by other load on a shared machine), each the
+median of ``--repeat`` runs; the load average is printed with them.
 
     .venv/bin/python bench/cold_start.py [--repeat 3] [--keep]
 """
@@ -62,8 +63,8 @@ def position(game_name: str, seed: int) -> str:
     return str(state)
 
 
-def run_task(task: str, text: str) -> float:
-    """Do one task on a position; its wall-clock seconds."""
+def run_task(task: str, text: str) -> tuple[float, float]:
+    """Do one task on a position; its wall-clock and CPU seconds."""
     from gamehall.ai.hints import advise
     from gamehall.ai.levels import LevelAgent
     from gamehall.cli.solve import solve_text
@@ -71,14 +72,14 @@ def run_task(task: str, text: str) -> float:
 
     game = find_game(TASKS[task][0])
     state = game.parse_state(text)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if task == "hard":
         LevelAgent("hard", seed=1).choose(state)
     elif task == "solve":
         solve_text(game, text, seconds=30.0, as_json=False, seed=0)
     else:
         advise(state)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def child(task: str, prime: bool) -> None:
@@ -86,8 +87,8 @@ def child(task: str, prime: bool) -> None:
     game, timed, other = TASKS[task]
     if prime:
         run_task(task, position(game, other))
-    seconds = run_task(task, position(game, timed))
-    print(json.dumps({"task": task, "prime": prime, "seconds": seconds}))
+    seconds, cpu = run_task(task, position(game, timed))
+    print(json.dumps({"task": task, "prime": prime, "seconds": seconds, "cpu": cpu}))
 
 
 def in_clone(clone: Path, *args: str) -> str:
@@ -98,7 +99,7 @@ def in_clone(clone: Path, *args: str) -> str:
     return done.stdout
 
 
-def measure(clone: Path, task: str, prime: bool) -> float:
+def measure(clone: Path, task: str, prime: bool) -> dict[str, float]:
     out = in_clone(
         clone,
         str(clone / "bench" / "cold_start.py"),
@@ -106,7 +107,7 @@ def measure(clone: Path, task: str, prime: bool) -> float:
         task,
         *(["--prime"] if prime else []),
     )
-    return json.loads(out.strip().splitlines()[-1])["seconds"]
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -123,18 +124,29 @@ def main() -> None:
     clone = base / "gamehall"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     print(f"fresh clone of {ROOT} at {clone}")
-    cold = measure(clone, "hard", prime=False)
+    cold = measure(clone, "hard", prime=False)["seconds"]
     print(f"cold cache, first hard move: {cold:.2f} s (compiling the kernels on the way)")
     started = time.perf_counter()
     in_clone(clone, "-c", "from gamehall.cli.app import main; main(['warm-up'])")
     print(f"gamehall warm-up (make run / make test): {time.perf_counter() - started:.1f} s")
     ok = True
-    print(f"\n{'task':<6} {'first':>8} {'later':>8} {'longer by':>10}  (median of {args.repeat})")
+    print(
+        f"\n{'task':<6} {'first':>8} {'later':>8} {'longer by':>10}   CPU: first, later, longer by"
+        f"  (medians of {args.repeat})"
+    )
     for task in TASKS:
-        first = statistics.median(measure(clone, task, False) for _ in range(args.repeat))
-        later = statistics.median(measure(clone, task, True) for _ in range(args.repeat))
+        firsts = [measure(clone, task, False) for _ in range(args.repeat)]
+        laters = [measure(clone, task, True) for _ in range(args.repeat)]
+        first = statistics.median(m["seconds"] for m in firsts)
+        later = statistics.median(m["seconds"] for m in laters)
+        first_cpu = statistics.median(m["cpu"] for m in firsts)
+        later_cpu = statistics.median(m["cpu"] for m in laters)
         ok &= first - later <= TARGET
-        print(f"{task:<6} {first:>7.2f}s {later:>7.2f}s {first - later:>+9.2f}s")
+        print(
+            f"{task:<6} {first:>7.2f}s {later:>7.2f}s {first - later:>+9.2f}s   "
+            f"{first_cpu:.2f}s, {later_cpu:.2f}s, {first_cpu - later_cpu:+.2f}s"
+        )
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(
         f"\ntarget: the first no more than {TARGET:g} s longer than later ones: {'met' if ok else 'NOT met'}"
     )
