@@ -303,6 +303,8 @@ def review(
     decisions = [i for i in range(len(actions)) if states[i].current_player >= 0]
     reviewed: list[MoveReview] = []
     failed = False
+    if progress is not None:
+        progress(0, len(decisions))
     for done, index in enumerate(reversed(decisions), 1):
         before_state, action, after_state = states[index], actions[index], states[index + 1]
         mover = before_state.current_player
