@@ -64,16 +64,6 @@ class Evaluation:
         return self.value is not None
 
     @property
-    def known(self) -> bool:
-        """Whether anything is known: a value, a finite bound or an estimate."""
-        return (
-            self.exact
-            or self.estimate is not None
-            or math.isfinite(self.lower)
-            or math.isfinite(self.upper)
-        )
-
-    @property
     def point(self) -> float | None:
         """One number for it: the exact value, else the estimate within the proven bounds, else
         the middle of finite bounds (None when nothing is known)."""
@@ -89,7 +79,7 @@ class Evaluation:
     def rank(self) -> float:
         """A sort key (higher is better) that always lies within the proven bounds: the exact
         value, else the low end of the estimate's interval clamped into the bounds, else the
-        lower bound; -inf when nothing is known."""
+        lower bound (just under the upper one when only that is known); -inf when nothing is."""
         if self.value is not None:
             return float(self.value)
         if self.estimate is not None:
@@ -123,29 +113,6 @@ class Evaluation:
             return self
         estimate, interval = node_estimate(self.kind, node)
         return replace(self, estimate=estimate, interval=interval, visits=node.visits)
-
-    def other_side(self) -> Evaluation:
-        """The same value from the opponent's side (two-player games)."""
-        other = self.kind.other
-
-        def flip(x: Any) -> Any:
-            if isinstance(x, float) and math.isinf(x):
-                return -x if self.kind is ValueKind.POINTS else (math.inf if x < 0 else -math.inf)
-            return other(x)
-
-        lower, upper = flip(self.upper), flip(self.lower)
-        interval = None
-        if self.interval is not None:
-            interval = (flip(self.interval[1]), flip(self.interval[0]))
-        return Evaluation(
-            self.kind,
-            None if self.value is None else other(self.value),
-            lower,
-            upper,
-            None if self.estimate is None else other(self.estimate),
-            interval,
-            self.visits,
-        )
 
     def text(self) -> str:
         """Short, with no spaces or commas: ``+1`` when exact, ``~+0.4`` for an estimate,
