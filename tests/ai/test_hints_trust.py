@@ -158,8 +158,7 @@ def test_estimates_are_labelled_with_their_uncertainty():
     """Akros on turn 1: nothing is settled in a second, and every hint says it is an estimate,
     with its interval and simulations, in the Jinn's chance of winning."""
     state = _akros_late(5, 1)
-    if state.turn != 1:
-        pytest.skip("random play left turn 1")  # pragma: no cover - turn 1 always has a choice
+    assert state.turn == 1
     found = hints(state, count=2, seconds=1.0)
     for hint in found:
         assert not hint.exact
