@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from gamehall.ai.evaluation import MAX_LINE, Analyst, Evaluation, format_value, tree_line
@@ -55,7 +55,8 @@ MIN_LINE_SECONDS = 0.5
 """The solver's line of play after each exact hint gets this share of the budget (at least
 ``MIN_LINE_SECONDS``), on top of it."""
 
-Method = Literal["exact", "bounds", "estimate", "forced"]
+Method = Literal["exact", "bounds", "estimate"]
+"""How a hint's value is known: proven exactly, proven bounds only, or an MCTS estimate."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,6 @@ class Advice:
     """Whether the ranking shown is proven: every hint exact and no other move can beat them."""
     seconds: float
     unit: str = ""
-    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
