@@ -1,12 +1,12 @@
 """Benchmark: the first `hard` move, `solve` and `hint` from a fresh clone, against later ones.
 
 A fresh clone has no compiled solver kernels (numba caches them next to the sources). This script
-clones the repository's committed HEAD into a temporary directory and, running that clone's
+clones the repository's committed HEAD twice into a temporary directory and, running a clone's
 sources with this venv's Python (``PYTHONPATH``):
 
-1. **cold**: in a fresh process with nothing compiled, times the first `hard` move (what a new
-   user met before set-up compiled the kernels);
-2. **warm-up**: runs ``gamehall warm-up`` in the clone, as ``make run`` and ``make test`` do;
+1. **cold**: in the first clone, in a fresh process with nothing compiled, times the first `hard`
+   move (what a new user met before set-up compiled the kernels);
+2. **warm-up**: runs ``gamehall warm-up`` in the second clone, as ``make run`` and ``make test`` do;
 3. **first vs later**: for each of a `hard` move (Äcädmü, the first move of a full-size round),
    `solve` (Akros, the start of turn 5) and `hint` (Äcädmü, a full-size round), times the call in
    a fresh process (the first of its kind: the compiled code is loaded from the disk cache), and
@@ -121,10 +121,11 @@ def main() -> None:
         child(args.child, args.prime)
         return
     base = Path(tempfile.mkdtemp(prefix="gamehall-cold-"))
-    clone = base / "gamehall"
-    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-    print(f"fresh clone of {ROOT} at {clone}")
-    cold = measure(clone, "hard", prime=False)["seconds"]
+    untouched, clone = base / "untouched", base / "gamehall"
+    for path in (untouched, clone):
+        subprocess.run(["git", "clone", "--quiet", str(ROOT), str(path)], check=True)
+    print(f"fresh clones of {ROOT} in {base}")
+    cold = measure(untouched, "hard", prime=False)["seconds"]
     print(f"cold cache, first hard move: {cold:.2f} s (compiling the kernels on the way)")
     started = time.perf_counter()
     in_clone(clone, "-c", "from gamehall.cli.app import main; main(['warm-up'])")
@@ -151,7 +152,7 @@ def main() -> None:
         f"\ntarget: the first no more than {TARGET:g} s longer than later ones: {'met' if ok else 'NOT met'}"
     )
     if args.keep:
-        print(f"clone kept at {clone}")
+        print(f"clones kept in {base}")
     else:
         shutil.rmtree(base)
 
