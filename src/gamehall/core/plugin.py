@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import random
 
     from gamehall.core.metrics import Collector
-    from gamehall.core.search import LevelOverride, Solver
+    from gamehall.core.search import Judgement, LevelOverride, Solver
 
 Ref = str
 """An import path ``"package.module:attribute"``, resolved when first needed."""
@@ -148,9 +148,9 @@ DealHook = Callable[["Game", "random.Random", "int | None"], State]
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
-    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui`` and ``deal`` are import
-    paths;
-    ``board_module`` and ``rules_text`` are files inside the game's package. Each is optional.
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal`` and
+    ``estimate_position`` are import paths; ``board_module`` and ``rules_text`` are files inside
+    the game's package; ``judgement`` is a value. Each is optional.
     """
 
     game: type[Game]
@@ -173,6 +173,14 @@ class GamePlugin:
     board: the position text and the legal actions as a list."""
     deal: Ref | None = None
     """A :data:`DealHook`: random positions for ``analyze --exact``."""
+    judgement: Judgement | None = None
+    """How reviews class moves by their cost, and the margin a puzzle's answer must win by, in
+    the solver's unit (:class:`~gamehall.core.search.Judgement`)."""
+    estimate_position: Ref | None = None
+    """``position(state) -> State``: what to search (MCTS) to estimate the solver's value of
+    ``state`` where it cannot be solved: a state with the same player to move and legal actions
+    whose returns are the solver's values (points), or +1/-1 for a win/loss (probabilities).
+    Default: the state itself."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
@@ -217,6 +225,9 @@ class GamePlugin:
 
     def load_deal(self) -> DealHook | None:
         return self._load("deal", self.deal)
+
+    def load_estimate_position(self) -> Callable[[State], State] | None:
+        return self._load("estimate_position", self.estimate_position)
 
     def resource_text(self, path: str | None) -> str | None:
         """The text of a file inside the game's package (None if there is none)."""

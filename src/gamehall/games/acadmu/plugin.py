@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gamehall.core.plugin import GamePlugin
 from gamehall.games.acadmu.game import AcadmuGame
+from gamehall.games.acadmu.judgement import JUDGEMENT
 
 PLUGIN = GamePlugin(
     game=AcadmuGame,
@@ -21,6 +22,8 @@ PLUGIN = GamePlugin(
     view="gamehall.games.acadmu.view:render",
     tui="gamehall.games.acadmu.tui:board",
     deal="gamehall.games.acadmu.levels:exact_deal",
+    judgement=JUDGEMENT,
+    estimate_position="gamehall.games.acadmu.judgement:round_position",
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",

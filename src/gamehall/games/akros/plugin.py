@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gamehall.core.plugin import GamePlugin
 from gamehall.games.akros.game import AkrosGame
+from gamehall.games.akros.judgement import JUDGEMENT
 
 PLUGIN = GamePlugin(
     game=AkrosGame,
@@ -19,6 +20,7 @@ PLUGIN = GamePlugin(
     report="gamehall.games.akros.report:sections",
     view="gamehall.games.akros.view:render",
     tui="gamehall.games.akros.tui:board",
+    judgement=JUDGEMENT,
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",
