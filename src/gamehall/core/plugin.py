@@ -8,8 +8,9 @@ Each game is one package under ``gamehall.games`` (or anywhere else) that names 
 
 The record holds the game class and, optionally, the game's own parts that generic layers use
 when they are there and do without when they are not: an exact solver, computer-level overrides,
-a self-play metrics collector, report sections, a terminal view, a web board module and the
-player-facing rules text. Heavy or front-end parts are named by import path (``"module:attr"``)
+a self-play metrics collector, report sections, a terminal view, a web board module, the
+player-facing rules text, and for research: a compiled simulator, an observation encoding, chance
+as small listable steps, and named episodes. Heavy or front-end parts are named by import path (``"module:attr"``)
 and loaded only when asked for, so listing games imports no solver and no terminal library.
 
 Outside the game's package nothing names a game: front ends, AI and analysis ask the plugin.
@@ -28,8 +29,10 @@ from gamehall.core.game import Game, State
 if TYPE_CHECKING:
     import random
 
+    from gamehall.core.encoding import ChanceSteps, Encoding
     from gamehall.core.metrics import Collector
     from gamehall.core.search import LevelOverride, Solver
+    from gamehall.core.simulator import Simulator
 
 Ref = str
 """An import path ``"package.module:attribute"``, resolved when first needed."""
@@ -107,13 +110,17 @@ ReportHook = Callable[[ReportBuilder, Sequence[Mapping[str, Any]], Sequence[str]
 DealHook = Callable[["Game", "random.Random", "int | None"], State]
 """``deal(game, rng, size)``: a random position for exact analysis (``size`` scales it down)."""
 
+EpisodeStart = Callable[["Game", "random.Random"], State]
+"""``start(game, rng)``: the first state of an episode other than the whole game."""
+
 
 @dataclass(frozen=True)
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
-    ``solver``, ``levels``, ``collector``, ``report``, ``view`` and ``deal`` are import paths;
-    ``board_module`` and ``rules_text`` are files inside the game's package. Each is optional.
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal``, ``simulator``,
+    ``encoding``, ``chance_steps`` and ``episodes`` are import paths; ``board_module`` and
+    ``rules_text`` are files inside the game's package. Each is optional.
     """
 
     game: type[Game]
@@ -132,6 +139,18 @@ class GamePlugin:
     """``render(state, last_action=None)``: a Rich renderable for the terminal."""
     deal: Ref | None = None
     """A :data:`DealHook`: random positions for ``analyze --exact``."""
+    simulator: Ref | None = None
+    """A :class:`~gamehall.core.simulator.Simulator`: the game's compiled simulator, which
+    :mod:`gamehall.fast`, self-play analysis and MCTS use where they can."""
+    encoding: Ref | None = None
+    """``encoding(game)`` → :class:`~gamehall.core.encoding.Encoding`: the fixed-size numeric
+    observation of a state for one player, with its layout documented (the RL adapters)."""
+    chance_steps: Ref | None = None
+    """A :class:`~gamehall.core.encoding.ChanceSteps`: chance nodes too big to list, as a
+    sequence of small listable steps (the OpenSpiel adapter's exact ``chance_outcomes``)."""
+    episodes: Ref | None = None
+    """A mapping of name to :data:`EpisodeStart`: ways to start an episode other than the whole
+    game (e.g. a single round of a match), offered by the RL adapters as ``episode=NAME``."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
@@ -174,6 +193,18 @@ class GamePlugin:
     def load_deal(self) -> DealHook | None:
         return self._load("deal", self.deal)
 
+    def load_simulator(self) -> Simulator | None:
+        return self._load("simulator", self.simulator)
+
+    def load_encoding(self) -> Callable[[Game], Encoding] | None:
+        return self._load("encoding", self.encoding)
+
+    def load_chance_steps(self) -> ChanceSteps | None:
+        return self._load("chance_steps", self.chance_steps)
+
+    def load_episodes(self) -> Mapping[str, EpisodeStart]:
+        return self._load("episodes", self.episodes) or {}
+
     def resource_text(self, path: str | None) -> str | None:
         """The text of a file inside the game's package (None if there is none)."""
         if path is None:
@@ -194,4 +225,4 @@ class GamePlugin:
         return self.resource_text(self.rules_text)
 
 
-__all__ = ["DealHook", "GamePlugin", "Ref", "ReportBuilder", "ReportHook", "ReportSection", "load_ref"]
+__all__ = ["DealHook", "EpisodeStart", "GamePlugin", "Ref", "ReportBuilder", "ReportHook", "ReportSection", "load_ref"]

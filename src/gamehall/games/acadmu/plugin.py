@@ -20,6 +20,7 @@ PLUGIN = GamePlugin(
     report="gamehall.games.acadmu.report:sections",
     view="gamehall.games.acadmu.view:render",
     deal="gamehall.games.acadmu.levels:exact_deal",
+    simulator="gamehall.games.acadmu.fast:SIMULATOR",
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",

@@ -18,6 +18,7 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.akros.metrics:AkrosCollector",
     report="gamehall.games.akros.report:sections",
     view="gamehall.games.akros.view:render",
+    simulator="gamehall.games.akros.fast:SIMULATOR",
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",
