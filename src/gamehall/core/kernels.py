@@ -102,24 +102,23 @@ def coin(rng):
 
 
 @njit(cache=True, inline="always")
-def choose_action(
-    s, tab, kind, weights, rng, moves, n, child, me, ties, apply, evaluate
-):
-    """The action a simple policy picks among the ``n`` legal ``moves`` (see POLICY_*)."""
+def choose_action(s, tab, kind, weights, rng, moves, n, child, me, ties, apply, evaluate):
+    """The action a simple policy picks for player ``me`` among the ``n`` legal ``moves`` (see
+    POLICY_*; ``weights[me]`` are the player's weights)."""
     if n == 1:
         return moves[0]
     if kind == POLICY_WEIGHTS:
         total = 0.0
         for i in range(n):
-            total += weights[moves[i]]
+            total += weights[me, moves[i]]
         if total > 0.0:
             x = uniform(rng) * total
             for i in range(n):
-                x -= weights[moves[i]]
+                x -= weights[me, moves[i]]
                 if x < 0.0:
                     return moves[i]
             for i in range(n - 1, -1, -1):  # rounding: the last action with weight
-                if weights[moves[i]] > 0.0:
+                if weights[me, moves[i]] > 0.0:
                     return moves[i]
         return moves[below(rng, n)]
     if kind == POLICY_GREEDY:
@@ -220,7 +219,7 @@ def simulate_games(
             else:
                 n = legal(s, tab, moves)
                 a = choose_action(
-                    s, tab, kinds[p], weights[p], rng, moves, n, child, p, ties, apply, evaluate
+                    s, tab, kinds[p], weights, rng, moves, n, child, p, ties, apply, evaluate
                 )
                 out_decisions[g, p] += 1
                 out_options[g, p] += n

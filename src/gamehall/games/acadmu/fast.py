@@ -89,7 +89,7 @@ def _difference(s):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def player(s, tab):
     if s[PHASE] != 2:
         return CHANCE
@@ -103,7 +103,7 @@ def player(s, tab):
     return TERMINAL if max(dark, light) >= tab[0] else CHANCE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(s, tab, out):
     """The mover's captures, each resulting position once (ascending index), else pass."""
     mover = s[TO_MOVE]
@@ -139,7 +139,7 @@ def legal(s, tab, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s, tab, a):
     mover = s[TO_MOVE]
     other = 1 - mover
@@ -192,7 +192,7 @@ def _pour(s, tab, rng, co):
             co[9 * side + p] = s[base + p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chance(s, tab, rng, co):
     phase = s[PHASE]
     n = tab[2]

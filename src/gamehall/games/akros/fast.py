@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.core.game import Action, Game, State
 from gamehall.core.kernels import CHANCE, TERMINAL, below, simulate_games
@@ -57,13 +58,10 @@ _PLAYER_OF_STEP = np.array([CHANCE, JINN, IFRIT, IFRIT, JINN, TERMINAL], dtype=n
 @njit(cache=True, inline="always")
 def _low(x):
     """The index of the lowest set bit of ``x`` (x > 0)."""
-    n = 0
-    while not (x >> n) & 1:
-        n += 1
-    return n
+    return trailing_zeros(x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def player(s, tab):
     return _PLAYER_OF_STEP[s[STEP]]
 
@@ -83,7 +81,7 @@ def _contested(im, tab):
     return twice
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(s, tab, out):
     step = s[STEP]
     n = 0
@@ -182,7 +180,7 @@ def _end_turn(s):
         s[TEMPLE + 3 * pile + e] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s, tab, a):
     step = s[STEP]
     if step == JINN_KEEP:
@@ -219,7 +217,7 @@ def apply(s, tab, a):
         _end_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chance(s, tab, rng, co):
     """Draft: "three drawn at random from the bag", one tile at a time."""
     co[0] = 0
