@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
@@ -32,6 +33,19 @@ class Encoding(Protocol):
     def encode(self, state: State, player: int) -> np.ndarray:
         """The observation of ``state`` for ``player`` (a new ``float32`` array of ``shape``)."""
         ...
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What research libraries ask a game to declare before any state exists (OpenSpiel's
+    ``GameInfo``): the range of returns, the most outcomes of any listed chance node (chance
+    steps included), and the longest game in actions, chance included."""
+
+    min_return: float
+    max_return: float
+    max_chance_outcomes: int
+    max_game_length: int
+    zero_sum: bool = True
 
 
 class ChanceSteps(Protocol):
@@ -57,4 +71,4 @@ class ChanceSteps(Protocol):
         ...
 
 
-__all__ = ["ChanceSteps", "Encoding"]
+__all__ = ["ChanceSteps", "Encoding", "GameFacts"]

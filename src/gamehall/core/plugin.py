@@ -29,7 +29,7 @@ from gamehall.core.game import Game, State
 if TYPE_CHECKING:
     import random
 
-    from gamehall.core.encoding import ChanceSteps, Encoding
+    from gamehall.core.encoding import ChanceSteps, Encoding, GameFacts
     from gamehall.core.metrics import Collector
     from gamehall.core.search import LevelOverride, Solver
     from gamehall.core.simulator import Simulator
@@ -119,7 +119,7 @@ class GamePlugin:
     """One game's plugin record (see the module docstring).
 
     ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal``, ``simulator``,
-    ``encoding``, ``chance_steps`` and ``episodes`` are import paths; ``board_module`` and
+    ``encoding``, ``chance_steps``, ``facts`` and ``episodes`` are import paths; ``board_module`` and
     ``rules_text`` are files inside the game's package. Each is optional.
     """
 
@@ -148,6 +148,9 @@ class GamePlugin:
     chance_steps: Ref | None = None
     """A :class:`~gamehall.core.encoding.ChanceSteps`: chance nodes too big to list, as a
     sequence of small listable steps (the OpenSpiel adapter's exact ``chance_outcomes``)."""
+    facts: Ref | None = None
+    """``facts(game)`` → :class:`~gamehall.core.encoding.GameFacts`: the return range, the
+    largest chance node and the longest game, as OpenSpiel's game info declares them."""
     episodes: Ref | None = None
     """A mapping of name to :data:`EpisodeStart`: ways to start an episode other than the whole
     game (e.g. a single round of a match), offered by the RL adapters as ``episode=NAME``."""
@@ -201,6 +204,9 @@ class GamePlugin:
 
     def load_chance_steps(self) -> ChanceSteps | None:
         return self._load("chance_steps", self.chance_steps)
+
+    def load_facts(self) -> Callable[[Game], GameFacts] | None:
+        return self._load("facts", self.facts)
 
     def load_episodes(self) -> Mapping[str, EpisodeStart]:
         return self._load("episodes", self.episodes) or {}
