@@ -43,6 +43,9 @@ class Research:
             raise GamehallError(f"{game.name} has no episode {episode!r}; episodes: {offered}")
         return cls(game, plugin, make_encoding(game), make_facts(game), episode)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Research:
+        return self  # never changes once made
+
     def start(self, rng: random.Random) -> State:
         """The first state of an episode (chance still to come is left to the caller)."""
         if self.episode == MATCH:

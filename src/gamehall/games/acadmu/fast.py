@@ -33,6 +33,7 @@ from numba import njit
 from gamehall.core.game import Action, Game, State
 from gamehall.core.kernels import CHANCE, TERMINAL, below, coin, simulate_games
 from gamehall.core.simulator import Simulator
+from gamehall.core.tree_kernel import tree_root, tree_search
 from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Draw, Pour
 
 PHASE, TO_MOVE, PASSED, SCORE, FIRST, DARK, LIGHT = 0, 1, 2, 3, 5, 6, 15
@@ -302,6 +303,23 @@ def simulate(
     )  # fmt: skip
 
 
+@njit(cache=True)
+def search(
+    meta, value, states, outcome, pool, sizes, bounds, root, simulations, tab, rng,
+    c, widening, use_horizon, done, moves,
+):  # fmt: skip
+    return tree_search(
+        meta, value, states, outcome, pool, sizes, bounds, root, simulations, tab, rng,
+        c, widening, use_horizon, done, moves,
+        player, legal, apply, chance, returns, horizon,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def new_tree(meta, value, states, sizes, s, use_horizon, tab):
+    return tree_root(meta, value, states, sizes, s, use_horizon, tab, player, returns, horizon)
+
+
 KERNELS = SimpleNamespace(
     player=player,
     legal=legal,
@@ -312,6 +330,8 @@ KERNELS = SimpleNamespace(
     evaluate=evaluate,
     scores=scores,
     simulate=simulate,
+    search=search,
+    new_tree=new_tree,
 )
 
 

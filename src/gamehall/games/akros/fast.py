@@ -35,6 +35,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from gamehall.core.game import Action, Game, State
 from gamehall.core.kernels import CHANCE, TERMINAL, below, simulate_games
 from gamehall.core.simulator import Simulator
+from gamehall.core.tree_kernel import tree_root, tree_search
 from gamehall.games.akros.game import AkrosGame, AkrosState
 from gamehall.games.akros.rules import (
     DRAW,
@@ -312,6 +313,23 @@ def simulate(
     )  # fmt: skip
 
 
+@njit(cache=True)
+def search(
+    meta, value, states, outcome, pool, sizes, bounds, root, simulations, tab, rng,
+    c, widening, use_horizon, done, moves,
+):  # fmt: skip
+    return tree_search(
+        meta, value, states, outcome, pool, sizes, bounds, root, simulations, tab, rng,
+        c, widening, use_horizon, done, moves,
+        player, legal, apply, chance, returns, horizon,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def new_tree(meta, value, states, sizes, s, use_horizon, tab):
+    return tree_root(meta, value, states, sizes, s, use_horizon, tab, player, returns, horizon)
+
+
 KERNELS = SimpleNamespace(
     player=player,
     legal=legal,
@@ -322,6 +340,8 @@ KERNELS = SimpleNamespace(
     evaluate=evaluate,
     scores=scores,
     simulate=simulate,
+    search=search,
+    new_tree=new_tree,
 )
 
 
