@@ -201,7 +201,7 @@ class Simulator(ABC):
             *((d[:used] for d in dec) if per_decision else (None,) * 4),
         )
 
-    def play(
+    def trajectory(
         self,
         game: Game,
         seed: int,
@@ -211,8 +211,7 @@ class Simulator(ABC):
         max_actions: int = 100_000,
     ) -> list[Action] | None:
         """One game (random stream (``seed``, ``index``)) as the engine's actions, in order, or
-        None when it is longer than ``max_actions``. Every action is checked by the engine as it
-        is replayed (:meth:`State.apply`), so what comes back is a real game of the rules."""
+        None when it is longer than ``max_actions``. Not yet checked: see :meth:`play`."""
         self.check(game)
         kinds, weights = self.policies(game, policy)
         players = game.num_players
@@ -228,19 +227,34 @@ class Simulator(ABC):
         length = int(traj_len[0])
         if length < 0:
             return None
-        return self.replay(game, traj[0, :length])
-
-    def replay(self, game: Game, steps: np.ndarray) -> list[Action]:
-        """The engine's actions for a kernel trajectory, each checked by the engine."""
         state = game.new_initial_state()
         actions: list[Action] = []
-        for row in steps:
+        for row in traj[0, :length]:
             if int(row[0]) == CHANCE:
                 action = self.chance_action(state, row[1:])
             else:
                 action = game.index_action(int(row[1]))
-            state = state.apply(action)
+            state = state.apply_trusted(action)
             actions.append(action)
+        return actions
+
+    def play(
+        self,
+        game: Game,
+        seed: int,
+        policy: PolicySpec | Sequence[PolicySpec],
+        *,
+        index: int = 0,
+        max_actions: int = 100_000,
+    ) -> list[Action] | None:
+        """:meth:`trajectory`, with every action checked by the engine as it is replayed
+        (:meth:`State.apply`), so what comes back is a real game of the rules."""
+        actions = self.trajectory(game, seed, policy, index=index, max_actions=max_actions)
+        if actions is None:
+            return None
+        state = game.new_initial_state()
+        for action in actions:
+            state = state.apply(action)
         if not state.is_terminal():
             raise GamehallError(f"{game.name}: a simulated game stopped before its end")
         return actions

@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gamehall.core import Action, Game, GamehallError, State, find_game, find_plugin
+from gamehall.core import (
+    Action,
+    Game,
+    GamehallError,
+    State,
+    UnknownGameError,
+    find_game,
+    find_plugin,
+)
 from gamehall.core.simulator import POLICY_NAMES, PolicySpec, Simulation, Simulator
 
 
@@ -28,9 +36,14 @@ def _game(game: Game | str) -> Game:
 
 
 def simulator_for(game: Game | str) -> Simulator | None:
-    """The game's compiled simulator, or None when it has none (or not for this variant)."""
+    """The game's compiled simulator, or None when it has none (or not for this variant, or
+    the game is not registered)."""
     game = _game(game)
-    simulator = find_plugin(game.name).load_simulator()
+    try:
+        plugin = find_plugin(game.name)
+    except UnknownGameError:
+        return None
+    simulator = plugin.load_simulator()
     if simulator is None or simulator.unsupported(game):
         return None
     return simulator
