@@ -55,7 +55,9 @@ def main() -> None:
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     moves = int(sim.decisions.sum())
     report("compiled", sim.games, moves, elapsed, cpu)
-    print(f"  points a round: Dark (first) {sim.scores[:, 0].mean():.3f}, Light {sim.scores[:, 1].mean():.3f}")
+    print(
+        f"  points a round: Dark (first) {sim.scores[:, 0].mean():.3f}, Light {sim.scores[:, 1].mean():.3f}"
+    )
 
 
 def report(path: str, rounds: int, moves: int, elapsed: float, cpu: float) -> None:

@@ -69,11 +69,27 @@ def main() -> None:
     sim = fast.simulate(game, args.fast_games, args.seed)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     ifrit = int((sim.winners() == 1).sum())
-    report("compiled", game.board.name, sim.games, ifrit, int(sim.actions.sum()), elapsed, cpu, args.seed)
+    report(
+        "compiled",
+        game.board.name,
+        sim.games,
+        ifrit,
+        int(sim.actions.sum()),
+        elapsed,
+        cpu,
+        args.seed,
+    )
 
 
 def report(
-    path: str, board: str, games: int, ifrit_wins: int, actions: int, elapsed: float, cpu: float, seed: int
+    path: str,
+    board: str,
+    games: int,
+    ifrit_wins: int,
+    actions: int,
+    elapsed: float,
+    cpu: float,
+    seed: int,
 ) -> None:
     low, high = wilson(ifrit_wins, games)
     print(f"{path}, board {board}: {games} games in {elapsed:.2f} s ({cpu:.2f} s CPU), seed {seed}")

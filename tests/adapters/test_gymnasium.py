@@ -28,12 +28,12 @@ def test_check_env_passes(env_id, options):
 
 
 def play(e, seed: int) -> tuple[float, int]:
-    observation, info = e.reset(seed=seed)
+    _, info = e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     total, steps = 0.0, 0
     while True:
         legal = np.flatnonzero(info["action_mask"])
-        observation, reward, terminated, truncated, info = e.step(int(rng.choice(legal)))
+        _observation, reward, terminated, truncated, info = e.step(int(rng.choice(legal)))
         total += reward
         steps += 1
         if terminated or truncated:

@@ -65,7 +65,7 @@ def test_serialization_round_trips():
     rng = np.random.default_rng(1)
     for _ in range(12):
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=False)
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))

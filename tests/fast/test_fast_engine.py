@@ -79,7 +79,10 @@ def check_positions(name: str, options: dict, count: int, seed: int) -> None:
         for action in legal:
             child = s.copy()
             k.apply(child, tab, game.action_index(action))
-            assert simulator.decode(game, child) == state.apply_trusted(action), (str(state), str(action))
+            assert simulator.decode(game, child) == state.apply_trusted(action), (
+                str(state),
+                str(action),
+            )
             checked_actions += 1
     assert checked_actions > count
 

@@ -28,7 +28,9 @@ class Research:
     episode: str
 
     @classmethod
-    def of(cls, name: str | Game, episode: str = MATCH, options: Mapping[str, Any] | None = None) -> Research:
+    def of(
+        cls, name: str | Game, episode: str = MATCH, options: Mapping[str, Any] | None = None
+    ) -> Research:
         game = find_game(name, **(options or {})) if isinstance(name, str) else name
         plugin = find_plugin(game.name)
         make_encoding = plugin.load_encoding()

@@ -20,7 +20,7 @@ is told, never crashed.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -34,7 +34,7 @@ from gamehall.core import Action, Agent, Game, GamehallError, State, game_names
 class GamehallEnv(gymnasium.Env):
     """One seat of a game against a computer player (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -50,9 +50,13 @@ class GamehallEnv(gymnasium.Env):
         self.research = Research.of(game, episode, options)
         self.game = self.research.game
         if self.game.num_players != 2:
-            raise GamehallError(f"the Gymnasium adapter plays two-player games, not {self.game.name}")
+            raise GamehallError(
+                f"the Gymnasium adapter plays two-player games, not {self.game.name}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
+            raise ValueError(
+                f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
         self.render_mode = render_mode
         if side is None:
             self.player = 0
@@ -66,7 +70,7 @@ class GamehallEnv(gymnasium.Env):
         self.opponent_name = opponent
         self.illegal_reward = illegal_reward
         self.observation_space = spaces.Box(
-            -np.inf, np.inf, shape=self.research.encoding.shape, dtype=np.float32
+            0.0, self.research.encoding.high, shape=self.research.encoding.shape, dtype=np.float32
         )
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.rng = random.Random()
@@ -114,9 +118,17 @@ class GamehallEnv(gymnasium.Env):
         if self.state.is_terminal():
             raise GamehallError("the episode is over: call reset()")
         index = int(action)
-        legal = 0 <= index < self.game.num_distinct_actions and self.state.legal_action_mask()[index]
+        legal = (
+            0 <= index < self.game.num_distinct_actions and self.state.legal_action_mask()[index]
+        )
         if not legal:
-            return self._observation(), float(self.illegal_reward), True, False, self._info(illegal=True)
+            return (
+                self._observation(),
+                float(self.illegal_reward),
+                True,
+                False,
+                self._info(illegal=True),
+            )
         self._apply(self.game.index_action(index))
         self._advance()
         terminated = self.state.is_terminal()

@@ -22,7 +22,7 @@ game's terminal view as text.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -48,10 +48,14 @@ def env(
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(AECEnv):
     """The unwrapped AEC environment (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gamehall", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "gamehall",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -65,9 +69,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.research = Research.of(game, episode, options)
         self.game = self.research.game
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
+            raise ValueError(
+                f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"gamehall_{ascii_title(self.game).lower()}_v0"}
+        self.metadata = {  # type: ignore[misc]  # each game's own name, as PettingZoo shows it
+            **type(self).metadata,
+            "name": f"gamehall_{ascii_title(self.game).lower()}_v0",
+        }
         self.possible_agents = list(self.game.player_names)
         self.agents = self.possible_agents[:]
         actions = self.game.num_distinct_actions
@@ -75,7 +84,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, shape=shape, dtype=np.float32),
+                    "observation": spaces.Box(
+                        0.0, self.research.encoding.high, shape=shape, dtype=np.float32
+                    ),
                     "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
                 }
             )
@@ -97,7 +108,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if self.state.current_player == player:
             mask[:] = self.state.legal_action_mask()
-        return {"observation": self.research.encoding.encode(self.state, player), "action_mask": mask}
+        return {
+            "observation": self.research.encoding.encode(self.state, player),
+            "action_mask": mask,
+        }
 
     def _resolve_chance(self) -> None:
         """Chance moves until a player is to move (or the game is over)."""

@@ -283,8 +283,10 @@ class MCTSAgent(Agent):
 
         self._root = None
         tree = self._compiled
-        if tree is None or not self.reuse_tree or not (
-            tree.root_state is state or tree.root_state == state
+        if (
+            tree is None
+            or not self.reuse_tree
+            or not (tree.root_state is state or tree.root_state == state)
         ):
             if tree is None:
                 seed = self.rng.getrandbits(63)
@@ -297,7 +299,11 @@ class MCTSAgent(Agent):
         deadline = None if seconds is None else time.perf_counter() + seconds
         count = 0
         while simulations is None or count < simulations:
-            chunk = 256 if simulations is None else min(256 if deadline else simulations, simulations - count)
+            chunk = (
+                256
+                if simulations is None
+                else min(256 if deadline else simulations, simulations - count)
+            )
             count += tree.search(chunk, self.c, self.widening)
             if deadline is not None and time.perf_counter() >= deadline:
                 break

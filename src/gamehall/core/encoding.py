@@ -29,6 +29,8 @@ class Encoding(Protocol):
     """The array's shape (the same for every state of the game)."""
     layout: str
     """What each entry means, in words (shown in the adapters' documentation)."""
+    high: float
+    """The largest value any entry takes (every entry is at least 0)."""
 
     def encode(self, state: State, player: int) -> np.ndarray:
         """The observation of ``state`` for ``player`` (a new ``float32`` array of ``shape``)."""

@@ -67,7 +67,9 @@ class ReportSection(Protocol):
         discrete: bool = True,
     ) -> None: ...
 
-    def rate_bars(self, name: str, caption: str, rates: Mapping[str, Any], *, title: str) -> None: ...
+    def rate_bars(
+        self, name: str, caption: str, rates: Mapping[str, Any], *, title: str
+    ) -> None: ...
 
     def stacked_bars(
         self,
@@ -231,4 +233,13 @@ class GamePlugin:
         return self.resource_text(self.rules_text)
 
 
-__all__ = ["DealHook", "EpisodeStart", "GamePlugin", "Ref", "ReportBuilder", "ReportHook", "ReportSection", "load_ref"]
+__all__ = [
+    "DealHook",
+    "EpisodeStart",
+    "GamePlugin",
+    "Ref",
+    "ReportBuilder",
+    "ReportHook",
+    "ReportSection",
+    "load_ref",
+]

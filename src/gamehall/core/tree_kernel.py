@@ -30,7 +30,9 @@ from numba import njit
 from gamehall.core.kernels import CHANCE, TERMINAL, below
 
 # meta columns
-PLAYER, MOVER, VISITS, ACTION, FIRST, LAST, NEXT, NCHILD, PSTART, PCOUNT, DRAWS, FRESH, LEAF = range(13)
+PLAYER, MOVER, VISITS, ACTION, FIRST, LAST, NEXT, NCHILD, PSTART, PCOUNT, DRAWS, FRESH, LEAF = (
+    range(13)
+)
 META = 13
 NO_LEAF, TERMINAL_LEAF, HORIZON_LEAF = 0, 1, 2
 # value columns
@@ -42,7 +44,9 @@ DONE, FULL = 0, 1
 
 
 @njit(cache=True, inline="always")
-def _new_node(meta, value, states, s, mover, action, use_horizon, tab, player, returns, horizon, ret, sizes):
+def _new_node(
+    meta, value, states, s, mover, action, use_horizon, tab, player, returns, horizon, ret, sizes
+):
     """Add a node for state ``s`` (moved into by ``mover``); return its row."""
     k = sizes[NODES]
     sizes[NODES] = k + 1
@@ -85,7 +89,9 @@ def _link(meta, parent, child):
 
 
 @njit(cache=True, inline="always")
-def _rollout(s, tab, rng, moves, co, use_horizon, ret, player, legal, apply, chance, returns, horizon):
+def _rollout(
+    s, tab, rng, moves, co, use_horizon, ret, player, legal, apply, chance, returns, horizon
+):
     """Play on at random to the end or a resting point; the returns go to ``ret``."""
     while True:
         p = player(s, tab)

@@ -119,9 +119,7 @@ def legal(s, tab, out):
         shape = _beaten(mine % 3)
         lone = take_one and (s[other + shape] + s[other + 3 + shape] + s[other + 6 + shape]) == 1
         for taken in range(9):
-            if s[other + taken] and (
-                taken // 3 == colour or (lone and taken % 3 == shape)
-            ):
+            if s[other + taken] and (taken // 3 == colour or (lone and taken % 3 == shape)):
                 out[n] = mine * 9 + taken
                 n += 1
     for mine in range(9):  # double takes by shape

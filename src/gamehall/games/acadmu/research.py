@@ -48,6 +48,7 @@ _HALF = Fraction(1, 2)
 class AcadmuEncoding:
     """The observation of an Äcädmü state (see the module docstring for the layout)."""
 
+    high: float
     shape: tuple[int, ...] = (32,)
     layout: str = __doc__ or ""
 
@@ -73,7 +74,8 @@ class AcadmuEncoding:
 
 
 def encoding(game: Game) -> AcadmuEncoding:
-    return AcadmuEncoding()
+    assert isinstance(game, AcadmuGame)
+    return AcadmuEncoding(high=float(max(len(game.disc_set), game.target)))
 
 
 def facts(game: Game) -> GameFacts:

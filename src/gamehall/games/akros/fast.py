@@ -49,7 +49,19 @@ from gamehall.games.akros.rules import (
     Draw,
 )
 
-TURN, STEP, BAG, DRAFT, JT, IT, REMOVED, JM, IM, TEMPLE, STACKS = 0, 1, 2, 5, 8, 9, 10, 13, 14, 15, 23
+TURN, STEP, BAG, DRAFT, JT, IT, REMOVED, JM, IM, TEMPLE, STACKS = (
+    0,
+    1,
+    2,
+    5,
+    8,
+    9,
+    10,
+    13,
+    14,
+    15,
+    23,
+)
 """Offsets in the state vector (``STACKS + r`` for region r)."""
 MAX_REGIONS = 62
 
@@ -353,7 +365,9 @@ class AkrosSimulator(Simulator):
     def unsupported(self, game: Game) -> str | None:
         assert isinstance(game, AkrosGame)
         if game.board.size > MAX_REGIONS:
-            return f"the board has {game.board.size} regions; the kernel takes at most {MAX_REGIONS}"
+            return (
+                f"the board has {game.board.size} regions; the kernel takes at most {MAX_REGIONS}"
+            )
         return None
 
     def table(self, game: Game) -> np.ndarray:

@@ -37,11 +37,14 @@ class AkrosEncoding:
     """The observation of an Akros state (see the module docstring for the layout)."""
 
     regions: int
+    tiles: int
     shape: tuple[int, ...] = field(init=False)
     layout: str = __doc__ or ""
+    high: float = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "shape", (41 + 7 * self.regions,))
+        object.__setattr__(self, "high", float(max(1, self.tiles)))
 
     def encode(self, state: State, player: int) -> np.ndarray:
         assert isinstance(state, AkrosState)
@@ -75,7 +78,7 @@ class AkrosEncoding:
 
 def encoding(game: Game) -> AkrosEncoding:
     assert isinstance(game, AkrosGame)
-    return AkrosEncoding(game.board.size)
+    return AkrosEncoding(game.board.size, game.board.tile_count)
 
 
 def facts(game: Game) -> GameFacts:
