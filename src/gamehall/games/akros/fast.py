@@ -247,25 +247,38 @@ def chance(s, tab, rng, co):
 
 
 @njit(cache=True, inline="always")
-def _claims(s, tab, totals):
-    """Each environment's scores (Jinn's in totals[0:3], Ifrit's in totals[3:6]); the claims."""
+def _claims(s, tab):
+    """End: each environment's scores ("1 per servant plus the tiles stacked under it") and
+    who claims it. Returns the Jinn's claims, the Ifrit's, and the Ifrit's summed score minus
+    the Jinn's."""
     regions = tab[0]
-    for e in range(6):
-        totals[e] = 0
-    for who in range(2):
-        x = s[JM + who]
-        while x:
-            r = _low(x)
-            x &= x - 1
-            totals[3 * who + tab[5 + regions + r]] += 1 + s[STACKS + r]
-    jinn = 0
-    ifrit = 0
-    for e in range(3):
-        if totals[e] > totals[3 + e]:
-            jinn += 1
-        elif totals[3 + e] > totals[e]:
-            ifrit += 1
-    return jinn, ifrit
+    j0 = j1 = j2 = 0
+    i0 = i1 = i2 = 0
+    x = s[JM]
+    while x:
+        r = _low(x)
+        x &= x - 1
+        e = tab[5 + regions + r]
+        if e == 0:
+            j0 += 1 + s[STACKS + r]
+        elif e == 1:
+            j1 += 1 + s[STACKS + r]
+        else:
+            j2 += 1 + s[STACKS + r]
+    x = s[IM]
+    while x:
+        r = _low(x)
+        x &= x - 1
+        e = tab[5 + regions + r]
+        if e == 0:
+            i0 += 1 + s[STACKS + r]
+        elif e == 1:
+            i1 += 1 + s[STACKS + r]
+        else:
+            i2 += 1 + s[STACKS + r]
+    jinn = (j0 > i0) + (j1 > i1) + (j2 > i2)
+    ifrit = (i0 > j0) + (i1 > j1) + (i2 > j2)
+    return jinn, ifrit, (i0 + i1 + i2) - (j0 + j1 + j2)
 
 
 @njit(cache=True)
@@ -274,8 +287,7 @@ def returns(s, tab, out):
         out[0] = 0.0
         out[1] = 0.0
         return
-    totals = np.empty(6, dtype=np.int64)
-    jinn, ifrit = _claims(s, tab, totals)
+    jinn, ifrit, _ = _claims(s, tab)
     win = 1.0 if jinn > ifrit else -1.0
     out[0] = win
     out[1] = -win
@@ -283,8 +295,7 @@ def returns(s, tab, out):
 
 @njit(cache=True)
 def scores(s, tab, out):
-    totals = np.empty(6, dtype=np.int64)
-    jinn, ifrit = _claims(s, tab, totals)
+    jinn, ifrit, _ = _claims(s, tab)
     out[0] = jinn
     out[1] = ifrit
 
@@ -297,15 +308,11 @@ def horizon(s, tab, out):
 @njit(cache=True)
 def evaluate(s, tab, p):
     """The engine's ``evaluate``: the claims margin and a tenth of the score margins."""
-    totals = np.empty(6, dtype=np.int64)
-    jinn, ifrit = _claims(s, tab, totals)
+    jinn, ifrit, spread = _claims(s, tab)
     if s[STEP] == OVER:
         win = 1.0 if jinn > ifrit else -1.0
         return win if p == JINN else -win
     margin = (ifrit - jinn) + 0.5
-    spread = 0
-    for e in range(3):
-        spread += totals[3 + e] - totals[e]
     margin += 0.1 * spread
     value = margin / (1 + abs(margin))
     return value if p == IFRIT else -value
