@@ -1,6 +1,6 @@
 """The compiled search tree that :class:`~gamehall.ai.mcts.MCTSAgent` uses where a game offers a
 compiled simulator (its plugin's ``simulator``): the same algorithm, every simulation compiled
-(see :mod:`gamehall.core.tree_kernel`). This module owns the arrays, grows them, moves the root
+(see :mod:`gamehall.kernels.tree`). This module owns the arrays, grows them, moves the root
 for tree reuse, and reads the root's statistics back as engine actions."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import os
 import numpy as np
 
 from gamehall.core import CHANCE, Action, State
-from gamehall.core.kernels import seed_stream
-from gamehall.core.simulator import Simulator
-from gamehall.core.tree_kernel import (
+from gamehall.kernels import seed_stream
+from gamehall.kernels.simulator import Simulator
+from gamehall.kernels.tree import (
     ACTION,
     FIRST,
     FULL,

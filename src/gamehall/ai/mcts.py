@@ -54,7 +54,7 @@ expanded first (the expansion order is drawn from the seeded generator).
 
 **Compiled.** Where the game offers a compiled simulator (its plugin's ``simulator``) and no
 custom rollout policy is given, the whole search runs compiled
-(:mod:`gamehall.core.tree_kernel`, driven by :mod:`gamehall.ai.compiled_tree`): the same
+(:mod:`gamehall.kernels.tree`, driven by :mod:`gamehall.ai.compiled_tree`): the same
 algorithm, the same statistics and reuse, tens of times more simulations a second; its random
 numbers come from the kernels' generator, so its games differ from the Python search's for a
 seed (each is reproducible). ``compiled=False`` keeps the Python search.
@@ -72,7 +72,7 @@ from gamehall.core import CHANCE, TERMINAL, Action, Agent, GamehallError, State
 
 if TYPE_CHECKING:
     from gamehall.ai.compiled_tree import CompiledTree
-    from gamehall.core.simulator import Simulator
+    from gamehall.kernels.simulator import Simulator
 
 RolloutPolicy = Callable[[State, random.Random], Action]
 """Picks the action to play in a rollout at a decision node (default: uniformly random)."""

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
-
-import numpy as np
+from typing import Any, Protocol
 
 from gamehall.core.game import Action, State
 
@@ -32,8 +30,9 @@ class Encoding(Protocol):
     high: float
     """The largest value any entry takes (every entry is at least 0)."""
 
-    def encode(self, state: State, player: int) -> np.ndarray:
-        """The observation of ``state`` for ``player`` (a new ``float32`` array of ``shape``)."""
+    def encode(self, state: State, player: int) -> Any:
+        """The observation of ``state`` for ``player``: a new NumPy ``float32`` array of
+        ``shape`` (typed ``Any`` here: core imports no numeric library)."""
         ...
 
 

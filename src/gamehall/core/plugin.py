@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from gamehall.core.encoding import ChanceSteps, Encoding, GameFacts
     from gamehall.core.metrics import Collector
     from gamehall.core.search import LevelOverride, Solver
-    from gamehall.core.simulator import Simulator
 
 Ref = str
 """An import path ``"package.module:attribute"``, resolved when first needed."""
@@ -142,7 +141,7 @@ class GamePlugin:
     deal: Ref | None = None
     """A :data:`DealHook`: random positions for ``analyze --exact``."""
     simulator: Ref | None = None
-    """A :class:`~gamehall.core.simulator.Simulator`: the game's compiled simulator, which
+    """A :class:`~gamehall.kernels.simulator.Simulator`: the game's compiled simulator, which
     :mod:`gamehall.fast`, self-play analysis and MCTS use where they can."""
     encoding: Ref | None = None
     """``encoding(game)`` → :class:`~gamehall.core.encoding.Encoding`: the fixed-size numeric
@@ -198,7 +197,9 @@ class GamePlugin:
     def load_deal(self) -> DealHook | None:
         return self._load("deal", self.deal)
 
-    def load_simulator(self) -> Simulator | None:
+    def load_simulator(self) -> Any:
+        """The :class:`gamehall.kernels.simulator.Simulator`, or None (typed ``Any``: core
+        knows no layer above it)."""
         return self._load("simulator", self.simulator)
 
     def load_encoding(self) -> Callable[[Game], Encoding] | None:

@@ -28,7 +28,7 @@ from gamehall.core import (
     find_game,
     find_plugin,
 )
-from gamehall.core.simulator import POLICY_NAMES, PolicySpec, Simulation, Simulator
+from gamehall.kernels.simulator import POLICY_NAMES, PolicySpec, Simulation, Simulator
 
 
 def _game(game: Game | str) -> Game:

@@ -31,9 +31,9 @@ import numpy as np
 from numba import njit
 
 from gamehall.core.game import Action, Game, State
-from gamehall.core.kernels import CHANCE, TERMINAL, below, coin, simulate_games
-from gamehall.core.simulator import Simulator
-from gamehall.core.tree_kernel import tree_root, tree_search
+from gamehall.kernels import CHANCE, TERMINAL, below, coin, simulate_games
+from gamehall.kernels.simulator import Simulator
+from gamehall.kernels.tree import tree_root, tree_search
 from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Draw, Pour
 
 PHASE, TO_MOVE, PASSED, SCORE, FIRST, DARK, LIGHT = 0, 1, 2, 3, 5, 6, 15

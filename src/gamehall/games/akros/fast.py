@@ -33,9 +33,9 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.core.game import Action, Game, State
-from gamehall.core.kernels import CHANCE, TERMINAL, below, simulate_games
-from gamehall.core.simulator import Simulator
-from gamehall.core.tree_kernel import tree_root, tree_search
+from gamehall.kernels import CHANCE, TERMINAL, below, simulate_games
+from gamehall.kernels.simulator import Simulator
+from gamehall.kernels.tree import tree_root, tree_search
 from gamehall.games.akros.game import AkrosGame, AkrosState
 from gamehall.games.akros.rules import (
     DRAW,

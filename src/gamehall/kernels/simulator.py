@@ -1,7 +1,7 @@
 """What a game's compiled simulator offers (the plugin's ``simulator``), and what it returns.
 
 A :class:`Simulator` plays the game's exact rules in compiled code (see
-:mod:`gamehall.core.kernels` for the kernel functions it is made of) over a flat integer state
+:mod:`gamehall.kernels` for the kernel functions it is made of) over a flat integer state
 vector. It knows how to turn an engine state into that vector and back, how to turn a recorded
 chance outcome back into the engine's action, and it runs batches of games under simple policies.
 Generic layers reach it only through :mod:`gamehall.fast` and the plugin; a game without one is
@@ -19,7 +19,7 @@ import numpy as np
 
 from gamehall.core.errors import GamehallError
 from gamehall.core.game import CHANCE, Action, Game, State
-from gamehall.core.kernels import POLICY_GREEDY, POLICY_RANDOM, POLICY_WEIGHTS
+from gamehall.kernels import POLICY_GREEDY, POLICY_RANDOM, POLICY_WEIGHTS
 
 POLICY_NAMES: dict[str, int] = {
     "random": POLICY_RANDOM,

@@ -20,7 +20,7 @@ the disc set, the options), all with the same signatures:
 ==============================  =================================================================
 
 The game's module then instantiates the generic loops here (:func:`simulate_games`, and
-:mod:`gamehall.core.tree_kernel`'s search) inside its own ``@njit(cache=True)`` functions with its
+:mod:`gamehall.kernels.tree`'s search) inside its own ``@njit(cache=True)`` functions with its
 functions as arguments: numba caches a compiled function only when the functions it calls are
 fixed when it is compiled, so the game's wrapper is what lands in the on-disk cache.
 

@@ -3,7 +3,7 @@
 The same algorithm as the agent's Python search (see :mod:`gamehall.ai.mcts`: a closed-loop
 tree, chance by sampling with progressive widening, min-max normalised UCT, returns of the player
 who moved into a node, horizon leaves, random rollouts), over a game's kernel functions (see
-:mod:`gamehall.core.kernels`). Each game's simulator module instantiates :func:`tree_search`
+:mod:`gamehall.kernels`). Each game's simulator module instantiates :func:`tree_search`
 inside its own cached function with its kernels, so the whole simulation (descent, expansion,
 rollout, backup) runs compiled.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamehall.core.kernels import CHANCE, TERMINAL, below
+from gamehall.kernels import CHANCE, TERMINAL, below
 
 # meta columns
 PLAYER, MOVER, VISITS, ACTION, FIRST, LAST, NEXT, NCHILD, PSTART, PCOUNT, DRAWS, FRESH, LEAF = (
