@@ -31,10 +31,10 @@ import numpy as np
 from numba import njit
 
 from gamehall.core.game import Action, Game, State
+from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Draw, Pour
 from gamehall.kernels import CHANCE, TERMINAL, below, coin, simulate_games
 from gamehall.kernels.simulator import Simulator
 from gamehall.kernels.tree import tree_root, tree_search
-from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Draw, Pour
 
 PHASE, TO_MOVE, PASSED, SCORE, FIRST, DARK, LIGHT = 0, 1, 2, 3, 5, 6, 15
 """Offsets in the state vector (``DARK + pairing``, ``LIGHT + pairing``)."""

@@ -33,9 +33,6 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.core.game import Action, Game, State
-from gamehall.kernels import CHANCE, TERMINAL, below, simulate_games
-from gamehall.kernels.simulator import Simulator
-from gamehall.kernels.tree import tree_root, tree_search
 from gamehall.games.akros.game import AkrosGame, AkrosState
 from gamehall.games.akros.rules import (
     DRAW,
@@ -48,6 +45,9 @@ from gamehall.games.akros.rules import (
     OVER,
     Draw,
 )
+from gamehall.kernels import CHANCE, TERMINAL, below, simulate_games
+from gamehall.kernels.simulator import Simulator
+from gamehall.kernels.tree import tree_root, tree_search
 
 TURN, STEP, BAG, DRAFT, JT, IT, REMOVED, JM, IM, TEMPLE, STACKS = (
     0,
