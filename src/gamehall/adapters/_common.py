@@ -68,6 +68,6 @@ class Research:
 
 
 def ascii_title(game: Game) -> str:
-    """The game's title without accents and spaces, for environment ids (``Äcädmü``: Acadmu)."""
+    """The game's title without accents and spaces, for environment ids (accents dropped, words capitalised)."""
     plain = unicodedata.normalize("NFKD", game.title).encode("ascii", "ignore").decode()
     return "".join(part.capitalize() if part.islower() else part for part in plain.split())

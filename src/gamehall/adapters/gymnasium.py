@@ -2,7 +2,7 @@
 
     import gymnasium
     import gamehall.adapters.gymnasium  # registers gamehall/<Title>-v0 for every game
-    e = gymnasium.make("gamehall/Akros-v0", opponent="hard", side="jinn")
+    e = gymnasium.make(env_id(name), opponent="hard", side=seat)   # gamehall/<Title>-v0
     observation, info = e.reset(seed=1)
     action = int(np.flatnonzero(info["action_mask"])[0])
     observation, reward, terminated, truncated, info = e.step(action)
@@ -12,7 +12,7 @@ level or player (``opponent``, default ``beginner``), seeded from ``reset(seed=.
 Observations are the game's encoding for the agent's side (its plugin's ``encoding``: a
 ``float32`` array with a documented layout); actions are dense action indices, with the legal
 ones in ``info["action_mask"]``. The reward comes at the end: the game's return for the agent
-(±1; the count difference in an Äcädmü ``episode="round"``). An illegal action ends the
+(±1 for a won or lost game; for an episode such as a single round, its score). An illegal action ends the
 episode with ``illegal_reward`` and ``info["illegal"]`` set, so a learner that ignores the mask
 is told, never crashed.
 """

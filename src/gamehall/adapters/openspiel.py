@@ -1,8 +1,8 @@
 """Every registered game as an OpenSpiel Python game: ``python_gamehall_<name>``.
 
     import pyspiel
-    import gamehall.adapters.openspiel  # registers python_gamehall_akros, _acadmu, ...
-    game = pyspiel.load_game("python_gamehall_akros")
+    import gamehall.adapters.openspiel  # registers python_gamehall_<name> for every game
+    game = pyspiel.load_game("python_gamehall_" + name)
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -14,13 +14,13 @@
 Declared facts: sequential, explicit chance, perfect information, zero-sum, terminal rewards;
 ``num_distinct_actions`` is the game's dense action count; the return range, the largest chance
 node and the longest game come from the game's plugin (``facts``). Chance is explicit and every
-chance node lists its outcomes exactly: a chance node too big to list (the Äcädmü pour) is played
+chance node lists its outcomes exactly: a chance node too big to list (a pour of many two-faced discs) is played
 as the game's small steps (its plugin's ``chance_steps``: a disc at a time, each face 1/2), and
 the engine's aggregate outcome is composed when the last step is taken. Chance action ids are
 positions in the outcome list of the node (or step). Observation tensors are the game's encoding
 (its plugin's ``encoding``); the information state is the public history. Parameters: the game's
 plain options (bool, int, text and choice kinds), ``episode`` (``game``, or one of the
-game's episodes, e.g. Äcädmü's ``round``) and ``deal`` (the seed of an episode's random start:
+game's episodes, e.g. a single ``round`` of a match) and ``deal`` (the seed of an episode's random start:
 OpenSpiel's initial state is always the same one). Serialization is OpenSpiel's own (the action
 history), so ``pyspiel.serialize_game_and_state`` round-trips.
 """

@@ -1,7 +1,7 @@
 """Every registered game as a PettingZoo AEC environment.
 
     from gamehall.adapters.pettingzoo import env
-    e = env("akros", render_mode="ansi")          # env("acadmu", episode="round"): one round
+    e = env(name, render_mode="ansi")             # env(name, episode="round"): one round
     e.reset(seed=1)
     for agent in e.agent_iter():
         observation, reward, termination, truncation, info = e.last()
@@ -13,7 +13,7 @@ a dict: ``observation``, the game's encoding for that agent (a ``float32`` array
 the game documents, see its plugin's ``encoding``), and ``action_mask`` (``int8``, one entry per
 dense action index; all zero for an agent not to move). Chance is resolved inside ``step`` (and
 ``reset``) with the environment's generator, seeded by ``reset(seed=...)``. Rewards come at the
-end: the game's returns (±1, or the count difference of a single Äcädmü round). An illegal action
+end: the game's returns (±1, or a single round's score where the game offers that episode). An illegal action
 ends the game with ``illegal_reward`` for the agent who played it (PettingZoo's
 ``TerminateIllegalWrapper``, as its classic games do). ``render_mode="ansi"`` returns the
 game's terminal view as text.

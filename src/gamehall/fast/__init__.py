@@ -4,9 +4,9 @@ Each game that offers a compiled simulator names it in its plugin (``simulator``
 finds it there, so it works for any such game::
 
     from gamehall import fast
-    sim = fast.simulate("akros", 100_000, seed=1)                 # random against random
+    sim = fast.simulate(name, 100_000, seed=1)                    # random against random
     sim.returns.mean(axis=0), sim.winners()
-    sim = fast.simulate("acadmu", 1_000, seed=1, policy=("greedy", "random"))
+    sim = fast.simulate(name, 1_000, seed=1, policy=("greedy", "random"))
     weights = np.ones(game.num_distinct_actions); fast.simulate(game, 10, 1, policy=weights)
 
 The games are the engine's games, played exactly: the same legal actions, the same chance law,
@@ -74,7 +74,7 @@ def simulate(
     ``policy``: ``"random"`` (``beginner``), ``"greedy"`` (``easy``), or a weight per dense
     action index; one for every player or a sequence of one per player. ``start``: a state to
     play on from (default: the initial state). ``horizon``: stop each game at its first resting
-    point (e.g. an Äcädmü round's end inside a match) and return the game's estimate there.
+    point (e.g. a round's end inside a match) and return the game's estimate there.
     ``per_decision``: also return one entry per decision (game, player, options, action).
     """
     game = _game(game)

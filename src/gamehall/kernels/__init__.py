@@ -27,7 +27,7 @@ fixed when it is compiled, so the game's wrapper is what lands in the on-disk ca
 Random numbers come from :func:`next_u64` (splitmix64) on a one-word ``uint64`` array: every game
 of a batch is seeded from (run seed, game index), so a batch is reproducible and any game of it
 can be played again alone. :func:`below` is exactly uniform (rejection, no modulo bias) and
-:func:`coin` is an exact fair bit, so chance laws such as the Äcädmü pour or the Akros draw are
+:func:`coin` is an exact fair bit, so chance laws such as a pour of discs or a draw from a bag are
 exact, not approximations.
 """
 
