@@ -30,7 +30,7 @@ from gamehall.kernels.tree import (
     VISITS,
 )
 
-MAX_KEPT_NODES = 400_000
+MAX_KEPT_NODES = 100_000
 """A tree moved to a subtree keeps its other rows; past this many the tree starts afresh."""
 
 
