@@ -1,8 +1,10 @@
 """Nim over the web: the API describes it, and a hot-seat game plays to the end over the
-WebSocket, with the generic board's data (the position text and the legal actions)."""
+WebSocket, with the generic board's data (the position text and the legal actions, items with
+only their text and index, since Nim names no parts of its moves)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -12,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from gamehall.core import Record
 from gamehall.web.app import create_app
+from gamehall.web.protocol import SERVER_MESSAGE
 from tests.nim.game import NimGame
 
 
@@ -22,14 +25,18 @@ def client(nim, tmp_path) -> Iterator[TestClient]:
 
 
 def legal_texts(state: dict[str, Any]) -> list[str]:
-    """The legal actions' notation, whether the protocol lists texts or items with a text."""
-    return [item if isinstance(item, str) else item["text"] for item in state["legal"]]
+    """The legal actions' notation (a game without action parts: items of text and index)."""
+    assert all(set(item) == {"text", "index"} for item in state["legal"])
+    return [item["text"] for item in state["legal"]]
 
 
 def next_state(ws: Any) -> dict[str, Any]:
-    """The next state message (presence messages come and go in between)."""
+    """The next state message (presence messages come and go in between), checked against
+    the protocol's models."""
     while True:
-        message = ws.receive_json()
+        text = ws.receive_text()
+        SERVER_MESSAGE.validate_json(text, strict=True)
+        message = json.loads(text)
         assert message["type"] != "error", message
         if message["type"] == "state":
             return message
@@ -66,7 +73,8 @@ def test_a_hot_seat_game_plays_to_the_end_over_the_websocket(client):
             action = rng.choice(legal)
             ws.send_json({"type": "move", "version": state["version"], "action": action})
             new = next_state(ws)
-            assert new["version"] == state["version"] + 1 and new["last"] == action
+            assert new["version"] == state["version"] + 1
+            assert new["last"] == {"text": action, "mover": state["to_move"]}
             assert new["movers"][-1] == state["to_move"]
             state = new
     assert state["outcome"]["result"] in ("1-0", "0-1") and "misère" in state["outcome"]["reason"]

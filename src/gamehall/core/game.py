@@ -295,6 +295,14 @@ class Game(ABC):
     def index_action(self, index: int) -> Action:
         """The player action with this dense index."""
 
+    def action_parts(self, action: Action) -> dict[str, Any]:
+        """An action's parts, as JSON-ready data in the game's own words, for front ends that
+        map clicks onto legal actions (e.g. ``{"kind": "place", "tile": "M", "region": 5}``),
+        so that no front end parses move text. Chance outcomes may have parts too. The keys
+        ``text``, ``index`` and ``mover`` are the protocol's own and may not be used.
+        Default: no parts (a front end then offers the actions by their text)."""
+        return {}
+
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
 

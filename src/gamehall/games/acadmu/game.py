@@ -263,6 +263,7 @@ class AcadmuGame(Game):
 
     name: ClassVar[str] = "acadmu"
     title: ClassVar[str] = "Äcädmü"
+    rules_version: ClassVar[str] = "1"
     player_names: ClassVar[tuple[str, ...]] = ("dark", "light")
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -418,6 +419,29 @@ class AcadmuGame(Game):
             first, second = COLOUR_PAIRS[pair]
             return Move(own, (first * 3 + shape, second * 3 + shape))
         raise ValueError(f"action index {index} is outside 0..135")
+
+    def action_parts(self, action: Action) -> dict[str, Any]:
+        """For front ends: a capture's own pairing, the pairings it takes and whether it takes
+        by colour or by shape (``{"kind": "capture", "own": "RT", "taken": ["BS"], "by":
+        "colour"}``); ``{"kind": "pass"}``; the draw's faces (up, down) and the pour's counts."""
+        if isinstance(action, Move):
+            if action.is_pass:
+                return {"kind": "pass"}
+            return {
+                "kind": "capture",
+                "own": pairing_name(action.own),
+                "taken": [pairing_name(t) for t in action.taken],
+                "by": "shape" if action.by_shape else "colour",
+            }
+        if isinstance(action, Draw):
+            return {
+                "kind": "draw",
+                "dark": [pairing_name(f) for f in action.dark],
+                "light": [pairing_name(f) for f in action.light],
+            }
+        if isinstance(action, Pour):
+            return {"kind": "pour", "dark": list(action.dark), "light": list(action.light)}
+        return {}
 
 
 @cache
