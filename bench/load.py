@@ -1,17 +1,32 @@
-"""Load test for the web server (not a test): many bot-vs-bot online games over WebSockets.
+"""Load test for the web server (not a test): many online games over WebSockets, on loopback.
 
-Starts ``gamehall.web.server.serve`` in a subprocess on 127.0.0.1 (a free port, a temporary SQLite
-store), then keeps ``--games`` online games going at once for ``--seconds``: each game has two
-WebSocket clients, one per seat (each holding its seat's token), that answer every state where
-their seat is to move with a random legal move. When a game ends its slot starts a new one.
-Everything client-side runs on one asyncio event loop with the ``websockets`` library.
+Starts ``gamehall serve`` (one process or several, on a temporary SQLite store or a PostgreSQL
+database) on free ports of 127.0.0.1 and keeps ``--games`` online Äcädmü games going at once: each
+game has two WebSocket clients, one per seat, each a browser of its own (its own identity cookie;
+the second seat is taken through the invite, as a browser does). When a game ends its slot starts
+a new one. Every client runs on one asyncio event loop (uvloop if installed) with ``websockets``.
 
-Reports moves per second, the move latency (from sending a move to receiving the state with
-the new version), p50 and p99, and the CPU time the server and the clients spent per move (less
-sensitive than the rates to other load on a shared machine)::
+Two paces:
 
-    .venv/bin/python bench/load.py --games 100 --seconds 20
-    .venv/bin/python bench/load.py --games 1000 --seconds 30
+* saturated (default): a seat answers each state where it is to move at once, so every game
+  always has a move in flight and latency grows with the number of games;
+* ``--paced``: people's pace, each player thinks a random 2–10 s (``--think``) before moving.
+  Moves in the first ``--warmup`` seconds (games being made, sockets opening) are not counted.
+
+With ``--servers K`` (PostgreSQL) the hall is K independent processes on one database and each
+game's two seats are on different processes, so every move crosses processes through
+LISTEN/NOTIFY. ``--pg`` runs a throwaway PostgreSQL cluster for the run (as the tests do:
+``initdb``/``pg_ctl`` from /usr/lib/postgresql/*/bin); ``--db URL`` uses a database you have.
+
+Reports moves per second, the move latency (from sending a move to receiving the state with the
+new version) p50 and p99, and the CPU time the servers and the clients spent per move (far less
+sensitive than the rates to other load on a shared machine). ``--games`` may list several
+counts: each is run in turn, and the largest whose p99 is at most ``--p99`` ms is named::
+
+    .venv/bin/python bench/load.py --games 100 --seconds 30
+    .venv/bin/python bench/load.py --paced --games 1000 2000 3000 --seconds 60
+    .venv/bin/python bench/load.py --paced --pg --games 1000 2000 --seconds 60
+    .venv/bin/python bench/load.py --paced --pg --servers 2 --games 1000 2000 --seconds 60
 """
 
 from __future__ import annotations
@@ -23,6 +38,8 @@ import json
 import os
 import random
 import resource
+import secrets
+import signal
 import socket
 import statistics
 import subprocess
@@ -30,12 +47,22 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+
+SERVER_SETTINGS = [
+    "games_per_minute=1000000",
+    "max_connections=30000",
+    "max_live_games=30000",
+    "messages_per_second=1000",
+    "resyncs_per_minute=1000",
+]
+"""The load comes from one address and a few hundred browsers a second: per-client limits off."""
 
 
 @dataclass
@@ -45,6 +72,17 @@ class Totals:
     games_finished: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     connect_failures: int = 0
+    counting_from: float = 0.0
+    """Moves sent before this ``perf_counter`` time are not counted (warm-up)."""
+
+    def error(self, name: str) -> None:
+        self.errors[name] = self.errors.get(name, 0) + 1
+
+
+@dataclass
+class Pace:
+    think: tuple[float, float] | None
+    """None: move at once (saturated); else a player thinks a random time in this range (s)."""
 
 
 def raise_fd_limit() -> int:
@@ -64,20 +102,31 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time of process ``pid`` so far (Linux /proc), 0 if unknown."""
+    """The user and system CPU time of process ``pid`` and its waited-for children (Linux
+    /proc), 0 if unknown."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
-    code = f"from gamehall.web.server import serve; serve(port={port}, db={db!r})"
-    return subprocess.Popen([sys.executable, "-c", code])
+def start_server(port: int, db: str, profile: str | None) -> subprocess.Popen[bytes]:
+    """``gamehall serve`` on ``port`` (under cProfile, its stats written to ``profile`` when it
+    stops, if given)."""
+    code = "from gamehall.cli.app import main; main()"
+    if profile:
+        code = (
+            "import cProfile; from gamehall.cli.app import main; p = cProfile.Profile(); "
+            f"p.enable()\ntry: main()\nfinally: p.disable(); p.dump_stats({profile!r})"
+        )
+    command = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", db]
+    for item in SERVER_SETTINGS:
+        command += ["--set", item]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL)
 
 
-def wait_until_up(base: str, timeout: float = 30.0) -> None:
+def wait_until_up(base: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -91,42 +140,58 @@ def wait_until_up(base: str, timeout: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-async def create_game(http: httpx.AsyncClient, options: dict[str, Any]) -> tuple[str, list[str]]:
-    """A new online game: its id and both seats' tokens."""
-    answer = await http.post(
-        "/api/games", json={"game": "acadmu", "options": options, "mode": "online", "seat": 0}
+def browser() -> dict[str, str]:
+    """A new browser: an identity cookie of its own (the server takes any well-formed one)."""
+    return {"cookie": f"gh_player={secrets.token_urlsafe(24)}"}
+
+
+async def create_game(
+    http: list[httpx.AsyncClient], options: dict[str, Any]
+) -> tuple[str, list[dict[str, str]]]:
+    """A new online game made through the first server, its invite taken through the last: its
+    id and both seats' browsers."""
+    creator, guest = browser(), browser()
+    answer = await http[0].post(
+        "/api/games",
+        json={"game": "acadmu", "options": options, "mode": "online", "seat": 0},
+        headers=creator,
     )
     answer.raise_for_status()
     data = answer.json()
-    cookie = answer.cookies.get(f"gh_{data['id']}")
-    mine = cookie.split(":", 1)[1]
     invite = data["invite"].split("?seat=", 1)[1]
-    return data["id"], [mine, invite]
+    joined = await http[-1].post(
+        f"/api/games/{data['id']}/join", json={"seat": invite}, headers=guest
+    )
+    joined.raise_for_status()
+    return data["id"], [creator, guest]
 
 
 async def player(
     ws_base: str,
     game_id: str,
     seat: int,
-    token: str,
+    headers: dict[str, str],
     totals: Totals,
     deadline: float,
     rng: random.Random,
+    pace: Pace,
     deflate: bool,
 ) -> bool:
     """Play one seat of one game; True if the game finished."""
     async with connect(
-        f"{ws_base}/ws/games/{game_id}?seat={token}",
+        f"{ws_base}/ws/games/{game_id}",
+        additional_headers=headers,
         max_size=None,
-        open_timeout=60,
+        open_timeout=120,
         compression="deflate" if deflate else None,
     ) as ws:
         await ws.send(json.dumps({"type": "hello", "version": -1}))
         sent_at: float | None = None
         waiting_for = -1
+        actions = 0
         while True:
             # Past the deadline, stop at the next message or when the other seat has left.
-            wait = max(0.0, deadline - time.monotonic()) + 5.0
+            wait = max(0.0, deadline - time.monotonic()) + 15.0
             try:
                 raw = await asyncio.wait_for(ws.recv(), wait)
             except TimeoutError:
@@ -136,21 +201,27 @@ async def player(
             if kind != "state" and time.monotonic() > deadline:
                 return False
             if kind == "error":
-                totals.errors[message["code"]] = totals.errors.get(message["code"], 0) + 1
+                totals.error(message["code"])
                 if message["code"] != "stale_version":
                     sent_at = None
                 continue
             if kind != "state":
                 continue
             version = message["version"]
+            actions = message["since"] + len(message["actions"])
+            if actions != version:
+                totals.error("bad_delta")
             if sent_at is not None and version >= waiting_for:
-                totals.latencies.append(time.perf_counter() - sent_at)
+                if sent_at >= totals.counting_from:
+                    totals.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
             if message["over"]:
                 return True
             if time.monotonic() > deadline:
                 return False
             if message["to_move"] == seat and sent_at is None:
+                if pace.think is not None:
+                    await asyncio.sleep(rng.uniform(*pace.think))
                 action = rng.choice(message["legal"])["text"]
                 waiting_for = version + 1
                 sent_at = time.perf_counter()
@@ -158,35 +229,43 @@ async def player(
 
 
 async def slot(
-    base: str,
-    http: httpx.AsyncClient,
+    bases: list[str],
+    http: list[httpx.AsyncClient],
     totals: Totals,
     deadline: float,
     seed: int,
     options: dict[str, Any],
+    pace: Pace,
     deflate: bool,
+    start_within: float,
 ) -> None:
-    """Keep one online game going until the deadline, starting a new one when one ends."""
+    """Keep one online game going until the deadline, starting a new one when one ends; with
+    several servers, seat 0 plays through one and seat 1 through the next."""
     rng = random.Random(seed)
-    ws_base = base.replace("http://", "ws://")
+    await asyncio.sleep(rng.uniform(0, start_within))
+    first = seed % len(bases)
+    order = [bases[first], bases[(first + 1) % len(bases)]]
+    makers = [http[first], http[(first + 1) % len(bases)]]
+    ws_bases = [b.replace("http://", "ws://") for b in order]
     while time.monotonic() < deadline:
         try:
-            game_id, tokens = await create_game(http, options)
-        except httpx.HTTPError:
+            game_id, seats = await create_game(makers, options)
+        except httpx.HTTPError as error:
             totals.connect_failures += 1
+            totals.error(type(error).__name__)
             await asyncio.sleep(0.5)
             continue
         totals.games_started += 1
         try:
             done = await asyncio.gather(
                 *(
-                    player(ws_base, game_id, seat, token, totals, deadline, rng, deflate)
-                    for seat, token in enumerate(tokens)
+                    player(ws_bases[s], game_id, s, h, totals, deadline, rng, pace, deflate)
+                    for s, h in enumerate(seats)
                 )
             )
         except (TimeoutError, OSError, Exception) as error:
             totals.connect_failures += 1
-            totals.errors[type(error).__name__] = totals.errors.get(type(error).__name__, 0) + 1
+            totals.error(type(error).__name__)
             await asyncio.sleep(0.5)
             continue
         if all(done):
@@ -194,15 +273,32 @@ async def slot(
 
 
 async def run(
-    base: str, games: int, seconds: float, options: dict[str, Any], deflate: bool
+    bases: list[str],
+    games: int,
+    seconds: float,
+    warmup: float,
+    options: dict[str, Any],
+    pace: Pace,
+    deflate: bool,
 ) -> Totals:
     totals = Totals()
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
-        deadline = time.monotonic() + seconds
+    clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=120) for b in bases]
+    try:
+        start = time.monotonic()
+        totals.counting_from = time.perf_counter() + warmup
+        deadline = start + warmup + seconds
+        # Saturated games start at once; paced ones over the first half of the warm-up.
+        spread = warmup / 2 if pace.think is not None else 0.0
         await asyncio.gather(
-            *(slot(base, http, totals, deadline, seed, options, deflate) for seed in range(games))
+            *(
+                slot(bases, clients, totals, deadline, seed, options, pace, deflate, spread)
+                for seed in range(games)
+            )
         )
+    finally:
+        for client in clients:
+            await client.aclose()
     return totals
 
 
@@ -211,71 +307,168 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (tests/web/pg_cluster.py) and a database on it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
+    from pg_cluster import fresh_database, run_cluster
+
+    clusters = run_cluster()
+    cluster = next(clusters)
+    try:
+        cluster.admin("ALTER SYSTEM SET max_connections = 200")
+        cluster.stop()
+        cluster.start()
+        yield fresh_database(cluster)
+    finally:
+        with contextlib.suppress(StopIteration):
+            next(clusters)
+
+
+def measure(args: argparse.Namespace, games: int, db: str) -> dict[str, Any]:
+    """One run with ``games`` concurrent games; its figures."""
+    servers: list[subprocess.Popen[bytes]] = []
+    if args.url:
+        bases = [u.rstrip("/") for u in args.url]
+    else:
+        ports = [free_port() for _ in range(args.servers)]
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        for number, port in enumerate(ports):
+            profile = f"{args.profile}.{number}" if args.profile else None
+            servers.append(start_server(port, db, profile))
+    try:
+        for base in bases:
+            wait_until_up(base)
+        started = time.perf_counter()
+        server_cpu = sum(cpu_seconds(s.pid) for s in servers)
+        client_cpu = time.process_time()
+        pace = Pace((args.think[0], args.think[1]) if args.paced else None)
+        warmup = args.warmup if args.paced else 0.0
+        totals = asyncio.run(
+            run(bases, games, args.seconds, warmup, {"target": args.target}, pace, args.deflate)
+        )
+        elapsed = time.perf_counter() - started - warmup
+        client_cpu = time.process_time() - client_cpu
+        server_cpu = sum(cpu_seconds(s.pid) for s in servers) - server_cpu
+    finally:
+        for server in servers:
+            server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    moves = len(totals.latencies)
+    ms = sorted(1000 * x for x in totals.latencies)
+    result: dict[str, Any] = {
+        "games": games,
+        "seconds": elapsed,
+        "moves": moves,
+        "rate": moves / elapsed if elapsed > 0 else 0.0,
+        "p50": percentile(ms, 0.50) if ms else float("nan"),
+        "p99": percentile(ms, 0.99) if ms else float("nan"),
+        "mean": statistics.fmean(ms) if ms else float("nan"),
+        "max": ms[-1] if ms else float("nan"),
+        "server_cpu": server_cpu,
+        "client_cpu": client_cpu,
+        "totals": totals,
+    }
+    return result
+
+
+def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    totals: Totals = result["totals"]
+    moves = result["moves"]
+    pace = f"paced {args.think[0]:g}–{args.think[1]:g} s" if args.paced else "saturated"
+    print(
+        f"games: {result['games']} concurrent, {pace}, {args.servers} server process(es), "
+        f"{result['seconds']:.1f} s counted ({os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f})"
+    )
+    print(f"games started {totals.games_started}, finished {totals.games_finished}")
+    print(f"moves: {moves}, {result['rate']:.0f} moves/s")
+    if moves:
+        print(
+            f"move latency: p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms,"
+            f" mean {result['mean']:.1f} ms, max {result['max']:.1f} ms"
+        )
+        if not args.url:
+            # CPU is counted over the whole run (warm-up too), moves only after the warm-up.
+            all_moves = moves * (result["seconds"] + (args.warmup if args.paced else 0))
+            all_moves /= max(result["seconds"], 1e-9)
+            print(
+                f"CPU per move: servers {1000 * result['server_cpu'] / all_moves:.2f} ms, "
+                f"clients {1000 * result['client_cpu'] / all_moves:.2f} ms"
+            )
+    if totals.errors or totals.connect_failures:
+        print(f"errors: {totals.errors}, failed games/connections: {totals.connect_failures}")
+    print(flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="how long to run (default 30)")
+    parser.add_argument(
+        "--games", type=int, nargs="+", default=[100], help="concurrent games (several: each)"
+    )
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long to count (30)")
     parser.add_argument("--target", type=int, default=1, help="Äcädmü match target (default 1)")
+    parser.add_argument("--paced", action="store_true", help="players think before moving")
+    parser.add_argument(
+        "--think", type=float, nargs=2, default=[2.0, 10.0], help="think time range, s (2 10)"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=20.0, help="paced: seconds not counted at the start (20)"
+    )
+    parser.add_argument("--p99", type=float, default=100.0, help="the p99 bound, ms (100)")
+    parser.add_argument("--servers", type=int, default=1, help="server processes (PostgreSQL)")
+    parser.add_argument("--db", help="the store's SQLAlchemy URL (default: temporary SQLite)")
+    parser.add_argument("--pg", action="store_true", help="a throwaway PostgreSQL cluster")
     parser.add_argument(
         "--deflate",
         action="store_true",
         help="negotiate permessage-deflate as browsers do (costs CPU on both sides)",
     )
-    parser.add_argument("--url", help="use a server already running at this URL")
+    parser.add_argument("--url", nargs="+", help="use servers already running at these URLs")
+    parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
     args = parser.parse_args()
 
     limit = raise_fd_limit()
-    if limit < 2 * args.games + 100:
+    if limit < 2 * max(args.games) + 100:
         print(f"warning: only {limit} open files allowed", file=sys.stderr)
-    server = None
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.url:
-            base = args.url.rstrip("/")
-        else:
-            port = free_port()
-            base = f"http://127.0.0.1:{port}"
-            server = start_server(port, f"sqlite:///{Path(tmp) / 'load.sqlite3'}")
-        try:
-            wait_until_up(base)
-            with contextlib.suppress(ImportError):
-                import uvloop
+    if args.servers > 1 and not (args.pg or (args.db or "").startswith("postgresql")):
+        raise SystemExit("--servers above 1 needs PostgreSQL: --pg or --db postgresql+psycopg://…")
+    with contextlib.suppress(ImportError):
+        import uvloop
 
-                asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-            started = time.perf_counter()
-            server_cpu = cpu_seconds(server.pid) if server is not None else 0.0
-            client_cpu = time.process_time()
-            totals = asyncio.run(
-                run(base, args.games, args.seconds, {"target": args.target}, args.deflate)
-            )
-            elapsed = time.perf_counter() - started
-            client_cpu = time.process_time() - client_cpu
-            if server is not None:
-                server_cpu = cpu_seconds(server.pid) - server_cpu
-        finally:
-            if server is not None:
-                server.terminate()
-                try:
-                    server.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        results = []
+        cluster = stack.enter_context(postgres()) if args.pg else ""
+        for games in args.games:
+            if args.pg:  # a fresh database for each run
+                db = cluster if not results else _fresh(cluster)
+            else:
+                db = args.db or f"sqlite:///{Path(tmp) / f'load-{games}.sqlite3'}"
+            result = measure(args, games, db)
+            report(args, result)
+            results.append(result)
+    if len(results) > 1:
+        held = [r["games"] for r in results if r["moves"] and r["p99"] <= args.p99]
+        print(f"largest game count with p99 ≤ {args.p99:g} ms: {max(held) if held else 'none'}")
 
-    moves = len(totals.latencies)
-    print(f"games: {args.games} concurrent for {elapsed:.1f} s ({os.cpu_count()} CPUs)")
-    print(f"games started {totals.games_started}, finished {totals.games_finished}")
-    print(f"moves: {moves}, {moves / elapsed:.0f} moves/s")
-    if moves:
-        ms = [1000 * x for x in totals.latencies]
-        print(
-            f"move latency: p50 {percentile(ms, 0.50):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms,"
-            f" mean {statistics.fmean(ms):.1f} ms, max {max(ms):.1f} ms"
-        )
-    if moves and server is not None:
-        print(
-            f"CPU per move: server {1000 * server_cpu / moves:.2f} ms, "
-            f"clients {1000 * client_cpu / moves:.2f} ms"
-        )
-    if totals.errors or totals.connect_failures:
-        print(f"errors: {totals.errors}, failed games/connections: {totals.connect_failures}")
+
+def _fresh(url: str) -> str:
+    """Another empty database on the same cluster as ``url``."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    name = f"load_{secrets.token_hex(4)}"
+    conninfo = parsed.set(drivername="postgresql", database="postgres").render_as_string(False)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return parsed.set(database=name).render_as_string(False)
 
 
 if __name__ == "__main__":

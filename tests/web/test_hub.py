@@ -119,10 +119,10 @@ class BrokenStore(Store):
 
     fail = False
 
-    def append_action(self, *args: Any, **kwargs: Any) -> None:
+    def append_actions(self, *args: Any, **kwargs: Any) -> list[bool]:
         if self.fail:
             raise OSError("disk full")
-        super().append_action(*args, **kwargs)
+        return super().append_actions(*args, **kwargs)
 
 
 def test_a_move_that_cannot_be_stored_changes_nothing_and_tells_no_one(tmp_path):

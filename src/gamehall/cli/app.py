@@ -328,8 +328,16 @@ def serve(
         list[str] | None,
         typer.Option(help="Another origin whose pages may play here (repeatable)."),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes sharing the port (above 1: PostgreSQL only; see docs/deploy.md)."
+        ),
+    ] = 1,
 ) -> None:
     """Serve the web app: play in the browser against the computer, hot-seat or online."""
+    from gamehall.store import default_url
+    from gamehall.web.server import ServeError, check_workers
     from gamehall.web.server import serve as run_server
     from gamehall.web.settings import Settings, SettingsError
 
@@ -343,8 +351,12 @@ def serve(
             settings = settings.replace({"allowed_origins": list(origins)})
     except SettingsError as error:
         raise UsageError(str(error)) from None
+    try:
+        check_workers(db or default_url(), workers)
+    except ServeError as error:
+        raise UsageError(str(error)) from None
     _check_port(host, port)
-    run_server(host=host, port=port, db=db, settings=settings)
+    run_server(host=host, port=port, db=db, settings=settings, workers=workers)
 
 
 def _check_port(host: str, port: int) -> None:

@@ -3,6 +3,7 @@
 from gamehall.store.db import (
     SCHEMA_VERSION,
     ActionRow,
+    Append,
     GameRow,
     Seat,
     Store,
@@ -16,6 +17,7 @@ from gamehall.store.db import (
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
+    "Append",
     "GameRow",
     "Seat",
     "Store",

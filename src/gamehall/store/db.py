@@ -17,7 +17,8 @@ the server does not load it again, and says why when asked for it.
 Types are kept portable (strings, integers, booleans, text; times as ISO-8601 UTC strings, which
 sort as text), so the same code runs on SQLite and PostgreSQL. Appending an action is one
 transaction that also moves ``games.version`` on, guarded by the version it expects: two writers
-can never both append action N (the primary key ``(game_id, number)`` says so too).
+can never both append action N (the primary key ``(game_id, number)`` says so too). Concurrent
+appends of different games may share one transaction (group commit, :meth:`Store.append_actions`).
 """
 
 from __future__ import annotations
@@ -214,6 +215,47 @@ def _row_to_game(row: Any) -> GameRow:
     )
 
 
+@dataclass(frozen=True)
+class Append:
+    """One action to append: game ``game_id`` goes from version ``number - 1`` to ``number``."""
+
+    game_id: str
+    number: int
+    text: str
+    mover: int
+    status: str
+    result: dict[str, Any] | None
+    pending: bool
+    notify: str | None = None
+    """A bus payload to NOTIFY in the same transaction (PostgreSQL only)."""
+
+
+def _result_text(result: dict[str, Any] | None) -> str | None:
+    return json.dumps(result) if result is not None else None
+
+
+_MOVE_ON = text(
+    "UPDATE games SET version = :version, updated = :updated, status = :status, "
+    "result = :result, pending = :pending WHERE id = :key AND version = :expected"
+)
+_ADD_ACTION = text(
+    "INSERT INTO actions (game_id, number, text, mover, at) "
+    "VALUES (:game_id, :number, :text, :mover, :at)"
+)
+_APPEND_PG = text(
+    "WITH moved AS ("
+    " UPDATE games SET version = :number, updated = :updated, status = :status,"
+    " result = :result, pending = :pending"
+    " WHERE id = :key AND version = :expected RETURNING id),"
+    " added AS (INSERT INTO actions (game_id, number, text, mover, at)"
+    " SELECT id, :number, :text, :mover, :updated FROM moved RETURNING number)"
+    " SELECT count(*), max(CASE WHEN :notify THEN pg_notify(:channel, :payload)::text END)"
+    " FROM added"
+)
+"""Appending an action on PostgreSQL in one statement: the version check, the insert and the
+bus notification (only when the insert happened)."""
+
+
 class Store:
     """Synchronous access to the game store. The web server calls it from one worker thread
     (SQLite) or a few (other databases), never from its event loop."""
@@ -343,28 +385,111 @@ class Store:
         status: str,
         result: dict[str, Any] | None,
         pending: bool,
+        notify: str | None = None,
     ) -> None:
-        """Commit action ``number`` (the game must be at version ``number - 1``)."""
+        """Commit action ``number`` (the game must be at version ``number - 1``, else
+        VersionConflict and nothing changes). On PostgreSQL, ``notify`` is a payload sent on
+        the bus channel (``pg_notify``) in the same transaction: delivered if and only if the
+        action is committed (see gamehall.web.bus); elsewhere it is ignored."""
+        self.append_actions([Append(game_id, number, text, mover, status, result, pending, notify)])
+
+    def append_actions(self, appends: Sequence[Append]) -> list[bool]:
+        """Commit several actions (of different games) together: group commit, one transaction
+        for them all, each still guarded by its expected version. Returns, per append, whether
+        it was committed; one append alone that conflicts raises VersionConflict."""
+        if not appends:
+            return []
         at = now_text()
+        if self.is_postgresql:
+            done = self._append_postgresql(appends, at)
+        else:
+            done = self._append_portable(appends, at)
+        if len(appends) == 1 and not done[0]:
+            only = appends[0]
+            raise VersionConflict(f"game {only.game_id}: not at version {only.number - 1}")
+        return done
+
+    def _append_portable(self, appends: Sequence[Append], at: str) -> list[bool]:
+        done: list[bool] = []
         with self.engine.begin() as conn:
-            changed = conn.execute(
-                update(games_table)
-                .where(games_table.c.id == game_id, games_table.c.version == number - 1)
-                .values(
-                    version=number,
-                    updated=at,
-                    status=status,
-                    result=json.dumps(result) if result is not None else None,
-                    pending=pending,
+            for item in appends:
+                changed = conn.execute(
+                    _MOVE_ON,
+                    {
+                        "key": item.game_id,
+                        "expected": item.number - 1,
+                        "version": item.number,
+                        "updated": at,
+                        "status": item.status,
+                        "result": _result_text(item.result),
+                        "pending": item.pending,
+                    },
+                ).rowcount
+                if changed == 1:  # else nothing of it is written: the others still commit
+                    conn.execute(
+                        _ADD_ACTION,
+                        {
+                            "game_id": item.game_id,
+                            "number": item.number,
+                            "text": item.text,
+                            "mover": item.mover,
+                            "at": at,
+                        },
+                    )
+                done.append(changed == 1)
+        return done
+
+    def _append_postgresql(self, appends: Sequence[Append], at: str) -> list[bool]:
+        # One statement per action (move the version on, insert the action, notify), in one
+        # transaction for the whole group: a round trip per action and one commit.
+        done: list[bool] = []
+        with self.engine.begin() as conn:
+            for item in appends:
+                row = conn.execute(
+                    _APPEND_PG,
+                    {
+                        "key": item.game_id,
+                        "expected": item.number - 1,
+                        "number": item.number,
+                        "updated": at,
+                        "status": item.status,
+                        "result": _result_text(item.result),
+                        "pending": item.pending,
+                        "text": item.text,
+                        "mover": item.mover,
+                        "channel": "gamehall",
+                        "payload": item.notify or "",
+                        "notify": item.notify is not None,
+                    },
+                ).first()
+                done.append(row is not None and row[0] == 1)
+        return done
+
+    def since(
+        self, game_id: str, version: int
+    ) -> tuple[GameRow, list[tuple[str, int]], list[ActionRow]] | None:
+        """A game's row, its holders and its actions after ``version``, read together (what a
+        server that holds the game in memory loads to catch up with other servers); None if
+        there is no such game."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if row is None:
+                return None
+            holders = conn.execute(
+                select(holdings_table.c.player_id, holdings_table.c.seat).where(
+                    holdings_table.c.game_id == game_id
                 )
-            ).rowcount
-            if changed != 1:
-                raise VersionConflict(f"game {game_id}: not at version {number - 1}")
-            conn.execute(
-                insert(actions_table).values(
-                    game_id=game_id, number=number, text=text, mover=mover, at=at
-                )
-            )
+            ).all()
+            actions = conn.execute(
+                select(actions_table)
+                .where(actions_table.c.game_id == game_id, actions_table.c.number > version)
+                .order_by(actions_table.c.number)
+            ).all()
+        return (
+            _row_to_game(row),
+            [(h.player_id, h.seat) for h in holders],
+            [ActionRow(a.number, a.text, a.mover, a.at) for a in actions],
+        )
 
     def quarantine(self, game_id: str, problem: str) -> None:
         """Mark a game that cannot be loaded, saying why (it is no longer resumed)."""
@@ -426,9 +551,14 @@ class Store:
 
     def claim_seat(self, player_id: str, game_id: str, seat: int) -> bool:
         """Give ``seat`` to ``player_id`` if no one holds it yet (True), else change nothing
-        (False, unless ``player_id`` holds it already: True). The caller serialises claims on
-        one game (the web server claims under the game's lock)."""
+        (False, unless ``player_id`` holds it already: True). Claims on one game are
+        serialised by a lock on its row."""
         with self.engine.begin() as conn:
+            # The game's row is locked (PostgreSQL) for the claim, so servers on one database
+            # cannot both give the same seat away.
+            conn.execute(
+                select(games_table.c.id).where(games_table.c.id == game_id).with_for_update()
+            )
             holders = (
                 conn.execute(
                     select(holdings_table.c.player_id).where(

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
+from gamehall.web.bus import bus_for
 from gamehall.web.computers import AgentFactory
 from gamehall.web.engine import played_items
 from gamehall.web.hub import Hub
@@ -113,6 +114,7 @@ def create_app(
             agent_factory=agent_factory,
             processes=processes,
             agent_workers=agent_workers,
+            bus=bus_for(store.url, store.is_postgresql),
         )
         await hub.start()
         holder["hub"] = hub

@@ -17,6 +17,15 @@ once, when it was played) on a thread, within ``load_seconds``; a game that does
 not in time, is *quarantined*: marked in the store with the reason, logged, and answered with
 ``quarantined`` from then on, while every other game is served. Games nobody uses leave memory
 after ``idle_seconds`` (and past ``max_live_games``) and are loaded again when asked for.
+
+Several processes on one PostgreSQL store are one hall (:mod:`gamehall.web.bus`): each action is
+stored under a version check in the store's transaction (so of two processes moving for the
+same version, exactly one is accepted; the other answers ``stale_version`` and catches up), the
+transaction also notifies every process, and a process that holds the game in memory takes the
+action in and tells its own clients. A process catches up from the store whenever a client
+opens a game it holds, so a client that moves to another process (its own died) resyncs there.
+Concurrent actions of different games are committed together, in one transaction (group commit),
+each still told only after its commit.
 """
 
 from __future__ import annotations
@@ -42,7 +51,8 @@ from gamehall.core import (
     UnknownGameError,
     game_class,
 )
-from gamehall.store import GameRow, Seat, Store, now_text
+from gamehall.store import Append, GameRow, Seat, Store, VersionConflict, now_text
+from gamehall.web.bus import Bus, Event, LocalBus
 from gamehall.web.computers import AgentFactory, Computers
 from gamehall.web.engine import (
     chance_rng,
@@ -84,6 +94,8 @@ T = TypeVar("T")
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
 GAME_ID = re.compile(r"g_[A-Za-z0-9_-]{10}")
 """What a game id looks like; anything else is no game, and is not looked up."""
+GROUP_COMMIT = 64
+"""The most actions committed in one transaction."""
 FREE_DELTA = 32
 """A state asked for (hello, resync) with at most this many actions of history is not counted
 as a full resync."""
@@ -96,6 +108,10 @@ def new_game_id() -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+class StoreStopped(Exception):
+    """The server stopped before an action could be stored."""
 
 
 class LoadTimeout(Exception):
@@ -125,8 +141,12 @@ class Hub:
         processes: bool = False,
         agent_workers: int | None = None,
         computers: Computers | None = None,
+        bus: Bus | None = None,
     ) -> None:
         self.store = store
+        self.bus = bus or LocalBus()
+        self.bus.subscribe(self._on_event)
+        self.bus.on_reconnect(self._catch_up_all)
         self.settings = settings = settings or Settings()
         self.computers = computers or Computers(
             agent_factory,
@@ -145,6 +165,10 @@ class Hub:
         self._made_at = RateTable(wide / 60, wide)
         self.connections = 0
         """WebSocket connections held now."""
+        self._appends: list[tuple[Append, asyncio.Future[None]]] = []
+        self._flushers = 0
+        self.commits = 0
+        """Transactions that stored actions (fewer than the actions: group commit)."""
         self.resumed = asyncio.Event()
         """Set once the games waiting for the server at start have been resumed (or set aside)."""
 
@@ -156,6 +180,7 @@ class Hub:
             max_workers=1 if self.store.is_sqlite else 8, thread_name_prefix="gamehall-store"
         )
         await self.computers.start()
+        await self.bus.start()
         self._background(self._resume_pending())
         self._background(self._sweeper())
 
@@ -184,6 +209,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.computers.stop()
+        await self.bus.stop()
         if self._db_pool is not None:
             self._db_pool.shutdown(wait=True)
         self.store.dispose()
@@ -208,6 +234,10 @@ class Hub:
         live = self.games.get(game_id)
         if live is not None:
             live.touch()
+            if self.bus.shared:  # another process may have moved meanwhile, or died
+                async with live.lock:
+                    await self.catch_up(live)
+                await self.resume(live)
             return live
         if not GAME_ID.fullmatch(game_id):
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {quote(game_id)}")
@@ -228,6 +258,8 @@ class Hub:
             self._loading.pop(game_id, None)
         self.games[game_id] = live
         loading.set_result(live)
+        if self.bus.shared:  # who is connected to it elsewhere?
+            await self._publish(self.bus.event("ask", game_id))
         await self.resume(live)
         return live
 
@@ -400,6 +432,7 @@ class Hub:
             new = await self._insert(row, live.game, holders)
             live.row.rematch = new.id
         live.broadcast_state()
+        await self._publish(self.bus.event("game", live.id))
         return new, mapped
 
     async def _insert(self, row: GameRow, game: Game, holders: list[tuple[str, int]]) -> LiveGame:
@@ -451,6 +484,7 @@ class Hub:
                     ErrorCode.SEAT_TAKEN, f"this invite link was used already: {name} is taken"
                 )
             live.hold(player_id, seat)
+        await self._publish(self.bus.event("game", live.id))
         return live.seats_for(player_id)
 
     @staticmethod
@@ -475,15 +509,16 @@ class Hub:
         connection.rates["messages"] = Rate(per_second, 2 * per_second, time.monotonic())
         resyncs = self.settings.resyncs_per_minute
         connection.rates["resyncs"] = Rate(resyncs / 60, resyncs, time.monotonic())
-        before = live.connected()
+        before, mine = live.connected(), live.local_seats()
         live.connections.add(connection)
         live.touch()
         connection.start()
         if live.connected() != before:
             live.broadcast_presence()
+        self._tell_presence(live, mine)
 
     async def detach(self, live: LiveGame, connection: Connection) -> None:
-        before = live.connected()
+        before, mine = live.connected(), live.local_seats()
         if connection in live.connections:
             self.connections -= 1
         live.connections.discard(connection)
@@ -491,6 +526,7 @@ class Hub:
         await connection.stop()
         if live.connected() != before:
             live.broadcast_presence()
+        self._tell_presence(live, mine)
 
     def _within_rate(self, connection: Connection) -> bool:
         """Whether a client's message is within ``messages_per_second``: past it the message is
@@ -575,17 +611,26 @@ class Hub:
         text = str(action)
         outcome = next_state.outcome()
         result = outcome_info(live.game, outcome).model_dump() if outcome is not None else None
+        event = self.bus.event("action", live.id, version=number, action=text, mover=mover)
+        append = Append(
+            live.id,
+            number,
+            text,
+            mover,
+            status="finished" if next_state.is_terminal() else "ongoing",
+            result=result,
+            pending=live.server_to_move(next_state),
+            notify=self.bus.in_transaction(event),
+        )
         try:
-            await self.db(
-                self.store.append_action,
-                live.id,
-                number,
-                text,
-                mover,
-                status="finished" if next_state.is_terminal() else "ongoing",
-                result=result,
-                pending=live.server_to_move(next_state),
-            )
+            await self._append(append)
+        except VersionConflict:
+            # Another process stored this version first: take in what it did, and refuse.
+            await self.catch_up(live)
+            raise ProtocolError(
+                ErrorCode.STALE_VERSION,
+                f"another move was played first; the game is at version {live.version}",
+            ) from None
         except Exception as error:
             log.exception("cannot store action %d of %s", number, live.id)
             raise ProtocolError(
@@ -593,8 +638,49 @@ class Hub:
             ) from None
         live.advance(next_state, text, mover)
         live.broadcast_state()
+        self.bus.committed(event)
         if next_state.is_terminal():
             self.computers.forget(live.id)
+
+    async def _append(self, append: Append) -> None:
+        """Store one action, with whatever other actions are waiting to be stored meanwhile
+        (group commit); returns once its transaction is committed."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._appends.append((append, done))
+        most = 1 if self.store.is_sqlite else 4
+        if self._flushers < most:
+            self._flushers += 1
+            self._background(self._flush())
+        await done
+
+    async def _flush(self) -> None:
+        try:
+            while self._appends:
+                batch = self._appends[:GROUP_COMMIT]
+                del self._appends[:GROUP_COMMIT]
+                try:
+                    stored = await self.db(self.store.append_actions, [a for a, _ in batch])
+                except BaseException as error:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_exception(
+                                error if isinstance(error, Exception) else StoreStopped()
+                            )
+                    if not isinstance(error, Exception):
+                        raise
+                    continue
+                self.commits += 1
+                for (append, done), ok in zip(batch, stored, strict=True):
+                    if done.done():
+                        continue
+                    if ok:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(
+                            VersionConflict(f"{append.game_id}: not at {append.number - 1}")
+                        )
+        finally:
+            self._flushers -= 1
 
     async def _chance(self, live: LiveGame) -> None:
         """Draw and commit chance outcomes until someone is to move (the caller holds the lock)."""
@@ -650,9 +736,100 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except ProtocolError as error:
-            log.error("computer move in %s failed: %s", live.id, error.message)
+            if error.code == ErrorCode.STALE_VERSION:  # another process moved for it
+                log.info("computer move in %s: %s", live.id, error.message)
+            else:
+                log.error("computer move in %s failed: %s", live.id, error.message)
         except Exception:
             log.exception("computer move in %s failed", live.id)
+
+    # --- other processes of the hall ---
+
+    async def _publish(self, event: Event) -> None:
+        try:
+            await self.bus.publish(event)
+        except Exception:  # the others catch up from the store when asked for the game
+            log.exception("cannot publish a bus event")
+
+    def _tell_presence(self, live: LiveGame, before: frozenset[int]) -> None:
+        """Say which seats are connected here, when that changed (other processes show them)."""
+        if self.bus.shared and live.local_seats() != before:
+            self._background(self._say_presence(live))
+
+    async def _say_presence(self, live: LiveGame) -> None:
+        seats = sorted(live.local_seats())
+        await self._publish(self.bus.event("presence", live.id, seats=seats))
+
+    async def _on_event(self, event: Event) -> None:
+        """An event of the hall: take in what another process did to a game held here."""
+        if event.get("origin") == self.bus.origin:
+            return
+        live = self.games.get(str(event.get("game")))
+        if live is None:  # not in memory here: it is loaded from the store when asked for
+            return
+        kind = event.get("kind")
+        if kind == "action":
+            version = event.get("version")
+            if not isinstance(version, int) or version <= live.version:
+                return
+            async with live.lock:
+                if version == live.version + 1 and isinstance(event.get("action"), str):
+                    try:
+                        self._take(live, event["action"], int(event.get("mover", CHANCE)))
+                    except (GamehallError, ValueError):
+                        await self.catch_up(live)
+                    else:
+                        live.broadcast_state()
+                else:
+                    await self.catch_up(live)
+        elif kind == "game":
+            async with live.lock:
+                await self.catch_up(live)
+        elif kind == "presence":
+            seats = event.get("seats")
+            if isinstance(seats, list):
+                before = live.connected()
+                live.remote[str(event["origin"])] = frozenset(int(s) for s in seats)
+                if live.connected() != before:
+                    live.broadcast_presence()
+        elif kind == "ask" and live.connections:
+            await self._say_presence(live)
+
+    def _take(self, live: LiveGame, text: str, mover: int) -> None:
+        """Take in an action another process committed (checked once, there)."""
+        state = live.state.apply_trusted(live.state.parse_action(text))
+        live.advance(state, text, mover)
+        if state.is_terminal():
+            self.computers.forget(live.id)
+
+    async def catch_up(self, live: LiveGame) -> None:
+        """Load what other processes stored of ``live`` since its version (actions, seats held,
+        its rematch) and tell this process's clients."""
+        found = await self.db(self.store.since, live.id, live.version)
+        if found is None:
+            return
+        row, holders, actions = found
+        changed = False
+        for stored in actions:
+            if stored.number != live.version + 1:
+                continue
+            self._take(live, stored.text, stored.mover)
+            changed = True
+        if row.rematch != live.row.rematch:
+            live.row.rematch = row.rematch
+            changed = True
+        live.set_holders(holders)
+        for connection in live.connections:
+            if connection.identity is not None:
+                connection.seats = live.seats_for(connection.identity)
+        if changed:
+            live.broadcast_state()
+
+    async def _catch_up_all(self) -> None:
+        """After events may have been missed: every game in memory catches up."""
+        for live in list(self.games.values()):
+            async with live.lock:
+                await self.catch_up(live)
 
     # --- memory ---
 

@@ -128,6 +128,8 @@ class LiveGame:
         self.thinking: asyncio.Task[None] | None = None
         self.holders: dict[str, frozenset[int]] = {}
         """The seats each browser holds (identity key -> seat indices), as stored."""
+        self.remote: dict[str, frozenset[int]] = {}
+        """The seats connected to other processes of the hall, by process (see the hub)."""
         self.used = time.monotonic()
         """When the game was last asked for (idle games leave memory, see the hub)."""
         self._cached: tuple[int, StateMessage, str] | None = None
@@ -209,10 +211,17 @@ class LiveGame:
                 held.add(index)
         return frozenset(held)
 
-    def connected(self) -> list[bool]:
+    def local_seats(self) -> frozenset[int]:
+        """The seats whose players are connected to this process."""
         held: set[int] = set()
         for connection in self.connections:
             held |= connection.seats
+        return frozenset(held)
+
+    def connected(self) -> list[bool]:
+        held = set(self.local_seats())
+        for seats in self.remote.values():
+            held |= seats
         return [
             seat.kind == "computer" or index in held for index, seat in enumerate(self.row.seats)
         ]

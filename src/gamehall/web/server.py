@@ -1,10 +1,43 @@
-"""``gamehall serve``: run the web app with uvicorn."""
+"""``gamehall serve``: run the web app with uvicorn, in one process or several.
+
+With ``workers`` above 1 uvicorn binds the port once and runs that many server processes
+accepting on it (restarting one that dies); each is a whole server with its own hub, and they
+are one hall through the PostgreSQL store and its LISTEN/NOTIFY bus (:mod:`gamehall.web.bus`).
+Independent ``gamehall serve`` processes on one PostgreSQL database (on one machine or several,
+behind a reverse proxy) are one hall the same way. SQLite is one process's store: more than one
+worker on it is refused.
+"""
 
 from __future__ import annotations
+
+import json
+import os
+from typing import Any
 
 from gamehall.store import default_url
 from gamehall.web.app import create_app
 from gamehall.web.settings import Settings
+
+_CHILD_ENV = "GAMEHALL_SERVE_CHILD"
+"""How ``serve`` hands the store URL and the settings to its worker processes (JSON)."""
+
+
+class ServeError(ValueError):
+    """A way of serving that cannot work (several workers on SQLite)."""
+
+
+def check_workers(url: str, workers: int) -> None:
+    """Refuse ``workers`` that cannot share the store ``url``."""
+    from sqlalchemy.engine import make_url
+
+    if workers < 1:
+        raise ServeError(f"--workers is at least 1, not {workers}")
+    if workers > 1 and make_url(url).get_backend_name() != "postgresql":
+        raise ServeError(
+            f"--workers {workers} needs a PostgreSQL store (--db postgresql+psycopg://…): "
+            "SQLite is the store of one process, whose moves other processes would never hear "
+            "of; run one process on SQLite"
+        )
 
 
 def serve(
@@ -12,30 +45,54 @@ def serve(
     port: int = 8000,
     db: str | None = None,
     settings: Settings | None = None,
+    workers: int = 1,
 ) -> None:
     """Serve the web app at ``http://host:port`` on the store ``db`` (a SQLAlchemy URL such as
     ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory)
-    with ``settings`` (its limits and policies). Computer players think in worker processes, so
-    a long search never holds up other games, and each move is bounded in time and memory."""
+    with ``settings`` (its limits and policies), in ``workers`` processes (PostgreSQL only above
+    1). Computer players think in worker processes of each server, so a long search never holds
+    up other games, and each move is bounded in time and memory."""
     import uvicorn
 
     config = settings or Settings()
     url = db or default_url()
-    app = create_app(url, settings=config, processes=True)
+    check_workers(url, workers)
     shown = f"[{host}]" if ":" in host else host
-    print(f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)})", flush=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=config.max_message_bytes,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        h11_max_incomplete_event_size=16 * 1024,
-        timeout_keep_alive=10,
-        limit_concurrency=config.max_connections + 256,
+    processes = f", {workers} processes" if workers > 1 else ""
+    print(
+        f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}{processes})",
+        flush=True,
     )
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "ws_max_size": config.max_message_bytes,
+        "ws_ping_interval": 20,
+        "ws_ping_timeout": 20,
+        "h11_max_incomplete_event_size": 16 * 1024,
+        "timeout_keep_alive": 10,
+        "limit_concurrency": config.max_connections + 256,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(url, settings=config, processes=True), **options)
+        return
+    os.environ[_CHILD_ENV] = json.dumps({"db": url, "settings": _settings_json(config)})
+    uvicorn.run("gamehall.web.server:child_app", factory=True, workers=workers, **options)
+
+
+def child_app() -> Any:
+    """The app of one of ``serve``'s worker processes (uvicorn calls this in each)."""
+    given = json.loads(os.environ[_CHILD_ENV])
+    settings = Settings().replace(given["settings"])
+    return create_app(given["db"], settings=settings, processes=True)
+
+
+def _settings_json(settings: Settings) -> dict[str, Any]:
+    return {
+        name: list(value) if isinstance(value, tuple) else value
+        for name, value in settings.describe().items()
+    }
 
 
 def _safe(url: str) -> str:
@@ -45,4 +102,4 @@ def _safe(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-__all__ = ["serve"]
+__all__ = ["ServeError", "check_workers", "child_app", "serve"]

@@ -1,0 +1,396 @@
+"""Several server processes on one PostgreSQL database are one hall (issue 16).
+
+Each test starts real ``gamehall serve`` processes on a fresh database of the session's throwaway
+cluster, and plays through them over HTTP and WebSockets: an online game whose two seats and a
+spectator are on three different processes, moves for one version raced through two processes
+(exactly one accepted), a process killed with SIGKILL mid-game (nothing acknowledged lost, the
+players go on through another), ``--workers`` (refused on SQLite; on PostgreSQL, workers that
+share a port and replace one that dies).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pg_cluster import fresh_database
+from websockets.sync.client import ClientConnection, connect
+
+from gamehall.store import Store
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager"),
+]
+
+TIMEOUT = 20.0
+SETTINGS = [
+    "messages_per_second=1000",
+    "games_per_minute=1000",
+    "resyncs_per_minute=1000",
+    "search_workers=1",
+]
+GAMEHALL = [sys.executable, "-c", "from gamehall.cli.app import main; main()"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Process:
+    """One ``gamehall serve`` process."""
+
+    def __init__(self, db: str, workers: int = 1) -> None:
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        command = [*GAMEHALL, "serve", "--port", str(self.port), "--db", db]
+        for item in SETTINGS:
+            command += ["--set", item]
+        if workers > 1:
+            command += ["--workers", str(workers)]
+        self.popen = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        )
+
+    def wait_up(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.popen.poll() is not None:
+                error = self.popen.stderr.read().decode() if self.popen.stderr else ""
+                raise AssertionError(f"the server exited: {error[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.base}/api/meta", timeout=2).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise AssertionError("the server did not start")
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        self.popen.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.popen.stderr is not None:
+            self.popen.stderr.close()
+
+
+@contextlib.contextmanager
+def hall(db: str, count: int, workers: int = 1) -> Iterator[list[Process]]:
+    processes = [Process(db, workers) for _ in range(count)]
+    try:
+        for process in processes:
+            process.wait_up()
+        yield processes
+    finally:
+        for process in processes:
+            process.stop()
+
+
+@pytest.fixture
+def hall_db(postgres_cluster: Any) -> str:
+    return fresh_database(postgres_cluster)
+
+
+class Browser:
+    """A browser: one identity cookie, used on whichever process it talks to."""
+
+    def __init__(self) -> None:
+        self.cookie = ""
+
+    def post(self, process: Process, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        headers = {"cookie": f"gh_player={self.cookie}"} if self.cookie else {}
+        answer = httpx.post(f"{process.base}{path}", json=body, headers=headers, timeout=TIMEOUT)
+        assert answer.status_code == 200, answer.text
+        self.cookie = answer.cookies.get("gh_player") or self.cookie
+        return answer.json()
+
+    def socket(self, process: Process, game_id: str) -> Socket:
+        ws = connect(
+            f"ws://127.0.0.1:{process.port}/ws/games/{game_id}",
+            additional_headers={"cookie": f"gh_player={self.cookie}"} if self.cookie else {},
+            open_timeout=TIMEOUT,
+        )
+        return Socket(ws)
+
+
+class Socket:
+    """A WebSocket client that keeps the game's history from the state deltas."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.actions: list[str] = []
+        self.state: dict[str, Any] = {}
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def receive(self) -> dict[str, Any]:
+        message = json.loads(self.ws.recv(timeout=TIMEOUT))
+        if message["type"] == "state":
+            self.actions = self.actions[: message["since"]] + message["actions"]
+            assert len(self.actions) == message["version"]
+            self.state = message
+        return message
+
+    def hello(self) -> dict[str, Any]:
+        self.send({"type": "hello", "version": len(self.actions) if self.actions else -1})
+        return self.until(lambda m: m["type"] == "state")
+
+    def until(self, wanted: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            message = self.receive()
+            if wanted(message):
+                return message
+        raise AssertionError("no such message in time")
+
+    def at_least(self, version: int) -> dict[str, Any]:
+        if self.state and self.state["version"] >= version:
+            return self.state
+        return self.until(lambda m: m["type"] == "state" and m["version"] >= version)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def online_game(creator: Browser, guest: Browser, on: Process, join_on: Process) -> str:
+    """An online Äcädmü game made on one process, its invite taken on another."""
+    made = creator.post(
+        on, "/api/games", {"game": "acadmu", "options": {"target": 1}, "mode": "online"}
+    )
+    token = made["invite"].split("?seat=")[1]
+    assert guest.post(join_on, f"/api/games/{made['id']}/join", {"seat": token}) == {"you": [1]}
+    return made["id"]
+
+
+def stored(db: str, game_id: str) -> list[str]:
+    store = Store(db)
+    try:
+        return [a.text for a in store.actions(game_id)]
+    finally:
+        store.dispose()
+
+
+def play(
+    seats: dict[int, Socket], watchers: list[Socket], rng: random.Random, most: int = 10_000
+) -> dict[str, Any]:
+    """Play random moves, each seat through its own socket, until the end (or ``most`` moves);
+    every socket sees every version."""
+    sockets = [*seats.values(), *watchers]
+    state = seats[0].state
+    for _ in range(most):
+        version = max(s.state["version"] for s in sockets)
+        state = next(s.state for s in sockets if s.state["version"] == version)
+        for s in sockets:
+            s.at_least(version)
+        if state["over"]:
+            return state
+        if state["to_move"] is None:  # chance: the server draws it
+            for s in sockets:
+                s.at_least(version + 1)
+            continue
+        mover = seats[state["to_move"]]
+        action = rng.choice(mover.state["legal"])["text"]
+        mover.send({"type": "move", "version": version, "action": action})
+        for s in sockets:
+            s.at_least(version + 1)
+        assert all(s.actions[version] == action for s in sockets)
+    return state
+
+
+def test_an_online_game_with_its_seats_and_a_spectator_on_three_processes(hall_db):
+    with hall(hall_db, 3) as (p0, p1, p2):
+        creator, guest, watcher = Browser(), Browser(), Browser()
+        game_id = online_game(creator, guest, p0, p1)
+        s0, s1, spectator = (
+            creator.socket(p0, game_id),
+            guest.socket(p1, game_id),
+            watcher.socket(p2, game_id),
+        )
+        states = [s.hello() for s in (s0, s1, spectator)]
+        assert [s["you"] for s in states] == [[0], [1], []]
+        # Presence crosses processes: the spectator's process shows both seats connected.
+        if not all(seat["connected"] for seat in spectator.state["seats"]):
+            spectator.until(
+                lambda m: m["type"] in ("presence", "state")
+                and all(seat["connected"] for seat in m["seats"])
+            )
+        final = play({0: s0, 1: s1}, [spectator], random.Random(3))
+        assert final["over"] and final["status"] == "finished"
+        assert s0.actions == s1.actions == spectator.actions == stored(hall_db, game_id)
+        for s in (s0, s1, spectator):
+            s.close()
+
+
+def _race(go: threading.Barrier, s: Socket, version: int, action: str) -> None:
+    go.wait()
+    s.send({"type": "move", "version": version, "action": action})
+
+
+def test_moves_for_one_version_raced_through_two_processes_one_is_accepted(hall_db):
+    with hall(hall_db, 2) as (p0, p1):
+        creator, guest = Browser(), Browser()
+        game_id = online_game(creator, guest, p0, p0)
+        # The creator holds seat 0 on both processes; the guest plays seat 1 on p1.
+        a, b, other = (
+            creator.socket(p0, game_id),
+            creator.socket(p1, game_id),
+            guest.socket(p1, game_id),
+        )
+        for s in (a, b, other):
+            s.hello()
+        rng = random.Random(7)
+        races = 0
+        while races < 12:
+            version = max(s.state["version"] for s in (a, b, other))
+            for s in (a, b, other):
+                s.at_least(version)
+            state = a.state
+            if state["over"]:
+                break
+            if state["to_move"] == 1:
+                other.send(
+                    {
+                        "type": "move",
+                        "version": version,
+                        "action": rng.choice(state["legal"])["text"],
+                    }
+                )
+                for s in (a, b, other):
+                    s.at_least(version + 1)
+                continue
+            legal = [item["text"] for item in state["legal"]]
+            first, second = rng.choice(legal), rng.choice(legal)
+            go = threading.Barrier(2)
+            threads = [
+                threading.Thread(target=_race, args=(go, a, version, first)),
+                threading.Thread(target=_race, args=(go, b, version, second)),
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            races += 1
+            for s in (a, b, other):
+                s.at_least(version + 1)
+            actions = stored(hall_db, game_id)
+            # Exactly one of the two moves is stored as this version, and every socket agrees.
+            assert actions[version] in (first, second)
+            assert a.actions[version] == b.actions[version] == other.actions[version]
+            assert a.actions[version] == actions[version]
+            if first != second:
+                loser = b if actions[version] == first else a
+                refusal = loser.until(lambda m: m["type"] == "error")
+                assert refusal["code"] == "stale_version"
+        assert races >= 3, "the game ended before the moves could be raced"
+        for s in (a, b, other):
+            s.close()
+
+
+def test_a_process_killed_mid_game_loses_nothing_acknowledged(hall_db):
+    with hall(hall_db, 2) as (p0, p1):
+        creator, guest = Browser(), Browser()
+        game_id = online_game(creator, guest, p0, p1)
+        s0, s1 = creator.socket(p0, game_id), guest.socket(p1, game_id)
+        s0.hello()
+        s1.hello()
+        rng = random.Random(11)
+        state = play({0: s0, 1: s1}, [], rng, most=6)
+        acknowledged = list(s0.actions)
+        assert len(acknowledged) >= 6 and not state["over"]
+        p0.kill()  # SIGKILL, its whole process group (its computer workers too)
+        with contextlib.suppress(Exception):
+            s0.close()
+        # The creator reconnects through the other process and resyncs from its version.
+        again = creator.socket(p1, game_id)
+        again.actions = list(acknowledged)
+        resynced = again.hello()
+        assert resynced["you"] == [0]
+        assert again.actions[: len(acknowledged)] == acknowledged
+        assert stored(hall_db, game_id)[: len(acknowledged)] == acknowledged
+        final = play({0: again, 1: s1}, [], rng)
+        assert final["over"]
+        assert stored(hall_db, game_id) == again.actions == s1.actions
+        for s in (again, s1):
+            s.close()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def test_workers_share_a_port_and_one_that_dies_is_replaced(hall_db):
+    with hall(hall_db, 1, workers=2) as (server,):
+        workers = _children(server.popen.pid)
+        serving = [
+            pid for pid in workers if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
+        ]
+        assert len(serving) >= 2, f"not two workers: {workers}"
+        creator, guest = Browser(), Browser()
+        game_id = online_game(creator, guest, server, server)
+        s0, s1 = creator.socket(server, game_id), guest.socket(server, game_id)
+        s0.hello()
+        s1.hello()
+        rng = random.Random(5)
+        play({0: s0, 1: s1}, [], rng, most=4)
+        os.kill(serving[0], signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            alive = [pid for pid in _children(server.popen.pid) if pid not in serving]
+            if alive:
+                break
+            time.sleep(0.2)
+        assert alive, "the dead worker was not replaced"
+        # Whatever socket died with the worker reconnects and the game goes on to its end.
+        sockets = {}
+        for seat, browser, old in ((0, creator, s0), (1, guest, s1)):
+            with contextlib.suppress(Exception):
+                old.close()
+            fresh = browser.socket(server, game_id)
+            fresh.actions = list(old.actions)
+            fresh.hello()
+            sockets[seat] = fresh
+        final = play(sockets, [], rng)
+        assert final["over"] and stored(hall_db, game_id) == sockets[0].actions
+
+
+def test_workers_on_sqlite_are_refused(tmp_path):
+    done = subprocess.run(
+        [*GAMEHALL, "serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "--workers 2 needs a PostgreSQL store" in done.stderr
+    assert not (tmp_path / "x.sqlite3").exists()
