@@ -11,7 +11,9 @@ Two paces:
 * saturated (default): a seat answers each state where it is to move at once, so every game
   always has a move in flight and latency grows with the number of games;
 * ``--paced``: people's pace, each player thinks a random 2–10 s (``--think``) before moving.
-  Moves in the first ``--warmup`` seconds (games being made, sockets opening) are not counted.
+
+Moves (and CPU time) in the first ``--warmup`` seconds, while games are made and sockets open,
+are not counted.
 
 With ``--servers K`` (PostgreSQL) the hall is K independent processes on one database and each
 game's two seats are on different processes, so every move crosses processes through
@@ -74,6 +76,11 @@ class Totals:
     connect_failures: int = 0
     counting_from: float = 0.0
     """Moves sent before this ``perf_counter`` time are not counted (warm-up)."""
+    counting_until: float = float("inf")
+    """Nor moves sent after this one (the end, when games stop)."""
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    """CPU seconds the servers and the clients spent between the two."""
 
     def error(self, name: str) -> None:
         self.errors[name] = self.errors.get(name, 0) + 1
@@ -212,7 +219,7 @@ async def player(
             if actions != version:
                 totals.error("bad_delta")
             if sent_at is not None and version >= waiting_for:
-                if sent_at >= totals.counting_from:
+                if totals.counting_from <= sent_at < totals.counting_until:
                     totals.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
             if message["over"]:
@@ -272,6 +279,17 @@ async def slot(
             totals.games_finished += 1
 
 
+async def window(totals: Totals, warmup: float, seconds: float, pids: list[int]) -> None:
+    """Count the CPU time spent while moves are counted (after the warm-up)."""
+    await asyncio.sleep(warmup)
+    server, client = sum(cpu_seconds(p) for p in pids), time.process_time()
+    totals.counting_from = time.perf_counter()
+    await asyncio.sleep(seconds)
+    totals.counting_until = time.perf_counter()
+    totals.server_cpu = sum(cpu_seconds(p) for p in pids) - server
+    totals.client_cpu = time.process_time() - client
+
+
 async def run(
     bases: list[str],
     games: int,
@@ -280,14 +298,16 @@ async def run(
     options: dict[str, Any],
     pace: Pace,
     deflate: bool,
+    pids: list[int],
 ) -> Totals:
     totals = Totals()
+    totals.counting_from = float("inf")
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=120) for b in bases]
     try:
         start = time.monotonic()
-        totals.counting_from = time.perf_counter() + warmup
         deadline = start + warmup + seconds
+        counting = asyncio.get_running_loop().create_task(window(totals, warmup, seconds, pids))
         # Saturated games start at once; paced ones over the first half of the warm-up.
         spread = warmup / 2 if pace.think is not None else 0.0
         await asyncio.gather(
@@ -296,6 +316,7 @@ async def run(
                 for seed in range(games)
             )
         )
+        await counting
     finally:
         for client in clients:
             await client.aclose()
@@ -339,17 +360,13 @@ def measure(args: argparse.Namespace, games: int, db: str) -> dict[str, Any]:
     try:
         for base in bases:
             wait_until_up(base)
-        started = time.perf_counter()
-        server_cpu = sum(cpu_seconds(s.pid) for s in servers)
-        client_cpu = time.process_time()
         pace = Pace((args.think[0], args.think[1]) if args.paced else None)
-        warmup = args.warmup if args.paced else 0.0
+        pids = [s.pid for s in servers]
+        options = {"target": args.target}
         totals = asyncio.run(
-            run(bases, games, args.seconds, warmup, {"target": args.target}, pace, args.deflate)
+            run(bases, games, args.seconds, args.warmup, options, pace, args.deflate, pids)
         )
-        elapsed = time.perf_counter() - started - warmup
-        client_cpu = time.process_time() - client_cpu
-        server_cpu = sum(cpu_seconds(s.pid) for s in servers) - server_cpu
+        elapsed = totals.counting_until - totals.counting_from
     finally:
         for server in servers:
             server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
@@ -369,8 +386,8 @@ def measure(args: argparse.Namespace, games: int, db: str) -> dict[str, Any]:
         "p99": percentile(ms, 0.99) if ms else float("nan"),
         "mean": statistics.fmean(ms) if ms else float("nan"),
         "max": ms[-1] if ms else float("nan"),
-        "server_cpu": server_cpu,
-        "client_cpu": client_cpu,
+        "server_cpu": totals.server_cpu,
+        "client_cpu": totals.client_cpu,
         "totals": totals,
     }
     return result
@@ -393,12 +410,9 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
             f" mean {result['mean']:.1f} ms, max {result['max']:.1f} ms"
         )
         if not args.url:
-            # CPU is counted over the whole run (warm-up too), moves only after the warm-up.
-            all_moves = moves * (result["seconds"] + (args.warmup if args.paced else 0))
-            all_moves /= max(result["seconds"], 1e-9)
             print(
-                f"CPU per move: servers {1000 * result['server_cpu'] / all_moves:.2f} ms, "
-                f"clients {1000 * result['client_cpu'] / all_moves:.2f} ms"
+                f"CPU per move: servers {1000 * result['server_cpu'] / moves:.2f} ms, "
+                f"clients {1000 * result['client_cpu'] / moves:.2f} ms"
             )
     if totals.errors or totals.connect_failures:
         print(f"errors: {totals.errors}, failed games/connections: {totals.connect_failures}")
@@ -417,7 +431,7 @@ def main() -> None:
         "--think", type=float, nargs=2, default=[2.0, 10.0], help="think time range, s (2 10)"
     )
     parser.add_argument(
-        "--warmup", type=float, default=20.0, help="paced: seconds not counted at the start (20)"
+        "--warmup", type=float, default=10.0, help="seconds not counted at the start (10)"
     )
     parser.add_argument("--p99", type=float, default=100.0, help="the p99 bound, ms (100)")
     parser.add_argument("--servers", type=int, default=1, help="server processes (PostgreSQL)")
