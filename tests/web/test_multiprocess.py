@@ -234,8 +234,10 @@ def test_an_online_game_with_its_seats_and_a_spectator_on_three_processes(hall_d
         # Presence crosses processes: the spectator's process shows both seats connected.
         if not all(seat["connected"] for seat in spectator.state["seats"]):
             spectator.until(
-                lambda m: m["type"] in ("presence", "state")
-                and all(seat["connected"] for seat in m["seats"])
+                lambda m: (
+                    m["type"] in ("presence", "state")
+                    and all(seat["connected"] for seat in m["seats"])
+                )
             )
         final = play({0: s0, 1: s1}, [spectator], random.Random(3))
         assert final["over"] and final["status"] == "finished"
