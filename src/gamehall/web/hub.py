@@ -94,6 +94,9 @@ T = TypeVar("T")
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
 GAME_ID = re.compile(r"g_[A-Za-z0-9_-]{10}")
 """What a game id looks like; anything else is no game, and is not looked up."""
+BUS_ACTION_CHARS = 1000
+"""An action's text rides its bus event up to this length (a chance outcome may be longer than
+any move a client may send); a longer one is loaded from the store by the other processes."""
 GROUP_COMMIT = 64
 """The most actions committed in one transaction."""
 FREE_DELTA = 32
@@ -611,7 +614,9 @@ class Hub:
         text = str(action)
         outcome = next_state.outcome()
         result = outcome_info(live.game, outcome).model_dump() if outcome is not None else None
-        event = self.bus.event("action", live.id, version=number, action=text, mover=mover)
+        event = self.bus.event("action", live.id, version=number, mover=mover)
+        if len(text) <= BUS_ACTION_CHARS:  # else the other processes load it from the store
+            event["action"] = text
         append = Append(
             live.id,
             number,
