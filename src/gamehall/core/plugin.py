@@ -253,6 +253,7 @@ class GamePlugin:
 
     def load_estimate_position(self) -> Callable[[State], State] | None:
         return self._load("estimate_position", self.estimate_position)
+
     def load_simulator(self) -> Any:
         """The :class:`gamehall.kernels.simulator.Simulator`, or None (typed ``Any``: core
         knows no layer above it)."""
