@@ -30,14 +30,14 @@ def test_a_group_commit_stores_each_append_whose_version_holds(store_url):
         store.append_action(
             "g_bbbbbbbbbb", 1, "first", 0, status="ongoing", result=None, pending=False
         )
-        done = store.append_actions(
+        done = store.append_actions(  # stored in the order of game ids, answered in this one
             [
-                _append("g_aaaaaaaaaa", 1, "a1"),
                 _append("g_bbbbbbbbbb", 1, "b1 again"),  # b is at version 1 already
                 _append("g_cccccccccc", 1, "c1"),
+                _append("g_aaaaaaaaaa", 1, "a1"),
             ]
         )
-        assert done == [True, False, True]
+        assert done == [False, True, True]
         assert [a.text for a in store.actions("g_aaaaaaaaaa")] == ["a1"]
         assert [a.text for a in store.actions("g_bbbbbbbbbb")] == ["first"]
         assert [a.text for a in store.actions("g_cccccccccc")] == ["c1"]

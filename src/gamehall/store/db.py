@@ -400,10 +400,17 @@ class Store:
         if not appends:
             return []
         at = now_text()
+        # Rows are locked in the order of their game ids, so two servers' groups that share games
+        # wait for each other instead of deadlocking.
+        order = sorted(range(len(appends)), key=lambda i: appends[i].game_id)
+        ordered = [appends[i] for i in order]
         if self.is_postgresql:
-            done = self._append_postgresql(appends, at)
+            found = self._append_postgresql(ordered, at)
         else:
-            done = self._append_portable(appends, at)
+            found = self._append_portable(ordered, at)
+        done = [False] * len(appends)
+        for position, index in enumerate(order):
+            done[index] = found[position]
         if len(appends) == 1 and not done[0]:
             only = appends[0]
             raise VersionConflict(f"game {only.game_id}: not at version {only.number - 1}")
