@@ -625,19 +625,6 @@ class AcadmuState(State):
         discs = self.game.disc_set
         return discs.pour_probability(action.dark) * discs.pour_probability(action.light)
 
-    def is_chance_outcome(self, action: Action) -> bool:
-        """Whether ``action`` can happen here: a pour whose counts distinct discs can show
-        (checked by Hall's condition, never through its exact probability, which grows steeply
-        with the number of discs), or a draw of faces the set has."""
-        if not self.is_chance_node():
-            return False
-        if self.phase == "draw":
-            return isinstance(action, Draw) and self.chance_probability(action) > 0
-        discs = self.game.disc_set
-        return (
-            isinstance(action, Pour) and discs.can_pour(action.dark) and discs.can_pour(action.light)
-        )
-
     # --- the end ---
 
     def returns(self) -> tuple[float, ...]:
