@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import random
 import secrets
 import socket
@@ -195,6 +196,12 @@ def computer_first(
     return browser, game, float("inf")
 
 
+def baseline(context: Context) -> str:
+    """No attack: what /api/meta takes on this machine as it is (other load included)."""
+    time.sleep(10)
+    return f"10 s of nothing; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+
+
 def attack_discs(context: Context) -> str:
     """A disc set of 200 discs inline: opening the game, and `perfect` thinking on it."""
     browser = context.browser()
@@ -230,9 +237,14 @@ def attack_discs_restart(context: Context) -> str:
     context.window_start = time.monotonic()
     started = time.monotonic()
     answer = browser.http.get(f"/api/games/{game['id']}")
+    opened = time.monotonic() - started
+    while time.monotonic() - started < 90:  # the server resumes the computer's move
+        if 0 in browser.state(game["id"])["movers"]:
+            break
+        time.sleep(0.5)
     return (
-        f"up again in {up:.1f} s; the game answered {answer.status_code} in "
-        f"{time.monotonic() - started:.2f} s"
+        f"up again in {up:.1f} s; the game answered {answer.status_code} in {opened:.2f} s; "
+        f"the resumed computer moved {time.monotonic() - started:.1f} s after the restart"
     )
 
 
@@ -573,6 +585,7 @@ def main() -> None:
     args = parser.parse_args()
 
     attacks: dict[str, Callable[[Context], str]] = {
+        "baseline": baseline,
         "discs-200": attack_discs,
         "discs-200-restart": attack_discs_restart,
         "huge-body": attack_huge_body,
