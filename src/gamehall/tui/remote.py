@@ -461,6 +461,10 @@ def connect_session(url: str, identity: str | None = None) -> RemoteSession:
         record = Record.parse(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise GamehallError(f"{base} sent a record that is not UTF-8 text") from None
+    if seat and not identity:  # the record does not make one: ask for it before joining
+        _, identity = _request(f"{base}/api/games/{quoted}", MAX_RECORD, None)
+        if identity:
+            save_identity(identity)
     session = RemoteSession(base, game_id, seat, record, identity)
     if seat:
         try:
