@@ -10,6 +10,7 @@ from gamehall.store.db import (
     VersionConflict,
     default_url,
     now_text,
+    player_key,
 )
 
 __all__ = [
@@ -22,4 +23,5 @@ __all__ = [
     "VersionConflict",
     "default_url",
     "now_text",
+    "player_key",
 ]
