@@ -24,6 +24,7 @@ from gamehall.ai import make_agent
 from gamehall.core import Agent, Limit, find_game
 from gamehall.web.computers import Computers, _Job, _Lane
 from gamehall.web.engine import derived_seed
+from gamehall.web.workers import GRACE_SECONDS, fallback_seconds
 
 _PAIRINGS = [c + s for c in "RBY" for s in "TSC"]
 _DISCS = random.Random(7)
@@ -316,3 +317,35 @@ def test_a_server_killed_with_sigkill_leaves_no_process_behind(tmp_path):
     finally:
         if server.poll() is None:
             server.kill()
+
+
+@pytest.mark.slow
+def test_a_worker_that_does_not_answer_is_killed_and_the_fallback_plays_at_once():
+    """A search stuck where no signal reaches it (here: the worker stopped): the worker is
+    killed at the move's hard bound and the fallback plays then, not after a new worker has
+    started (it starts meanwhile, and computer play goes on)."""
+    state, actions = _acadmu_round()
+
+    async def scenario():
+        computers = Computers(processes=True, workers=1, limit=Limit(seconds=1.0, memory_mb=1024))
+        await computers.start()
+        try:
+            await asyncio.wait_for(_ready(computers), 120)
+            stuck = computers.lanes["search"].slots[0].process
+            os.kill(stuck.pid, signal.SIGSTOP)
+            started = time.monotonic()
+            first = await computers.choose(
+                "g_stuck00000", state, actions, state.current_player, "medium", 1, "me"
+            )
+            took = time.monotonic() - started
+            await asyncio.wait_for(_ready(computers), 120)  # a new worker took its place
+            alive = stuck.pid not in computers.pids()
+            return first, took, alive, computers.replaced
+        finally:
+            await computers.stop()
+
+    first, took, replaced_pid, replaced = asyncio.run(scenario())
+    assert first.how == "lost" and state.parse_action(first.text) in state.legal_actions()
+    hard_bound = 1.0 + fallback_seconds(1.0) + GRACE_SECONDS
+    assert took < hard_bound + 0.5, took
+    assert replaced == 1 and replaced_pid

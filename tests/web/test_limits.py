@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gamehall.core import Option, game_class
@@ -141,3 +143,21 @@ def test_a_games_message_repeating_a_long_value_is_shortened():
     short = shorten_echoes(message, [value, "discs"])
     assert "Q" * 41 not in short and "bad pairing 'QQQ" in short and len(short) < 200
     assert shorten_echoes("nothing repeated", ["x" * 100]) == "nothing repeated"
+
+
+def test_every_setting_is_documented_with_its_default():
+    """docs/web-protocol.md ("Limits") has a row for every setting, giving its default."""
+    doc = (Path(__file__).parents[2] / "docs" / "web-protocol.md").read_text(encoding="utf-8")
+    section = doc.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        line.split("|")[1].strip().strip("`"): line.split("|")[2].strip()
+        for line in section.splitlines()
+        if line.startswith("| `")
+    }
+    for name, value in Settings().describe().items():
+        assert name in rows, f"setting {name} is not in the Limits table"
+        if isinstance(value, bool):
+            assert rows[name] == str(value).lower(), name
+        elif isinstance(value, int | float) and name != "search_workers":
+            shown = str(value) if isinstance(value, int) else f"{value:g}"
+            assert rows[name].replace(",", "") == shown, (name, rows[name], value)

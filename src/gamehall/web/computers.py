@@ -445,8 +445,10 @@ class Computers:
             try:
                 answer = await self._loop.run_in_executor(self._io, worker.call, request, seconds)
             except WorkerTimeout as error:
+                # The fallback plays now; the new worker starts meanwhile (the slot serves
+                # again once it is ready), so a stopped search costs no worker start-up.
                 self._replaced(slot, str(error))
-                await self._start_process(slot)
+                self._background(self._start_process(slot))
                 return self._fallback(job, str(error))
             except WorkerDied as error:
                 self._replaced(slot, str(error))
@@ -462,7 +464,7 @@ class Computers:
                 )  # fmt: skip
             if how == "memory":  # the worker exits after such a move: start another
                 self._replaced(slot, "it ran out of memory")
-                await self._start_process(slot)
+                self._background(self._start_process(slot))
             return Choice(text, how)
         raise AssertionError("unreachable")
 

@@ -533,14 +533,16 @@ class Hub:
 
     def _within_rate(self, connection: Connection) -> bool:
         """Whether a client's message is within ``messages_per_second``: past it the message is
-        dropped (the first dropped one is answered with ``over_limit``), and a client that goes
-        on sending is disconnected."""
+        dropped (the first dropped one of a run is answered with ``over_limit``), and a client
+        that has had 20 seconds' worth of messages dropped is disconnected (counted over the
+        connection's life, so a slow link or a busy server cannot stretch a flood out of it)."""
         rate = connection.rates.get("messages")
         if not isinstance(rate, Rate) or rate.take(time.monotonic()):
-            connection.dropped = 0
+            connection.warned = False
             return True
         connection.dropped += 1
-        if connection.dropped == 1:
+        if not connection.warned:
+            connection.warned = True
             limit = self.settings.messages_per_second
             error = over_limit("messages_per_second", f"more than {limit:g} messages a second")
             connection.send(ErrorMessage(code=error.code, message=error.message, version=None))

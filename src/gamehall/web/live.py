@@ -70,7 +70,9 @@ class Connection:
         self.rates: dict[str, object] = {}
         """The connection's own rate buckets (see gamehall.web.limits), made by the hub."""
         self.dropped = 0
-        """Messages dropped in a row for being over the rate (the socket closes past a bound)."""
+        """Messages dropped for being over the rate (the socket closes past a bound)."""
+        self.warned = False
+        """Whether this run of dropped messages was answered with ``over_limit`` already."""
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._pump())
