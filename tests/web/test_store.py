@@ -62,7 +62,7 @@ def test_the_store_runs_on_each_backend(store_url):
 def test_schema_is_created_then_opened_again_and_migrated(store_url):
     assert _tables(store_url) == set()
     store = Store(store_url)
-    assert _tables(store_url) == {"schema_version", "games", "actions", "holdings"}
+    assert _tables(store_url) == {"schema_version", "games", "actions", "holdings", *HALL}
     assert store.schema_version() == SCHEMA_VERSION
     store.dispose()
 
@@ -81,6 +81,9 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
     with pytest.raises(StoreError, match="newer"):
         Store(store_url)
 
+
+HALL = {"players", "accounts", "sessions", "seeks", "hall_games", "ratings", "rating_history"}
+"""The tables schema 3 added (gamehall.store.hall)."""
 
 # The schema as version 1 wrote it (before games had a rules version).
 _SCHEMA_1 = [
@@ -117,7 +120,9 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert store.schema_version() == SCHEMA_VERSION == 3
+        # Schema 3 added the hall's tables; the old game's holders are there to be named.
+        assert _tables(store_url) >= HALL
         row = store.get_game(GAME)
         # Games stored before schema 2 were made under every game's first rules version.
         assert row is not None and row.rules_version == "1" and row.version == 1

@@ -11,11 +11,17 @@ from gamehall.store.db import (
     default_url,
     now_text,
 )
+from gamehall.store.hall import HallStore, NameTaken, PlayerRow, RatedResult, RatingRow
 
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
     "GameRow",
+    "HallStore",
+    "NameTaken",
+    "PlayerRow",
+    "RatedResult",
+    "RatingRow",
     "Seat",
     "Store",
     "StoreError",

@@ -55,9 +55,7 @@ def check_name(name: str) -> str:
         raise BadName(f"a name starts with a letter or digit, not {name[0]!r}")
     for char in name:
         if not (char.isalnum() or char in "_-"):
-            raise BadName(
-                f"a name has only letters, digits, '_' and '-'; {name!r} has {char!r}"
-            )
+            raise BadName(f"a name has only letters, digits, '_' and '-'; {name!r} has {char!r}")
     if name_key(name) in RESERVED:
         raise BadName(f"{name!r} is kept back for the server's own use")
     return name
