@@ -46,14 +46,14 @@ def test_players_get_a_name_once_and_names_are_unique(hall):
 
 
 def test_accounts_sessions_and_signing_out_everywhere(hall):
-    hall.ensure_player("p1", lambda: ("Anon1", "anon1"))
-    hall.create_account("p1", "Ada", "ada", "hash")
+    hall.ensure_player("b1", lambda: ("Ada", "ada"))  # the browser was called Ada already
+    hall.create_account("p1", "Ada", "ada", "hash", browser="b1")
     assert hall.player("p1").account and hall.player("p1").name == "Ada"
     assert hall.account("ada") == ("p1", "hash")
-    hall.ensure_player("p2", lambda: ("Anon2", "anon2"))
+    hall.ensure_player("b2", lambda: ("Anon2", "anon2"))
     with pytest.raises(NameTaken):
-        hall.create_account("p2", "ADA", "ada", "hash")
-    assert not hall.player("p2").account
+        hall.create_account("p2", "ADA", "ada", "hash", browser="b2")
+    assert hall.player("p2") is None and hall.player("b2").name == "Anon2"
     for token in ("s1", "s2", "s3"):
         hall.add_session(token, "p1")
     hall.end_session("s1")
@@ -67,12 +67,14 @@ def test_merging_moves_an_anonymous_players_seats(hall):
     hall.store.create_game(_game("g_two"), [("anon", 1), ("acct", 0)])
     for pid in ("anon", "acct"):
         hall.ensure_player(pid, lambda pid=pid: (pid + "x", pid + "x"))
-    hall.create_account("acct", "Acct", "acct", "hash")
-    assert hall.merge("anon", "acct") == 2
-    assert {g.id for g in hall.store.games_of("acct")} == {"g_one", "g_two"}
+    hall.create_account("acct2", "Acct", "acct", "hash", browser="acct")
+    assert hall.merge("acct", "acct2") == 1
+    assert hall.merge("anon", "acct2") == 2
+    assert {g.id for g in hall.store.games_of("acct2")} == {"g_one", "g_two"}
     assert hall.store.games_of("anon") == []
-    assert hall.player("anon").merged_into == "acct"
-    assert hall.merge("acct", "anon") == 0  # an account is never merged away
+    assert hall.player("anon").merged_into == "acct2"
+    assert hall.player_by_name("anonx") is None  # the merged player gave its name up
+    assert hall.merge("acct2", "anon") == 0  # an account is never merged away
 
 
 def test_a_rated_result_counts_once(hall):

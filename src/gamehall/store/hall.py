@@ -11,9 +11,9 @@ migrated with it; schema version 3 added them). Tables::
     ratings(player_id, game, rating, deviation, volatility, games, updated)
     rating_history(id, player_id, game, game_id, seat, score, rating, deviation, at)
 
-A player's id is the browser's identity (the ``gh_player`` cookie) until the browser signs up,
-when that player gets an account; signing in from another browser moves that browser's games to
-the account's player (``merged_into`` remembers it). Session tokens are stored only as their
+An anonymous player's id is the browser's identity (the ``gh_player`` cookie); an account has
+a player of its own. Signing up or in moves the browser's anonymous games to the account's
+player (``merged_into`` remembers it, and the merged player gives its name up). Session tokens are stored only as their
 SHA-256 (a stolen database holds no usable session); passwords only as argon2 hashes.
 """
 
@@ -266,21 +266,30 @@ class HallStore:
 
     # --- accounts and sessions ---
 
-    def create_account(self, player_id: str, name: str, key: str, password_hash: str) -> None:
-        """Give the player an account named ``name`` (their name from now on)."""
+    def create_account(
+        self, account_id: str, name: str, key: str, password_hash: str, *, browser: str
+    ) -> None:
+        """A new account player named ``name``; the browser's anonymous player, if it was
+        called so, gives the name up (it is merged into the account next)."""
+        now = now_text()
         try:
             with self.engine.begin() as conn:
                 conn.execute(
                     update(players_table)
-                    .where(players_table.c.id == player_id)
-                    .values(name=name, name_key=key)
+                    .where(players_table.c.id == browser, players_table.c.name_key == key)
+                    .values(name_key="~" + browser)
+                )
+                conn.execute(
+                    insert(players_table).values(
+                        id=account_id, name=name, name_key=key, created=now
+                    )
                 )
                 conn.execute(
                     insert(accounts_table).values(
-                        player_id=player_id,
+                        player_id=account_id,
                         username_key=key,
                         password_hash=password_hash,
-                        created=now_text(),
+                        created=now,
                     )
                 )
         except IntegrityError:
@@ -368,10 +377,11 @@ class HallStore:
                         insert(holdings_table).values(player_id=into_id, game_id=game_id, seat=seat)
                     )
             conn.execute(delete(holdings_table).where(holdings_table.c.player_id == anonymous_id))
+            # The merged player gives its name up (its key no longer a name's).
             conn.execute(
                 update(players_table)
                 .where(players_table.c.id == anonymous_id)
-                .values(merged_into=into_id)
+                .values(merged_into=into_id, name_key="~" + anonymous_id)
             )
         return len({game_id for game_id, _ in held})
 

@@ -6,10 +6,10 @@ tests give it a temporary SQLite file and, if they like, their own computer play
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -21,9 +21,13 @@ from starlette.websockets import WebSocketDisconnect
 from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
+from gamehall.web.accounts import Passwords
 from gamehall.web.computers import AgentFactory
 from gamehall.web.engine import played_items
+from gamehall.web.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
+from gamehall.web.hall_routes import current, hall_router
 from gamehall.web.hub import Hub
+from gamehall.web.identity import COOKIE_AGE
 from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
     PROTOCOL_VERSION,
@@ -47,8 +51,6 @@ from gamehall.web.protocol import (
 )
 
 STATIC_DIR = Path(__file__).parent / "static"
-PLAYER_COOKIE = "gh_player"
-COOKIE_AGE = 400 * 24 * 3600
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>gamehall</title>
 <p>The gamehall front end is not installed (no <code>static/index.html</code>).
 The API is at <a href="/api/meta">/api/meta</a>.</p>
@@ -99,6 +101,7 @@ def _meta() -> MetaAnswer:
                 board_module=f"/games/{name}/board.js" if plugin.board_module else None,
                 board_style=f"/games/{name}/board.css" if plugin.board_style else None,
                 rules=plugin.rules_text is not None,
+                level_ratings=plugin.level_ratings_table(),
             )
         )
     return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))
@@ -116,12 +119,18 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
     agent_workers: int | None = None,
+    leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
+    passwords: Passwords | None = None,
+    lobby_tick: float | None = TICK,
 ) -> FastAPI:
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory). ``processes`` runs computer players in a process pool (for CPU-bound
-    search); an ``agent_factory`` (tests) runs on threads."""
+    search); an ``agent_factory`` (tests) runs on threads. ``leaderboard`` is the fewest rated
+    games and the largest deviation a leaderboard shows; ``passwords`` the hasher (tests give a
+    cheap one); ``lobby_tick`` the seconds between the lobby's pairing rounds (None: only when
+    :meth:`Hall.tick` is called)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
-    holder: dict[str, Hub] = {}
+    holder: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -132,18 +141,24 @@ def create_app(
             processes=processes,
             agent_workers=agent_workers,
         )
+        hall = Hall(hub, passwords=passwords, leaderboard=leaderboard, tick=lobby_tick)
         await hub.start()
-        holder["hub"] = hub
-        app.state.hub = hub
+        await hall.start()
+        holder["hub"], holder["hall"] = hub, hall
+        app.state.hub, app.state.hall = hub, hall
         try:
             yield
         finally:
+            await hall.stop()
             await hub.stop()
 
     app = FastAPI(title="gamehall", lifespan=lifespan, docs_url=None, redoc_url=None)
 
     def hub() -> Hub:
-        return holder["hub"]
+        return holder["hub"]  # type: ignore[no-any-return]
+
+    def hall() -> Hall:
+        return holder["hall"]  # type: ignore[no-any-return]
 
     # --- errors as {"error": {code, message}} ---
 
@@ -167,19 +182,9 @@ def create_app(
 
     # --- cookies ---
 
-    def player_id(request: Request, response: Response) -> str:
-        current = request.cookies.get(PLAYER_COOKIE)
-        if (
-            current
-            and 8 <= len(current) <= 64
-            and current.replace("-", "").replace("_", "").isalnum()
-        ):
-            return current
-        new = secrets.token_urlsafe(12)
-        response.set_cookie(
-            PLAYER_COOKIE, new, max_age=COOKIE_AGE, httponly=True, samesite="lax", path="/"
-        )
-        return new
+    async def player_id(request: Request, response: Response) -> str:
+        """The player: the signed-in account's, or this browser's own (gamehall.web.hall)."""
+        return (await current(hall(), request, response)).id
 
     def set_seat_cookie(response: Response, live: LiveGame, seats: frozenset[int]) -> None:
         response.set_cookie(
@@ -200,9 +205,10 @@ def create_app(
         from_cookie = live.seats_of(cookie_tokens(request.cookies.get(seat_cookie_name(live.id))))
         if seats != from_cookie:
             set_seat_cookie(response, live, seats)
-            me = player_id(request, response)
+            me = await player_id(request, response)
             for seat in seats - from_cookie:
                 await hub().db(hub().store.add_holding, me, live.id, seat)
+            await hall().seats_changed(live)
         return seats
 
     def base_url(request: Request) -> str:
@@ -219,6 +225,14 @@ def create_app(
             id=live.id, url=url, seats=live.seat_infos(), you=sorted(you), invite=invite
         )
 
+    def created_for(
+        request: Request, response: Response, live: LiveGame, you: frozenset[int]
+    ) -> CreatedAnswer:
+        set_seat_cookie(response, live, you)
+        return created_answer(request, live, you)
+
+    app.include_router(hall_router(hall, created_for))
+
     # --- REST ---
 
     @app.get("/api/meta")
@@ -227,7 +241,7 @@ def create_app(
 
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
-        me = player_id(request, response)
+        me = await player_id(request, response)
         live, you = await hub().create(
             game_name=body.game,
             options=dict(body.options),
@@ -241,7 +255,7 @@ def create_app(
 
     @app.get("/api/games")
     async def list_games(request: Request, response: Response) -> GameList:
-        me = player_id(request, response)
+        me = await player_id(request, response)
         rows = await hub().db(hub().store.games_of, me)
         games = []
         for row in rows:
@@ -249,6 +263,7 @@ def create_app(
                 cls = game_class(row.game)
             except GamehallError:
                 continue
+            live = hub().games.get(row.id)
             games.append(
                 GameSummary(
                     id=row.id,
@@ -260,7 +275,7 @@ def create_app(
                     created=row.created,
                     updated=row.updated,
                     version=row.version,
-                    seats=seat_infos(cls, row),
+                    seats=seat_infos(cls, row, live.players if live else None),
                 )
             )
         return GameList(games=games)
@@ -411,6 +426,18 @@ def create_app(
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> Response:
+        return index()
+
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return index()
+
+    @app.get("/player/{name}", include_in_schema=False)
+    async def player_page(name: str) -> Response:
+        return index()
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def leaderboard_page(game: str) -> Response:
         return index()
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

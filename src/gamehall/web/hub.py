@@ -23,7 +23,7 @@ import string
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from gamehall.core import CHANCE, Action, Game, GamehallError, UnknownGameError, game_class
 from gamehall.store import GameRow, Seat, Store, now_text
@@ -55,6 +55,17 @@ from gamehall.web.referee import referee
 log = logging.getLogger("gamehall.web")
 
 T = TypeVar("T")
+
+
+class HubListener(Protocol):
+    """Told of games as they come and go (the hall: names seats, rates finished games)."""
+
+    async def loaded(self, live: LiveGame) -> None:
+        """A game was made or loaded from the store."""
+
+    async def finished(self, live: LiveGame) -> None:
+        """A game ended (its final action is committed)."""
+
 
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
 
@@ -88,6 +99,7 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self._db_pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.listeners: list[HubListener] = []
 
     # --- life ---
 
@@ -139,6 +151,7 @@ class Hub:
             if live is not None:
                 return live
             live = await self._load(game_id)
+            await self._tell("loaded", live)
             self.games[game_id] = live
         self._loading.pop(game_id, None)
         await self.resume(live)
@@ -267,6 +280,7 @@ class Hub:
                 ErrorCode.STORE_ERROR, f"the game could not be stored: {error}"
             ) from None
         live = LiveGame(row, game, game.new_initial_state(), [], [])
+        await self._tell("loaded", live)
         self.games[row.id] = live
         await self.resume(live)
         return live
@@ -341,6 +355,21 @@ class Hub:
         live.broadcast_state()
         if next_state.is_terminal():
             self.computers.forget(live.id)
+            self._spawn(self._tell("finished", live))
+
+    async def _tell(self, event: str, live: LiveGame) -> None:
+        """Tell every listener of ``event`` (one that fails is logged, never the caller's
+        problem: the game itself is stored and told already)."""
+        for listener in self.listeners:
+            try:
+                await getattr(listener, event)(live)
+            except Exception:
+                log.exception("a listener failed on %s of %s", event, live.id)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _chance(self, live: LiveGame) -> None:
         """Draw and commit chance outcomes until someone is to move (the caller holds the lock)."""

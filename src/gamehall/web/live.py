@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -97,6 +97,11 @@ class LiveGame:
         """Held while an action is checked and committed: one writer at a time per game."""
         self.connections: set[Connection] = set()
         self.thinking: asyncio.Task[None] | None = None
+        # Who sits where (seat → player id and name) and how the hall made the game
+        # ({"rated", "clock"} or None): filled in by the hall (gamehall.web.hall).
+        self.player_ids: dict[int, str] = {}
+        self.players: dict[int, str] = {}
+        self.hall: dict[str, Any] | None = None
         self._cached: tuple[int, StateMessage, str] | None = None
         self._text_cache: tuple[tuple[object, ...], str] | None = None
 
@@ -147,7 +152,7 @@ class LiveGame:
         ]
 
     def seat_infos(self) -> list[SeatInfo]:
-        return seat_infos(self.game, self.row)
+        return seat_infos(self.game, self.row, self.players)
 
     def seat_presence(self) -> list[SeatPresence]:
         connected = self.connected()
@@ -158,6 +163,7 @@ class LiveGame:
                 name=names[index],
                 kind=seat.kind,  # type: ignore[arg-type]
                 level=seat.level,
+                player=self.players.get(index),
                 connected=connected[index],
             )
             for index, seat in enumerate(self.row.seats)
@@ -215,7 +221,11 @@ class LiveGame:
         # ``legal``), so telling many readers costs one serialisation.
         base, legal = self._base_state()
         seats = self.seat_presence()
-        key = (self.version, tuple(seat.connected for seat in seats), self.row.rematch)
+        key = (
+            self.version,
+            tuple((seat.connected, seat.player) for seat in seats),
+            self.row.rematch,
+        )
         if self._text_cache is not None and self._text_cache[0] == key:
             return self._text_cache[1], legal
         update = {"seats": seats, "rematch": self.row.rematch, "you": [], "legal": []}
@@ -254,9 +264,19 @@ def _splice(head: str, you: Iterable[int], legal: str) -> str:
     return f'{head}[{seats}],"legal":{legal}}}'
 
 
-def seat_infos(game: Game | type[Game], row: GameRow) -> list[SeatInfo]:
-    """The seats of a stored game as the protocol shows them (never their tokens)."""
+def seat_infos(
+    game: Game | type[Game], row: GameRow, players: dict[int, str] | None = None
+) -> list[SeatInfo]:
+    """The seats of a stored game as the protocol shows them (never their tokens), with the
+    names of the players holding them if given."""
+    players = players or {}
     return [
-        SeatInfo(index=index, name=game.player_names[index], kind=seat.kind, level=seat.level)  # type: ignore[arg-type]
+        SeatInfo(
+            index=index,
+            name=game.player_names[index],
+            kind=seat.kind,  # type: ignore[arg-type]
+            level=seat.level,
+            player=players.get(index),
+        )
         for index, seat in enumerate(row.seats)
     ]
