@@ -7,8 +7,9 @@
   (:func:`token_hash`), so sessions are the server's to end: signing out ends one, signing out
   everywhere ends them all.
 - Sign-in attempts are limited per username and per client address (:class:`AttemptLimiter`):
-  after :data:`MAX_FAILURES` failures within :data:`FAILURE_WINDOW` seconds, further attempts are
-  refused until the oldest failure leaves the window, so guessing is slow whichever is spread.
+  after :data:`MAX_FAILURES` failures for one username, or :data:`MAX_ADDRESS_FAILURES` from one
+  address (many people may share one), within :data:`FAILURE_WINDOW` seconds, further attempts
+  are refused until the oldest failure leaves the window, so guessing is slow either way.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 """Characters; the bound keeps hashing cost fixed whatever is sent."""
 MAX_FAILURES = 5
+MAX_ADDRESS_FAILURES = 30
 FAILURE_WINDOW = 300.0
 MAX_TRACKED = 10_000
 """Keys the limiter remembers at most (the oldest are forgotten first)."""
@@ -104,13 +106,13 @@ class AttemptLimiter:
             self.failures.setdefault(key, deque()).append(now)
 
     def succeeded(self, keys: list[str]) -> None:
-        """A good sign-in clears the username's failures (not the address's)."""
+        """A good sign-in clears these keys' failures."""
         for key in keys:
-            if key.startswith("user:"):
-                self.failures.pop(key, None)
+            self.failures.pop(key, None)
 
 
 __all__ = [
+    "MAX_ADDRESS_FAILURES",
     "MAX_FAILURES",
     "MAX_PASSWORD",
     "MIN_PASSWORD",

@@ -25,7 +25,7 @@ from gamehall.web.accounts import Passwords
 from gamehall.web.computers import AgentFactory
 from gamehall.web.engine import played_items
 from gamehall.web.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
-from gamehall.web.hall_routes import current, hall_router
+from gamehall.web.hall_routes import add_hall_routes, current
 from gamehall.web.hub import Hub
 from gamehall.web.identity import COOKIE_AGE
 from gamehall.web.live import Connection, LiveGame, seat_infos
@@ -231,7 +231,7 @@ def create_app(
         set_seat_cookie(response, live, you)
         return created_answer(request, live, you)
 
-    app.include_router(hall_router(hall, created_for))
+    add_hall_routes(app, hall, created_for)
 
     # --- REST ---
 

@@ -23,6 +23,8 @@ from gamehall.core import GamehallError, UnknownGameError, game_class
 from gamehall.store import HallStore, NameTaken, PlayerRow, RatedResult
 from gamehall.web import names as naming
 from gamehall.web.accounts import (
+    MAX_ADDRESS_FAILURES,
+    MAX_FAILURES,
     AttemptLimiter,
     Passwords,
     check_password,
@@ -124,7 +126,8 @@ class Hall:
         self.hub = hub
         self.store = HallStore(hub.store)
         self.passwords = passwords or Passwords()
-        self.limiter = AttemptLimiter()
+        self.users = AttemptLimiter(MAX_FAILURES)
+        self.addresses = AttemptLimiter(MAX_ADDRESS_FAILURES)
         self.clock = clock
         self.lobby = Lobby()
         self.min_games, self.max_deviation = leaderboard
@@ -245,8 +248,8 @@ class Hall:
         """Sign in; returns who this browser now is and the session token. The anonymous
         player's games move to the account."""
         key = naming.name_key(username)
-        keys = [f"user:{key}", f"addr:{address}"]
-        wait = self.limiter.retry_after(keys, self.clock())
+        now = self.clock()
+        wait = max(self.users.retry_after([key], now), self.addresses.retry_after([address], now))
         if wait > 0:
             raise ProtocolError(
                 ErrorCode.TOO_MANY_ATTEMPTS,
@@ -256,9 +259,10 @@ class Hall:
         password_hash = found[1] if found is not None else None
         good = await asyncio.to_thread(self.passwords.verify, password_hash, password)
         if found is None or not good:
-            self.limiter.failed(keys, self.clock())
+            self.users.failed([key], now)
+            self.addresses.failed([address], now)
             raise ProtocolError(ErrorCode.WRONG_PASSWORD, "wrong username or password")
-        self.limiter.succeeded(keys)
+        self.users.succeeded([key])
         player_id = found[0]
         if self.passwords.needs_rehash(found[1]):
             new_hash = await asyncio.to_thread(self.passwords.hash, password)

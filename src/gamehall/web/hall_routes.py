@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastapi import APIRouter, Request, Response, WebSocket
+from fastapi import FastAPI, Request, Response, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from gamehall.core import GamehallError, game_class
@@ -46,10 +46,10 @@ async def current(hall: Hall, request: Request, response: Response) -> Me:
     return await hall.me(browser, session_token(request))
 
 
-def hall_router(hall_of: Callable[[], Hall], created: CreatedFor) -> APIRouter:
-    """The hall's routes; ``created`` answers a new game as ``POST /api/games`` does (and sets
-    the seat cookie)."""
-    router = APIRouter()
+def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedFor) -> None:
+    """Add the hall's routes to ``app``; ``created`` answers a new game as ``POST /api/games``
+    does (and sets the seat cookie)."""
+    router = app  # routes straight on the app: the answer models stay visible to its checks
 
     def address(request: Request) -> str:
         return request.client.host if request.client else "unknown"
@@ -205,7 +205,5 @@ def hall_router(hall_of: Callable[[], Hall], created: CreatedFor) -> APIRouter:
         finally:
             await hall.detach(me, connection)
 
-    return router
 
-
-__all__ = ["current", "hall_router"]
+__all__ = ["add_hall_routes", "current"]
