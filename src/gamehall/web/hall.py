@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamehall.core import GamehallError, UnknownGameError, game_class
-from gamehall.store import HallStore, NameTaken, PlayerRow, RatedResult
+from gamehall.store import HallStore, NameTaken, PlayerRow, RatedResult, now_text
 from gamehall.web import names as naming
 from gamehall.web.accounts import (
     MAX_ADDRESS_FAILURES,
@@ -175,8 +175,9 @@ class Hall:
                 player = await self.db(self.store.player, account)
                 if player is not None:
                     return Me(player, browser, session)
-        if browser is None:
-            browser = "anon-" + secrets.token_urlsafe(12)  # a socket without cookies: a guest
+        if browser is None:  # a socket without cookies: a guest for this connection only
+            guest = "guest-" + secrets.token_urlsafe(12)
+            return Me(PlayerRow(guest, "guest", now_text(), False), None, None)
         player = await self.db(self.store.ensure_player, browser, _draw_name)
         return Me(player, browser, None)
 
@@ -384,6 +385,11 @@ class Hall:
     # --- quick pairing ---
 
     async def pair(self, me: Me, message: Pair) -> None:
+        if me.browser is None and not me.signed_in:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                "this connection came without the identity cookie; reload the page to pair",
+            )
         try:
             clock = check_clock(message.clock)
         except RuleError as error:
