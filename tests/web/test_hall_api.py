@@ -311,6 +311,10 @@ def test_quick_pairing_matches_two_waiting_players(hall_server):
 
 def test_every_bad_lobby_message_gets_an_error_and_changes_nothing(hall_server):
     browser = hall_server.browser()
+    with browser.websocket_connect("/ws/lobby") as ws:  # no identity cookie yet: cannot wait
+        ws.send_json({"type": "pair", "game": "nim"})
+        assert "identity cookie" in lobby_receive(ws, "error")["message"]
+    browser.get("/api/me")
     with browser.websocket_connect("/ws/lobby") as ws:
         for text, code in [
             ("not json", "bad_json"),
