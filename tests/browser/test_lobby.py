@@ -46,6 +46,7 @@ def sign_up(page, url: str, name: str) -> None:
     page.wait_for_selector(f'.account [data-me="{name}"]')
     page.wait_for_selector(".nav-me", state="visible")
     assert page.locator(".nav-me").inner_text() == name
+    assert page.locator(".name-prompt").count() == 0  # signed in: no need to ask for a name
 
 
 def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, new_context):
@@ -61,7 +62,9 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     ada.locator('.quick-game[data-game="akros"] button[data-clock="3+2"]').click()
     ada.wait_for_selector('.quick-game[data-game="akros"] button.waiting')
     bob.locator("#quick-rated").check()
-    bob.wait_for_selector('.quick-game[data-game="akros"] button[data-clock="3+2"]:has-text("1 waiting")')
+    bob.wait_for_selector(
+        '.quick-game[data-game="akros"] button[data-clock="3+2"]:has-text("1 waiting")'
+    )
     screenshot(bob, "lobby-someone-waiting-phone")
     assert bob.evaluate("document.documentElement.scrollWidth") <= 375
     bob.locator('.quick-game[data-game="akros"] button[data-clock="3+2"]').click()
@@ -79,9 +82,17 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     state = lobby_server.get(f"/api/games/{game_id}")
     assert {s["player"] for s in state["seats"]} == {"Ada", "Bob"}
 
-    # The lobby shows the game to watch.
+    # A newcomer is asked once for a name; the lobby shows the game to watch.
     carol = watch(new_context().new_page())
+    carol.goto(url)
+    carol.wait_for_selector(".name-prompt")
+    screenshot(carol, "lobby-name-prompt-desktop")
+    carol.fill('.name-prompt input[name="name"]', "Carol")
+    carol.locator(".name-prompt button[type=submit]").click()
+    carol.wait_for_selector(".name-prompt", state="detached")
+    carol.wait_for_selector('.nav-me:has-text("Carol")')
     carol.goto(f"{url}/lobby")
+    assert carol.locator(".name-prompt").count() == 0  # asked once
     carol.wait_for_selector(f'.live-game[data-id="{game_id}"]')
     assert "Ada" in carol.locator(".live-game").inner_text()
     assert "3+2" in carol.locator(".live-game").inner_text()

@@ -13,7 +13,7 @@ import { ago, append, capitalize, h, replace } from "./dom.js";
 import { LiveGame } from "./live.js";
 import { renderMarkdown } from "./markdown.js";
 import { GenericBoard } from "./generic.js";
-import { headerIdentity, playerLink } from "./hall.js";
+import { askNameOnce, headerIdentity, playerLink } from "./hall.js";
 import { lobbyPage } from "./lobby.js";
 import { leaderboardPage, profilePage } from "./profile.js";
 
@@ -34,6 +34,7 @@ if (nav) {
   }
   headerIdentity(nav);
 }
+askNameOnce(notify);
 const boardModules = {};
 
 /** The game's own board module (served from its package), or the generic one. */

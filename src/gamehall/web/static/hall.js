@@ -47,6 +47,51 @@ export function headerIdentity(nav) {
   });
 }
 
+const ASKED = "gh_name_asked";
+
+/** Ask a new player once for the name to play under (a random one stands until then). */
+export function askNameOnce(notify) {
+  let asked = false;
+  try {
+    asked = localStorage.getItem(ASKED) === "1";
+  } catch {}
+  if (asked) return;
+  me().then((who) => {
+    if (who.account) return;
+    const done = () => {
+      try {
+        localStorage.setItem(ASKED, "1");
+      } catch {}
+      box.remove();
+    };
+    const input = h("input", { name: "name", value: who.name, maxlength: 20, autocomplete: "nickname", "aria-label": "Your name" });
+    const save = h("button", { type: "submit", class: "primary" }, "Play as this name");
+    const keep = h("button", { type: "button", class: "ghost" }, "Keep ", who.name);
+    const form = h("form", { class: "row" }, input, save, keep);
+    const box = h("div", { class: "name-prompt", role: "dialog", "aria-label": "Your name" }, h("p", {}, "Welcome! Others see you by a name: choose one, or keep the one you were given."), form);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      save.disabled = true;
+      try {
+        await rename(input.value);
+        done();
+      } catch (error) {
+        notify(error.message);
+        save.disabled = false;
+      }
+    });
+    keep.addEventListener("click", done);
+    const main = document.querySelector("main");
+    if (main) main.before(box);
+    const unsubscribe = onMe((now) => {
+      if (now.account || now.name !== who.name) {
+        done(); // signed in, or named elsewhere: asked enough
+        unsubscribe();
+      }
+    });
+  }, () => {});
+}
+
 /** A panel to choose your name, sign up, sign in and out. */
 export function accountPanel(ctx) {
   const body = h("div", { class: "account-body" }, ctx.loading());
