@@ -93,6 +93,9 @@ def test_a_new_browser_is_a_player_with_a_readable_name_it_may_change(hall_serve
     assert browser.put("/api/me/name", json={"name": "Ada"}).json()["name"] == "Ada"
     other = hall_server.browser()
     refused(other.put("/api/me/name", json={"name": "ADA"}), 409, "name_taken")
+    refused(other.put("/api/me/name", json={"name": "\u0410da"}), 409, "name_taken")  # Cyrillic А
+    refused(other.put("/api/me/name", json={"name": "A\x00da"}), 400, "bad_name")
+    refused(other.put("/api/me/name", json={"name": "A" * 100_000}), 400, "bad_request")
     error = refused(other.put("/api/me/name", json={"name": "x<b>x</b>"}), 400, "bad_name")
     assert "letters, digits" in error["message"] and "<" in error["message"]
     refused(other.put("/api/me/name", json={"name": "ab"}), 400, "bad_name")

@@ -1,15 +1,18 @@
 """Player names: what one may be called in the hall, and a readable name until one is chosen.
 
 A name is 3 to 20 characters: letters (any script), digits, ``_`` and ``-``, starting with a
-letter or digit; it is unique in the hall regardless of case (its :func:`name_key`), and shown as
-text only. Names that would read as the server speaking (``computer``, ``chance``, ``admin``…)
-are kept back. Account usernames follow the same rule, since the username becomes the name.
+letter or digit; it is unique in the hall regardless of case and of look-alike letters (its
+:func:`name_key`: ``Аda`` with a Cyrillic ``А``, or ``Ａｄａ`` in full width, is ``Ada``), so
+nobody can pass for another by a look-alike; names are shown as text only. Names that would read
+as the server speaking (``computer``, ``chance``, ``admin``…) are kept back. Account usernames follow the same rule, since the username becomes the name.
 """
 
 from __future__ import annotations
 
 import secrets
 import unicodedata
+
+from confusable_homoglyphs import confusables
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
@@ -35,13 +38,26 @@ class BadName(ValueError):
 
 
 def normalise(name: str) -> str:
-    """The name as stored: NFC, surrounding spaces stripped."""
-    return unicodedata.normalize("NFC", name).strip()
+    """The name as stored: NFKC (full-width letters and ligatures as plain ones), surrounding
+    spaces stripped."""
+    return unicodedata.normalize("NFKC", name).strip()
+
+
+def skeleton(name: str) -> str:
+    """The name with every letter that looks like a Latin one replaced by it (Unicode's
+    confusables data, through ``confusable-homoglyphs``)."""
+    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
+    latin = {}
+    for entry in found:
+        shapes = [g["c"] for g in entry["homoglyphs"] if len(g["c"]) == 1]
+        if shapes:
+            latin[entry["character"]] = shapes[0]
+    return "".join(latin.get(char, char) for char in name)
 
 
 def name_key(name: str) -> str:
-    """What must be unique: the normalised name, case-folded."""
-    return normalise(name).casefold()
+    """What must be unique: the normalised name's skeleton, case-folded."""
+    return skeleton(normalise(name)).casefold()
 
 
 def check_name(name: str) -> str:
