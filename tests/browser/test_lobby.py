@@ -142,5 +142,10 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     bob.goto(f"{url}/leaderboard/akros")
     bob.wait_for_selector(".leaderboard tbody tr")
     screenshot(bob, "lobby-leaderboard-phone")
+    # Their own list of games names who they played.
+    bob.goto(url)
+    seats = bob.locator(f'.game-item[data-id="{game_id}"] .game-seats')
+    seats.wait_for()
+    assert "Ada" in seats.inner_text() and "Bob" in seats.inner_text()
     for page in (ada, bob, carol):
         assert page.js_errors == []

@@ -337,7 +337,7 @@ function gameLists(games) {
 function gameItem(game) {
   const seats = (game.seats || [])
     .map((seat) => {
-      const who = seat.kind === "computer" ? `computer${seat.level ? `, ${seat.level}` : ""}` : "human";
+      const who = seat.kind === "computer" ? `computer${seat.level ? `, ${seat.level}` : ""}` : seat.player || "human";
       return `${seatName(seat.name)} (${who})`;
     })
     .join(" vs ");
