@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gamehall.web.pairing import (
+    MAX_SEEKS_PER_ADDRESS,
     MAX_SEEKS_PER_PLAYER,
     WINDOW_MAX,
     WINDOW_START,
@@ -51,6 +54,20 @@ def test_a_player_has_a_limited_number_of_seeks():
     assert error.value.reason == "too_many_seeks"
     assert "one-more" not in lobby.seeks
     lobby.add(seek("another-player", player="p2"))  # others still may
+
+
+def test_one_address_cannot_fill_the_lobby_with_new_identities():
+    lobby = Lobby()
+    from_one = [
+        replace(seek(f"s{i}", player=f"p{i}"), address="10.0.0.1")
+        for i in range(MAX_SEEKS_PER_ADDRESS)
+    ]
+    for each in from_one:
+        lobby.add(each)
+    with pytest.raises(LobbyError, match="network address") as error:
+        lobby.add(replace(seek("one-more", player="fresh"), address="10.0.0.1"))
+    assert error.value.reason == "too_many_seeks" and "one-more" not in lobby.seeks
+    lobby.add(replace(seek("elsewhere", player="fresh"), address="10.0.0.2"))
 
 
 def test_only_the_creator_cancels_and_nobody_accepts_their_own():

@@ -3,9 +3,12 @@ games, profiles and leaderboards, and every wrong use (a clear 4xx that changes 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,9 +18,16 @@ from argon2 import PasswordHasher
 from web_helpers import hello, play_random
 
 from gamehall.core import register_plugin, unregister_plugin
-from gamehall.web.accounts import MAX_ADDRESS_FAILURES, MAX_FAILURES, Passwords
+from gamehall.web.accounts import (
+    HASHING_AT_ONCE,
+    MAX_ADDRESS_FAILURES,
+    MAX_ADDRESS_SIGNUPS,
+    MAX_FAILURES,
+    SIGNUP_WINDOW,
+    Passwords,
+)
 from gamehall.web.hall_protocol import LOBBY_SERVER_MESSAGE
-from gamehall.web.pairing import LEAVE_GRACE, MAX_SEEKS_PER_PLAYER
+from gamehall.web.pairing import LEAVE_GRACE, MAX_SEEKS_PER_ADDRESS, MAX_SEEKS_PER_PLAYER
 from tests.nim.plugin import PLUGIN
 
 PASSWORD = "correct horse battery"
@@ -174,6 +184,40 @@ def test_a_wrong_password_is_refused_and_sign_ins_are_rate_limited(hall_server):
     refused(guesser.post("/api/account/login", json=good), 429, "too_many_attempts")
 
 
+def test_accounts_made_from_one_address_are_limited(hall_server):
+    now = [1000.0]
+    hall_server.app.state.hall.clock = lambda: now[0]
+    for index in range(MAX_ADDRESS_SIGNUPS):
+        signed_up(hall_server, f"Maker{index}")
+    late = hall_server.browser()
+    body = {"username": "OneTooMany", "password": PASSWORD}
+    error = refused(late.post("/api/account/signup", json=body), 429, "too_many_attempts")
+    assert "network address" in error["message"] and "seconds" in error["message"]
+    assert late.get("/api/me").json()["account"] is False
+    assert late.get("/api/players/OneTooMany").status_code == 404
+    now[0] += SIGNUP_WINDOW + 1
+    assert late.post("/api/account/signup", json=body).json()["account"] is True
+
+
+def test_password_hashing_runs_a_bounded_number_at_once(hall_server):
+    hall = hall_server.app.state.hall
+    running, most, lock = [0], [0], threading.Lock()
+
+    def slow_hash() -> None:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+
+    async def many() -> None:
+        await asyncio.gather(*(hall._hashing_work(slow_hash) for _ in range(8)))
+
+    hall_server.client.portal.call(many)
+    assert most[0] == HASHING_AT_ONCE
+
+
 def test_signing_out_everywhere_ends_every_session(hall_server):
     ada = signed_up(hall_server, "Ada")
     phone = hall_server.browser()
@@ -239,6 +283,16 @@ def test_every_wrong_seek_is_refused_and_changes_nothing(hall_server):
     rated = seek(signed_up(hall_server, "Ada"), rated=True).json()
     refused(anonymous.post(f"/api/seeks/{rated['id']}/accept"), 403, "account_needed")
     assert len(anonymous.get("/api/seeks").json()["seeks"]) == MAX_SEEKS_PER_PLAYER + 1
+
+
+def test_new_identities_from_one_address_cannot_fill_the_lobby(hall_server):
+    for _ in range(MAX_SEEKS_PER_ADDRESS // MAX_SEEKS_PER_PLAYER):
+        spammer = hall_server.browser()
+        for _ in range(MAX_SEEKS_PER_PLAYER):
+            assert seek(spammer).status_code == 201
+    error = refused(seek(hall_server.browser()), 429, "too_many_seeks")
+    assert "network address" in error["message"]
+    assert len(hall_server.browser().get("/api/seeks").json()["seeks"]) == MAX_SEEKS_PER_ADDRESS
 
 
 def test_accepting_a_seek_seats_both_players_and_tells_the_creator(hall_server):

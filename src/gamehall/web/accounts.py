@@ -10,6 +10,10 @@
   after :data:`MAX_FAILURES` failures for one username, or :data:`MAX_ADDRESS_FAILURES` from one
   address (many people may share one), within :data:`FAILURE_WINDOW` seconds, further attempts
   are refused until the oldest failure leaves the window, so guessing is slow either way.
+- Accounts made from one address are limited too (:data:`MAX_ADDRESS_SIGNUPS` in
+  :data:`SIGNUP_WINDOW`), and at most :data:`HASHING_AT_ONCE` hashes are computed at once (each
+  takes 64 MiB and tens of milliseconds), so a flood of sign-ups or sign-ins costs the server a
+  bounded amount of memory and leaves it cores for the games.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ MAX_PASSWORD = 256
 MAX_FAILURES = 5
 MAX_ADDRESS_FAILURES = 30
 FAILURE_WINDOW = 300.0
+MAX_ADDRESS_SIGNUPS = 10
+SIGNUP_WINDOW = 3600.0
+HASHING_AT_ONCE = 2
 MAX_TRACKED = 10_000
 """Keys the limiter remembers at most (the oldest are forgotten first)."""
 
@@ -112,10 +119,13 @@ class AttemptLimiter:
 
 
 __all__ = [
+    "HASHING_AT_ONCE",
     "MAX_ADDRESS_FAILURES",
+    "MAX_ADDRESS_SIGNUPS",
     "MAX_FAILURES",
     "MAX_PASSWORD",
     "MIN_PASSWORD",
+    "SIGNUP_WINDOW",
     "AttemptLimiter",
     "Passwords",
     "check_password",

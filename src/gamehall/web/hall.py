@@ -23,8 +23,11 @@ from gamehall.core import GamehallError, UnknownGameError, game_class
 from gamehall.store import HallStore, NameTaken, PlayerRow, RatedResult, now_text
 from gamehall.web import names as naming
 from gamehall.web.accounts import (
+    HASHING_AT_ONCE,
     MAX_ADDRESS_FAILURES,
+    MAX_ADDRESS_SIGNUPS,
     MAX_FAILURES,
+    SIGNUP_WINDOW,
     AttemptLimiter,
     Passwords,
     check_password,
@@ -128,6 +131,8 @@ class Hall:
         self.passwords = passwords or Passwords()
         self.users = AttemptLimiter(MAX_FAILURES)
         self.addresses = AttemptLimiter(MAX_ADDRESS_FAILURES)
+        self.signups = AttemptLimiter(MAX_ADDRESS_SIGNUPS, SIGNUP_WINDOW)
+        self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self.clock = clock
         self.lobby = Lobby()
         self.min_games, self.max_deviation = leaderboard
@@ -210,7 +215,14 @@ class Hall:
 
     # --- accounts ---
 
-    async def signup(self, me: Me, username: str, password: str) -> tuple[Me, str]:
+    async def _hashing_work(self, work: Callable[..., Any], *args: Any) -> Any:
+        """Run a password hash or check off the event loop, a bounded number at once."""
+        async with self._hashing:
+            return await asyncio.to_thread(work, *args)
+
+    async def signup(
+        self, me: Me, username: str, password: str, address: str = "unknown"
+    ) -> tuple[Me, str]:
         """Make an account with this browser's games; returns who the browser now is and the
         new session's token."""
         if me.signed_in:
@@ -220,7 +232,19 @@ class Hall:
             check_password(password)
         except ValueError as error:
             raise ProtocolError(ErrorCode.BAD_PASSWORD, str(error)) from None
-        password_hash = await asyncio.to_thread(self.passwords.hash, password)
+        taken = await self.db(self.store.player_by_name, naming.name_key(name))
+        if taken is not None and taken.id != me.id:
+            raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken")
+        now = self.clock()
+        wait = self.signups.retry_after([address], now)
+        if wait > 0:
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_ATTEMPTS,
+                f"{MAX_ADDRESS_SIGNUPS} accounts were made from your network address within "
+                f"the hour; try again in {int(wait) + 1} seconds",
+            )
+        self.signups.failed([address], now)  # every account made (or tried) counts
+        password_hash = await self._hashing_work(self.passwords.hash, password)
         account = "a_" + secrets.token_urlsafe(12)
         try:
             await self.db(
@@ -258,7 +282,7 @@ class Hall:
             )
         found = await self.db(self.store.account, key)
         password_hash = found[1] if found is not None else None
-        good = await asyncio.to_thread(self.passwords.verify, password_hash, password)
+        good = await self._hashing_work(self.passwords.verify, password_hash, password)
         if found is None or not good:
             self.users.failed([key], now)
             self.addresses.failed([address], now)
@@ -266,7 +290,7 @@ class Hall:
         self.users.succeeded([key])
         player_id = found[0]
         if self.passwords.needs_rehash(found[1]):
-            new_hash = await asyncio.to_thread(self.passwords.hash, password)
+            new_hash = await self._hashing_work(self.passwords.hash, password)
             await self.db(self.store.set_password_hash, player_id, new_hash)
         if me.signed_in and me.session is not None:
             await self.db(self.store.end_session, token_hash(me.session))
@@ -312,7 +336,7 @@ class Hall:
         row = await self.db(self.store.rating, player_id, game)
         return Rating(row.rating, row.deviation, row.volatility) if row is not None else Rating()
 
-    async def create_seek(self, me: Me, body: CreateSeek) -> Seek:
+    async def create_seek(self, me: Me, body: CreateSeek, address: str | None = None) -> Seek:
         try:
             clock = check_clock(body.clock)
         except RuleError as error:
@@ -326,7 +350,7 @@ class Hall:
                 ErrorCode.BAD_SEAT, f"seat {body.side} does not exist; {name} has 0 to {seats - 1}"
             )
         try:
-            self.lobby.check_room(me.id)
+            self.lobby.check_room(me.id, address)
         except RuleError as error:
             raise refused(error) from None
         rating = (await self._rating(me.id, name)).rating if body.rated else None
@@ -343,6 +367,7 @@ class Hall:
             side=body.side,
             created=now,
             expires=now + SEEK_LIFETIME,
+            address=address,
         )
         try:
             self.lobby.add(seek)

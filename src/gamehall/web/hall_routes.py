@@ -72,7 +72,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
     async def signup(body: Credentials, request: Request, response: Response) -> MeAnswer:
         hall = hall_of()
         me, token = await hall.signup(
-            await current(hall, request, response), body.username, body.password
+            await current(hall, request, response), body.username, body.password, address(request)
         )
         set_cookie(response, SESSION_COOKIE, token)
         return await hall.me_answer(me)
@@ -110,7 +110,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
     async def create_seek(body: CreateSeek, request: Request, response: Response) -> SeekInfo:
         hall = hall_of()
         me = await current(hall, request, response)
-        return hall.seek_info(await hall.create_seek(me, body), me.id)
+        return hall.seek_info(await hall.create_seek(me, body, address(request)), me.id)
 
     @router.delete("/api/seeks/{seek_id}")
     async def cancel_seek(seek_id: str, request: Request, response: Response) -> SeekInfo:

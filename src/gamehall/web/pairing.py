@@ -21,6 +21,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 MAX_SEEKS_PER_PLAYER = 3
+MAX_SEEKS_PER_ADDRESS = 4 * MAX_SEEKS_PER_PLAYER
+"""Open seeks from one network address (several people may share one), so a client that makes
+itself new identities cannot fill the lobby."""
 MAX_SEEKS = 500
 """Open seeks in the whole hall (each is bounded in size too: a request body's options)."""
 SEEK_LIFETIME = 20 * 60.0
@@ -91,6 +94,7 @@ class Seek:
     side: Side
     created: float
     expires: float
+    address: str | None = None  # the creator's network address (None: not known, e.g. restored)
 
 
 @dataclass(frozen=True)
@@ -135,19 +139,28 @@ class Lobby:
     def seeks_of(self, player: str) -> list[Seek]:
         return [s for s in self.seeks.values() if s.player == player]
 
-    def check_room(self, player: str) -> None:
-        """Whether ``player`` may open another seek (raises :class:`LobbyError` if not)."""
+    def check_room(self, player: str, address: str | None = None) -> None:
+        """Whether ``player`` (from ``address``) may open another seek (raises
+        :class:`LobbyError` if not)."""
         if len(self.seeks_of(player)) >= MAX_SEEKS_PER_PLAYER:
             raise LobbyError(
                 "too_many_seeks",
                 f"you have {MAX_SEEKS_PER_PLAYER} open seeks, the most one player may have; "
                 "cancel one first",
             )
+        if address is not None:
+            shared = sum(1 for s in self.seeks.values() if s.address == address)
+            if shared >= MAX_SEEKS_PER_ADDRESS:
+                raise LobbyError(
+                    "too_many_seeks",
+                    f"{shared} seeks are open from your network address, the most one address "
+                    "may have; cancel one or wait for them to be taken",
+                )
         if len(self.seeks) >= MAX_SEEKS:
             raise LobbyError("lobby_full", f"the lobby has {MAX_SEEKS} open seeks; try later")
 
     def add(self, seek: Seek) -> Seek:
-        self.check_room(seek.player)
+        self.check_room(seek.player, seek.address)
         self.seeks[seek.id] = seek
         return seek
 
@@ -245,6 +258,7 @@ def seat_of_creator(side: Side, seats: int, coin: int) -> int:
 __all__ = [
     "LEAVE_GRACE",
     "MAX_SEEKS",
+    "MAX_SEEKS_PER_ADDRESS",
     "MAX_SEEKS_PER_PLAYER",
     "QUICK_CONTROLS",
     "SEEK_LIFETIME",
