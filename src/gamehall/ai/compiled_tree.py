@@ -27,6 +27,7 @@ from gamehall.kernels.tree import (
     PLAYER,
     POOL,
     SUM,
+    VALUE_COLUMNS,
     VISITS,
 )
 
@@ -54,7 +55,7 @@ class CompiledTree:
 
     def _allocate(self, nodes: int, size: int, pool: int) -> None:
         self.meta = np.zeros((nodes, META), dtype=np.int64)
-        self.value = np.zeros((nodes, 3))
+        self.value = np.zeros((nodes, VALUE_COLUMNS))
         self.states = np.zeros((nodes, size), dtype=np.int64)
         self.outcome = np.zeros((nodes, max(1, self.simulator.chance_width)), dtype=np.int64)
         self.pool = np.zeros(pool, dtype=np.int64)

@@ -449,6 +449,7 @@ class MCTSAgent(Agent):
 
 def _snapshot(tree: CompiledTree) -> Node:
     """The compiled tree as :class:`Node` values (for inspection; search never reads them)."""
+    from gamehall.kernels.tree import SQUARES, SUM
 
     def node_at(row: int, state: State) -> Node:
         node = Node.__new__(Node)
@@ -456,7 +457,8 @@ def _snapshot(tree: CompiledTree) -> Node:
         node.mover = int(tree.meta[row, 1])
         node.player = tree.player_of(row)
         node.visits = int(tree.meta[row, 2])
-        node.value = float(tree.value[row, 0])
+        node.value = float(tree.value[row, SUM])
+        node.squares = float(tree.value[row, SQUARES])
         node.leaf = None if row == tree.root else tree.leaf_of(row)
         node.pending = None
         node.draws = None

@@ -36,7 +36,9 @@ PLAYER, MOVER, VISITS, ACTION, FIRST, LAST, NEXT, NCHILD, PSTART, PCOUNT, DRAWS,
 META = 13
 NO_LEAF, TERMINAL_LEAF, HORIZON_LEAF = 0, 1, 2
 # value columns
-SUM, LEAF0, LEAF1 = 0, 1, 2
+SUM, LEAF0, LEAF1, SQUARES = 0, 1, 2, 3
+VALUE_COLUMNS = 4
+"""value[k]: the mover's summed returns, the leaf returns, the summed squared returns."""
 # sizes
 NODES, POOL = 0, 1
 # status
@@ -66,6 +68,7 @@ def _new_node(
     meta[k, FRESH] = 0
     meta[k, LEAF] = NO_LEAF
     value[k, SUM] = 0.0
+    value[k, SQUARES] = 0.0
     if p == TERMINAL:
         returns(s, tab, ret)
         meta[k, LEAF] = TERMINAL_LEAF
@@ -246,6 +249,7 @@ def tree_search(
             mover = meta[visited, MOVER]
             if mover >= 0:
                 value[visited, SUM] += ret[mover]
+                value[visited, SQUARES] += ret[mover] * ret[mover]
         done[0] += 1
     return DONE
 
