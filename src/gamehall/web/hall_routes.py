@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastapi import FastAPI, Request, Response, WebSocket
+from starlette.routing import Route
 from starlette.websockets import WebSocketDisconnect
 
 from gamehall.core import GamehallError, game_class
@@ -175,7 +176,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
 
     def review_url(request: Request, game_id: str) -> str | None:
         # A review page, where this server has one (it comes with the review front end).
-        paths = {getattr(route, "path", "") for route in request.app.routes}
+        paths = {route.path for route in request.app.routes if isinstance(route, Route)}
         return f"/review/{game_id}" if "/review/{game_id}" in paths else None
 
     @router.get("/api/leaderboard/{game}")

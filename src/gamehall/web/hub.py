@@ -362,7 +362,8 @@ class Hub:
         problem: the game itself is stored and told already)."""
         for listener in self.listeners:
             try:
-                await getattr(listener, event)(live)
+                tell = listener.loaded if event == "loaded" else listener.finished
+                await tell(live)
             except Exception:
                 log.exception("a listener failed on %s of %s", event, live.id)
 
