@@ -4,6 +4,7 @@ games, profiles and leaderboards, and every wrong use (a clear 4xx that changes 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import random
@@ -15,6 +16,7 @@ from typing import Any
 import anyio
 import pytest
 from argon2 import PasswordHasher
+from conftest import TEST_SETTINGS
 from web_helpers import hello, play_random
 
 from gamehall.core import register_plugin, unregister_plugin
@@ -105,7 +107,7 @@ def test_a_new_browser_is_a_player_with_a_readable_name_it_may_change(hall_serve
     refused(other.put("/api/me/name", json={"name": "ADA"}), 409, "name_taken")
     refused(other.put("/api/me/name", json={"name": "\u0410da"}), 409, "name_taken")  # Cyrillic А
     refused(other.put("/api/me/name", json={"name": "A\x00da"}), 400, "bad_name")
-    refused(other.put("/api/me/name", json={"name": "A" * 100_000}), 400, "bad_request")
+    refused(other.put("/api/me/name", json={"name": "A" * 1000}), 400, "bad_request")
     error = refused(other.put("/api/me/name", json={"name": "x<b>x</b>"}), 400, "bad_name")
     assert "letters, digits" in error["message"] and "<" in error["message"]
     refused(other.put("/api/me/name", json={"name": "ab"}), 400, "bad_name")
@@ -218,6 +220,22 @@ def test_password_hashing_runs_a_bounded_number_at_once(hall_server):
     assert most[0] == HASHING_AT_ONCE
 
 
+def test_the_session_cookie_keeps_the_identity_cookies_rules(server_factory):
+    register_plugin(PLUGIN)
+    try:
+        settings = dataclasses.replace(TEST_SETTINGS, https=True)
+        with server_factory(passwords=CHEAP, settings=settings) as server:
+            browser = server.browser()
+            body = {"username": "Ada", "password": PASSWORD}
+            answer = browser.post("/api/account/signup", json=body)
+            cookies = {c.split("=")[0]: c for c in answer.headers.get_list("set-cookie")}
+            for name in ("gh_player", "gh_session"):
+                flags = cookies[name].lower()
+                assert "httponly" in flags and "samesite=lax" in flags and "secure" in flags, flags
+    finally:
+        unregister_plugin(PLUGIN.name)
+
+
 def test_signing_out_everywhere_ends_every_session(hall_server):
     ada = signed_up(hall_server, "Ada")
     phone = hall_server.browser()
@@ -310,14 +328,14 @@ def test_accepting_a_seek_seats_both_players_and_tells_the_creator(hall_server):
         assert [s["player"] for s in game["seats"]] == ["Host", "Guest"]
         paired = lobby_receive(lobby, "paired")
         assert paired["id"] == game["id"] and paired["clock"] == "5+3"
-        assert paired["url"].startswith(f"/game/{game['id']}?seat=")
+        assert paired["url"] == f"/game/{game['id']}"  # no invite: the server keeps the seat
+        assert host.get(f"/api/games/{game['id']}").json()["you"] == [0]
         shown = lobby_until(lobby, lambda m: m["games"])
         assert shown["seeks"] == []
         assert shown["games"][0]["players"] == ["Host", "Guest"]
     refused(guest.post(f"/api/seeks/{info['id']}/accept"), 404, "unknown_seek")
-    token = paired["url"].rpartition("seat=")[2]
-    assert host.post(f"/api/games/{game['id']}/join", json={"seat": token}).json() == {"you": [0]}
     assert guest.get(f"/api/games/{game['id']}").json()["you"] == [1]
+    assert hall_server.browser().get(f"/api/games/{game['id']}").json()["you"] == []  # watches
 
 
 def test_a_seek_lapses_when_its_creator_leaves_the_lobby(hall_server):
@@ -358,7 +376,10 @@ def test_quick_pairing_matches_two_waiting_players(hall_server):
         lobby_until(b, lambda m: m["waiting"] and m["waiting"]["clock"] == "3+2")
         tick(hall_server)
         paired_a, paired_b = lobby_receive(a, "paired"), lobby_receive(b, "paired")
-        assert paired_a["id"] == paired_b["id"] and paired_a["url"] != paired_b["url"]
+        assert paired_a["id"] == paired_b["id"] and paired_a["url"] == f"/game/{paired_a['id']}"
+        state_url = paired_a["url"].replace("/game/", "/api/games/")
+        seats = [browser.get(state_url).json()["you"] for browser in (one, two)]
+        assert sorted(seats) == [[0], [1]]  # each holds their own seat, on the server
         lobby_until(a, lambda m: m["waiting"] is None and m["games"])
         b.send_json({"type": "pair", "game": "nim", "clock": "3+2"})
         lobby_until(b, lambda m: m["waiting"])

@@ -10,6 +10,7 @@ from gamehall.store.db import (
     VersionConflict,
     default_url,
     now_text,
+    player_key,
 )
 from gamehall.store.hall import HallStore, NameTaken, PlayerRow, RatedResult, RatingRow
 
@@ -28,4 +29,5 @@ __all__ = [
     "VersionConflict",
     "default_url",
     "now_text",
+    "player_key",
 ]

@@ -34,7 +34,6 @@ from gamehall.web.accounts import (
     new_session_token,
     token_hash,
 )
-from gamehall.web.engine import safe_options
 from gamehall.web.hall_protocol import (
     CreateSeek,
     HistoryPoint,
@@ -57,6 +56,7 @@ from gamehall.web.hall_protocol import (
     Waiting,
     parse_lobby_message,
 )
+from gamehall.web.limits import check_length, check_options, shorten_echoes
 from gamehall.web.live import Connection, LiveGame
 from gamehall.web.pairing import (
     LEAVE_GRACE,
@@ -320,11 +320,14 @@ class Hall:
             cls = game_class(name)
         except UnknownGameError as error:
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
-        safe_options(cls, options)
+        settings = self.hub.settings
+        check_options(cls, options, settings)  # the bounds a new game's options have
         try:
             game = cls(**options)
         except GamehallError as error:
-            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
+            given = [*options, *options.values()]
+            raise ProtocolError(ErrorCode.BAD_OPTION, shorten_echoes(str(error), given)) from None
+        check_length(game, settings)
         if rated and game.num_players != 2:
             raise ProtocolError(
                 ErrorCode.NOT_RATABLE,
@@ -491,6 +494,7 @@ class Hall:
         )  # fmt: skip
         for seat, player in others:
             await self.db(self.hub.store.add_holding, player, live.id, seat)
+            live.hold(player, seat)
         await self.db(self.store.mark_game, live.id, rated, clock)
         await self.loaded(live)
         live.broadcast_state()
@@ -499,7 +503,7 @@ class Hall:
 
     def _tell_paired(self, player: str, live: LiveGame, seat: int) -> None:
         info = live.hall or {}
-        url = f"/game/{live.id}?seat={live.row.seats[seat].token}"
+        url = f"/game/{live.id}"  # the seat is held on the server: no invite needed
         message = PairedMessage(
             id=live.id, url=url, rated=bool(info.get("rated")), clock=info.get("clock")
         )
@@ -508,6 +512,7 @@ class Hall:
 
     # hub listener: a game was loaded or made
     async def loaded(self, live: LiveGame) -> None:
+        live.set_holders(await self.db(self.hub.store.holders, live.id))  # merged, or joined
         seats = await self.db(self.store.seat_players, live.id)
         live.player_ids = {seat: pid for seat, (pid, _) in seats.items()}
         live.players = {seat: name for seat, (_, name) in seats.items()}

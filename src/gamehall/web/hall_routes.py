@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastapi import FastAPI, Request, Response, WebSocket
+from starlette.requests import HTTPConnection
 from starlette.routing import Route
 from starlette.websockets import WebSocketDisconnect
 
@@ -25,26 +26,31 @@ from gamehall.web.hall_protocol import (
     SeekList,
 )
 from gamehall.web.identity import (
-    PLAYER_COOKIE,
-    SESSION_COOKIE,
-    browser_id,
-    clear_cookie,
-    ensure_browser_id,
+    Identity,
+    clear_cookies,
+    ensure_identity,
     session_token,
-    set_cookie,
+    set_session_cookie,
 )
 from gamehall.web.live import Connection, LiveGame
 from gamehall.web.names import name_key
 from gamehall.web.protocol import CreatedAnswer, ErrorCode, OutcomeInfo, ProtocolError
 
 PROFILE_GAMES = 30
-CreatedFor = Callable[[Request, Response, LiveGame, frozenset[int]], CreatedAnswer]
+CreatedFor = Callable[[Request, Response, LiveGame, frozenset[int], str], CreatedAnswer]
 
 
 async def current(hall: Hall, request: Request, response: Response) -> Me:
-    """Who sent the request (a browser seen for the first time gets its identity cookie)."""
-    browser = ensure_browser_id(request, response)
-    return await hall.me(browser, session_token(request))
+    """Who sent the request (a browser seen for the first time gets its identity cookie): the
+    signed-in account's player, or the browser's own, known by its identity's key."""
+    browser = ensure_identity(request, response, request.app.state.settings)
+    return await hall.me(browser.key, session_token(request))
+
+
+def identity_key(connection: HTTPConnection) -> str | None:
+    """The key of the identity the request carries (None: it carries none)."""
+    found = Identity.from_cookies(connection.cookies)
+    return found.key if found is not None else None
 
 
 def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedFor) -> None:
@@ -75,7 +81,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         me, token = await hall.signup(
             await current(hall, request, response), body.username, body.password, address(request)
         )
-        set_cookie(response, SESSION_COOKIE, token)
+        set_session_cookie(response, token, request.app.state.settings)
         return await hall.me_answer(me)
 
     @router.post("/api/account/login")
@@ -84,7 +90,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         me, token = await hall.login(
             await current(hall, request, response), body.username, body.password, address(request)
         )
-        set_cookie(response, SESSION_COOKIE, token)
+        set_session_cookie(response, token, request.app.state.settings)
         return await hall.me_answer(me)
 
     @router.post("/api/account/logout")
@@ -92,10 +98,9 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         """Sign out; ``{"everywhere": true}`` ends every session of the account. The browser
         starts again as a new anonymous player (its old games went to the account)."""
         hall = hall_of()
-        me = await hall.me(browser_id(request), session_token(request))
+        me = await hall.me(identity_key(request), session_token(request))
         await hall.logout(me, (body or Logout()).everywhere)
-        clear_cookie(response, SESSION_COOKIE)
-        clear_cookie(response, PLAYER_COOKIE)
+        clear_cookies(response, request.app.state.settings)
         fresh = await hall.me(None, None)
         return MeAnswer(name=fresh.player.name, account=False, sessions=None)
 
@@ -124,7 +129,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         hall = hall_of()
         me = await current(hall, request, response)
         live, seat = await hall.accept_seek(me, seek_id[:64])
-        return created(request, response, live, frozenset({seat}))
+        return created(request, response, live, frozenset({seat}), me.id)
 
     # --- profiles and leaderboards ---
 
@@ -189,7 +194,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
     async def lobby_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         hall = hall_of()
-        me = await hall.me(browser_id(websocket), session_token(websocket))
+        me = await hall.me(identity_key(websocket), session_token(websocket))
         connection = Connection(websocket, frozenset())
         hall.attach(me, connection)
         try:
