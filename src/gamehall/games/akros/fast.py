@@ -20,6 +20,11 @@ Actions are the engine's dense indices (:func:`rules.action_index`): ``legal`` l
 ascending order, which for placements is by (region, source) as the engine lists them. A draw
 takes three tiles one at a time, each uniformly from the bag (the same hypergeometric law as
 :func:`rules.draw_outcomes`); the trajectory records it as the counts drawn per environment.
+
+Random against random (the bulk of research runs and ``analyze``) does not go through the generic
+loop: :func:`random_games` plays the same games with the state in registers, counting legal
+placements with popcounts instead of listing them (about three times as fast). :func:`simulate`
+picks it; ``simulate_generic`` is the generic loop, the reference it is tested against.
 """
 
 # ruff: noqa: ANN001, ANN201
