@@ -59,7 +59,7 @@ ETC_FROM_TOKENS = 30
 PARALLEL_FROM_TOKENS = 30
 """By default the root moves are tested on two threads from this many tokens on the board."""
 TT_BITS = 22
-"""The transposition table has 2**TT_BITS buckets of two 16-byte entries (128 MiB)."""
+"""The transposition table has 2**TT_BITS buckets of four 8-byte entries (128 MiB; at least 21)."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def _table(bits: int) -> tuple[Any, int]:
         if tt is None or _tt_cache.get("bits") != bits:
             tt = np.zeros(4 << bits, dtype=np.int64)
             _tt_cache["tt"], _tt_cache["bits"] = tt, bits
-        return tt, (1 << bits) - 1
+        return tt, bits
 
 
 def clear_table() -> None:
@@ -215,7 +215,7 @@ class _Search:
 
         self.np = np
         self.k = _kernels()
-        self.tt, self.mask = _table(bits)
+        self.tt, self.bits = _table(bits)
         self.root = _Root(own, other)
         _, _, shp, _, _ = self.root.arrays()
         self.tabs, self.W = self.k.race_tables(shp)
@@ -240,15 +240,15 @@ class _Search:
         return bool(self.stop[0])
 
     def probe(
-        self, arrays: tuple[Any, ...], me: int, alpha: int, beta: int
+        self, arrays: tuple[Any, ...], me: int, alpha: int, beta: int, order: int = 0
     ) -> tuple[int, int] | None:
         """A fail-soft search of ``arrays`` (``me`` to move); None when stopped. Threads may
         probe at once: the kernel releases the GIL and the table is lockless."""
         stats = self.np.zeros(8, dtype=self.np.int64)
         cnt, col, shp, tot, pk = arrays
         value = self.k.search(
-            cnt, col, shp, tot, pk, me, alpha, beta, self.tt, self.mask,
-            self.tabs, self.W, stats, ETC_FROM_TOKENS, self.stop,
+            cnt, col, shp, tot, pk, me, alpha, beta, self.tt, self.bits,
+            self.tabs, self.W, stats, ETC_FROM_TOKENS, order, self.stop,
         )  # fmt: skip
         with self.count_lock:
             self.nodes += int(stats[0])
