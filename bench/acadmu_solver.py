@@ -13,7 +13,7 @@ Each pour is timed twice: the value with one optimal move (what the reference so
 target measure), then every optimal move (``+all s``: the extra time, the table warm; skip it with
 ``--value-only``). ``--workers N`` solves N pours at once in processes (throughput only: each
 pour's time is then shared with the others). ``--tsv`` solves every row of
-shared/data/acadmu-solved-positions.tsv for the value and compares values, nodes and seconds with
+tests/acadmu/data/acadmu-solved-positions.tsv (a copy of shared/data/) for the value and compares values, nodes and seconds with
 the reference solver (alpha-beta + MTD(f) + potential bounds in C, one core).
 """
 
@@ -33,7 +33,7 @@ from gamehall.games.acadmu.solver import clear_table, solve
 TSV = (
     Path(__file__).resolve().parents[1]
     / "tests"
-    / "solvers"
+    / "acadmu"
     / "data"
     / "acadmu-solved-positions.tsv"
 )
