@@ -4,15 +4,20 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean chromium postgres
+.PHONY: run test lint bench clean chromium postgres warm
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+# numba compiles the exact solvers' kernels on first use (10-25 s); compile them here, once (a
+# second or two when they are cached), so no first move, solve or hint waits for it.
+warm: $(STAMP)
+	$(BIN)/gamehall warm-up
+
+run: warm
 	$(BIN)/gamehall serve
 
 # Browser tests drive Debian's chromium; install it when missing (root, or sudo if there is one).
@@ -27,15 +32,18 @@ postgres:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql; }
 
-# The browser tests run in their own pytest invocation: Playwright's sync fixtures leave an
-# event loop running that would upset the async tests of the rest of the suite.
-test: $(STAMP) chromium postgres
+# The browser tests run in their own pytest invocation (a plain pytest leaves them out): Playwright's
+# sync fixtures leave an event loop running that would upset the async tests of the rest.
+# Chromium and PostgreSQL are hard dependencies of the suite: without them tests fail, never skip.
+test: warm chromium postgres
 	$(BIN)/ruff check src tests bench
-	$(BIN)/python -m pytest --ignore=tests/browser
-	GAMEHALL_REQUIRE_BROWSER=1 $(BIN)/python -m pytest tests/browser
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest tests/browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/ruff format --check src tests bench
 
 bench: $(STAMP)

@@ -6,8 +6,9 @@ WebSocket clients, one per seat (each holding its seat's token), that answer eve
 their seat is to move with a random legal move. When a game ends its slot starts a new one.
 Everything client-side runs on one asyncio event loop with the ``websockets`` library.
 
-Reports moves per second and the move latency (from sending a move to receiving the state with
-the new version), p50 and p99::
+Reports moves per second, the move latency (from sending a move to receiving the state with
+the new version), p50 and p99, and the CPU time the server and the clients spent per move (less
+sensitive than the rates to other load on a shared machine)::
 
     .venv/bin/python bench/load.py --games 100 --seconds 20
     .venv/bin/python bench/load.py --games 1000 --seconds 30
@@ -60,6 +61,15 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time of process ``pid`` so far (Linux /proc), 0 if unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
@@ -141,7 +151,7 @@ async def player(
             if time.monotonic() > deadline:
                 return False
             if message["to_move"] == seat and sent_at is None:
-                action = rng.choice(message["legal"])
+                action = rng.choice(message["legal"])["text"]
                 waiting_for = version + 1
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "version": version, "action": action}))
@@ -232,10 +242,15 @@ def main() -> None:
 
                 asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
             started = time.perf_counter()
+            server_cpu = cpu_seconds(server.pid) if server is not None else 0.0
+            client_cpu = time.process_time()
             totals = asyncio.run(
                 run(base, args.games, args.seconds, {"target": args.target}, args.deflate)
             )
             elapsed = time.perf_counter() - started
+            client_cpu = time.process_time() - client_cpu
+            if server is not None:
+                server_cpu = cpu_seconds(server.pid) - server_cpu
         finally:
             if server is not None:
                 server.terminate()
@@ -253,6 +268,11 @@ def main() -> None:
         print(
             f"move latency: p50 {percentile(ms, 0.50):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms,"
             f" mean {statistics.fmean(ms):.1f} ms, max {max(ms):.1f} ms"
+        )
+    if moves and server is not None:
+        print(
+            f"CPU per move: server {1000 * server_cpu / moves:.2f} ms, "
+            f"clients {1000 * client_cpu / moves:.2f} ms"
         )
     if totals.errors or totals.connect_failures:
         print(f"errors: {totals.errors}, failed games/connections: {totals.connect_failures}")

@@ -1,4 +1,7 @@
-"""Whole matches: many random ones play to the end, and greedy play beats random play."""
+"""Whole matches: random ones play to a winner at the target, and greedy play beats random play.
+
+The balance statistics of random matches are a benchmark: ``bench/acadmu_matches.py``.
+"""
 
 from __future__ import annotations
 
@@ -20,28 +23,17 @@ def check_finished(played, target: int) -> None:
     assert sum(final.returns()) == 0
 
 
-@pytest.mark.slow
-def test_a_thousand_random_matches():
-    game = AcadmuGame()
-    wins = [0, 0]
-    for seed in range(1000):
+@pytest.mark.parametrize(
+    "options", [{}, {"target": 1}, {"target": 24}, {"shape_capture_takes_one_if_last": True}]
+)
+def test_random_matches_play_to_a_winner_at_the_target(options):
+    """Invariants only; how often each side wins under random play is bench/acadmu_matches.py."""
+    game = AcadmuGame(**options)
+    for seed in range(10):
         played = play_game(
-            game, [RandomAgent(seed), RandomAgent(seed + 5000)], seed=seed, max_actions=20_000
+            game, [RandomAgent(seed), RandomAgent(seed + 1)], seed=seed, max_actions=20_000
         )
         check_finished(played, game.target)
-        wins[played.final.outcome().winner] += 1
-    # Random against random: neither side should win overwhelmingly.
-    assert 350 < wins[DARK] < 650
-
-
-def test_a_few_random_matches_under_variants():
-    for options in ({"target": 1}, {"target": 24}, {"shape_capture_takes_one_if_last": True}):
-        game = AcadmuGame(**options)
-        for seed in range(10):
-            played = play_game(
-                game, [RandomAgent(seed), RandomAgent(seed + 1)], seed=seed, max_actions=20_000
-            )
-            check_finished(played, game.target)
 
 
 def test_greedy_beats_random():

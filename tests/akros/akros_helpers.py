@@ -1,9 +1,13 @@
-"""Shared helpers for the Akros tests: boards from TOML text, positions, random games."""
+"""Shared helpers for the Akros tests: boards from TOML text, positions, random games, and
+Hypothesis strategies for games and positions that shrink."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
+
+from hypothesis import strategies as st
 
 from gamehall.games.akros import AkrosGame
 from gamehall.games.akros.board import board_from_toml
@@ -73,3 +77,45 @@ def random_game(seed: int, game: AkrosGame | None = None) -> tuple[list[AkrosSta
         states.append(state)
         actions.append(action)
     return states, actions
+
+
+def _choose(draw: Any, options: tuple[Any, ...]) -> Any:
+    """One of ``options``, chosen by Hypothesis (shrinking towards the first)."""
+    if len(options) == 1:
+        return options[0]
+    return options[draw(st.integers(0, len(options) - 1))]
+
+
+def _next(draw: Any, state: AkrosState) -> Any:
+    """The action taken at ``state``: a legal action, or at a chance node one of its outcomes
+    (each outcome as likely as the next, so rare draws come up as often as common ones)."""
+    if state.is_chance_node():
+        return _choose(draw, tuple(outcome for outcome, _ in state.chance_outcomes()))
+    return _choose(draw, state.legal_actions())
+
+
+@st.composite
+def games(draw: Any, game: AkrosGame | None = None) -> tuple[list[AkrosState], list]:
+    """Every state and action of a whole game whose every choice Hypothesis draws, chance
+    included: a failing game shrinks towards taking the first legal action and the first outcome
+    at every step, so the example it reports differs from that line only where it must."""
+    state = (game or AkrosGame()).new_initial_state()
+    states, actions = [state], []
+    while not state.is_terminal():
+        action = _next(draw, state)
+        state = state.apply(action)
+        states.append(state)
+        actions.append(action)
+    return states, actions
+
+
+@st.composite
+def positions(draw: Any, game: AkrosGame | None = None, max_steps: int = 60) -> AkrosState:
+    """A position reached from the start by a drawn number of drawn choices (shrinking towards
+    the start and towards the first choices)."""
+    state = (game or AkrosGame()).new_initial_state()
+    for _ in range(draw(st.integers(0, max_steps))):
+        if state.is_terminal():
+            break
+        state = state.apply(_next(draw, state))
+    return state

@@ -1,10 +1,10 @@
 """Browser tests: the real server in a subprocess, Debian's chromium driven by Playwright.
 
-Run them in their own pytest invocation (``pytest tests/browser``): Playwright's sync fixtures
-leave an event loop running, which would upset the async tests of the rest of the suite. When
-other tests are collected in the same run, these are skipped with that reason; set
-``GAMEHALL_BROWSER_TESTS=1`` to run them anyway. Without chromium or Playwright the whole folder
-is skipped with a clear reason.
+Run them in their own pytest invocation (``pytest tests/browser``; a plain ``pytest`` leaves this
+folder out, see ``addopts`` in pyproject.toml): Playwright's sync fixtures leave an event loop
+running, which would upset the async tests of the rest of the suite, so a run that collects both
+is refused. Chromium and Playwright are hard dependencies (``make test`` installs Debian's
+chromium; the ``test`` extra brings Playwright): without them these tests fail, never skip.
 
 Screenshots go to ``test-artifacts/screenshots/`` (gitignored) at the repository root.
 """
@@ -12,7 +12,6 @@ Screenshots go to ``test-artifacts/screenshots/`` (gitignored) at the repository
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import shutil
@@ -53,45 +52,23 @@ PHONE = {
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
-def _missing() -> str | None:
-    """Why the browser tests cannot run here, or None."""
-    if importlib.util.find_spec("playwright") is None:
-        return "Playwright is not installed (pip install pytest-playwright playwright)"
-    if importlib.util.find_spec("pytest_playwright") is None:
-        return "pytest-playwright is not installed (pip install pytest-playwright)"
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        return f"chromium not found at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
-MISSING = _missing()
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     mine = [item for item in items if HERE in Path(str(item.path)).resolve().parents]
-    if not mine:
-        return
-    reason = MISSING
-    if (
-        reason is None
-        and len(mine) != len(items)
-        and os.environ.get("GAMEHALL_BROWSER_TESTS") != "1"
-    ):
-        reason = (
-            "browser tests run in their own pytest invocation (pytest tests/browser): "
+    if mine and len(mine) != len(items):
+        raise pytest.UsageError(
+            "the browser tests run in their own pytest invocation (pytest tests/browser): "
             "Playwright's sync fixtures leave an event loop running"
         )
-    if reason and MISSING and os.environ.get("GAMEHALL_REQUIRE_BROWSER") == "1":
-        # CI sets this: there a missing browser is a broken install, not a reason to skip.
-        raise pytest.UsageError(f"browser tests required but cannot run: {MISSING}")
-    if reason:
-        for item in mine:
-            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(pytestconfig: pytest.Config) -> dict[str, Any]:
     """pytest-playwright's launch arguments: Debian's chromium, headless, no sandbox."""
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.fail(
+            f"chromium not found at {CHROMIUM}: apt-get install chromium (make test does)",
+            pytrace=False,
+        )
     return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
 
 
@@ -180,8 +157,6 @@ class Server:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A fresh server (and store) per test module."""
-    if MISSING:
-        pytest.skip(MISSING)
     folder = tmp_path_factory.mktemp("server")
     running = Server(folder / "gamehall.sqlite3", folder / "server.log")
     running.start()

@@ -36,9 +36,8 @@ def test_a_hotseat_game_of_akros_by_clicking(server, desktop, new_context):
             region = page.evaluate(
                 """() => {
                     const counts = {};
-                    for (const action of window.gamehall.state.legal) {
-                        const m = /^[FSM](\\d+)<\\d+$/.exec(action);
-                        if (m) counts[m[1]] = (counts[m[1]] || 0) + 1;
+                    for (const item of window.gamehall.state.legal) {
+                        if (item.kind === "place") counts[item.region] = (counts[item.region] || 0) + 1;
                     }
                     return Object.keys(counts).find((r) => counts[r] > 1) || null;
                 }"""

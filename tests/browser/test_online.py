@@ -50,7 +50,7 @@ def test_two_browsers_play_online_through_the_invite_link(server, new_context):
     carol.wait_for_selector('.conn[data-status="live"]')
     assert "watching" in carol.locator(".turn-banner").inner_text()
     assert carol.locator(".group.selectable").count() == 0
-    carol.evaluate("window.gamehall.live.move(window.gamehall.state.legal[0] || 'pass')")
+    carol.evaluate("window.gamehall.live.move(window.gamehall.state.legal[0]?.text || 'pass')")
     carol.wait_for_selector(".toast", state="visible")
     assert "seat" in carol.locator(".toast").first.inner_text()
 

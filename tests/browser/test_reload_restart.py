@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 
 from browser_helpers import create_game, play_turn, position, screenshot, version, wait_settled
 
@@ -45,4 +46,25 @@ def test_reload_and_server_restart_keep_the_game(server, desktop):
     page.reload()
     page.wait_for_selector('.conn[data-status="live"]')
     assert version(page) == len(moves) + 1
+    assert page.js_errors == []
+
+
+def test_a_game_stored_under_other_rules_says_so(server, desktop):
+    """A server whose engine plays other rules than a game was stored under shows why the game
+    cannot be opened (both versions), instead of a broken board or endless reconnecting."""
+    page = desktop
+    game_id = create_game(page, server.url, "akros", "hotseat")
+    page.wait_for_selector('.conn[data-status="live"]')
+    server.stop()
+    store = sqlite3.connect(server.db_url.removeprefix("sqlite:///"))
+    with store:
+        store.execute("UPDATE games SET rules_version = '0' WHERE id = ?", (game_id,))
+    store.close()
+    server.start()
+    page.goto(f"{server.url}/game/{game_id}")
+    failure = page.locator(".failure")
+    failure.wait_for()
+    text = failure.inner_text()
+    assert "rules version '0'" in text and "rules version '1'" in text
+    screenshot(page, "rules-changed-desktop")
     assert page.js_errors == []

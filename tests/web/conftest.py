@@ -1,18 +1,18 @@
 """Fixtures for the web server's tests: a temporary SQLite store per test, browsers (TestClients
 with their own cookies sharing one running app), and WebSocket reads that time out instead of
-hanging."""
+hanging. Every answer and message the server sends is validated against the protocol's models."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from fastapi.testclient import TestClient
+from pg_cluster import Cluster, fresh_database, run_cluster
+from web_helpers import CheckedClient, check_server_message
 
 from gamehall.store import Store
 from gamehall.web.app import create_app
@@ -23,6 +23,21 @@ TIMEOUT = 20.0
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'gamehall-test.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL cluster of its own for the test session (see pg_cluster.py)."""
+    yield from run_cluster()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty store on each backend: SQLite in a temporary file, and a fresh PostgreSQL
+    database on the session's cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'gamehall-store.sqlite3'}"
+    return fresh_database(request.getfixturevalue("postgres_cluster"))
 
 
 @pytest.fixture
@@ -37,14 +52,14 @@ def static_dir(tmp_path: Path) -> Path:
 class Server:
     """A running app (its lifespan entered), more browsers on it, and test helpers."""
 
-    def __init__(self, client: TestClient, db_url: str) -> None:
+    def __init__(self, client: CheckedClient, db_url: str) -> None:
         self.client = client
         self.app = client.app
         self.db_url = db_url
 
-    def browser(self) -> TestClient:
+    def browser(self) -> CheckedClient:
         """Another browser (its own cookie jar) on the same running app and event loop."""
-        other = TestClient(self.app)
+        other = CheckedClient(self.app)
         other.portal = self.client.portal
         return other
 
@@ -54,7 +69,8 @@ class Server:
 
     @staticmethod
     def receive(ws: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
-        """The next message on a test WebSocket, failing after ``timeout`` seconds."""
+        """The next message on a test WebSocket (checked against the protocol), failing after
+        ``timeout`` seconds."""
 
         async def next_message() -> Any:
             with anyio.fail_after(timeout):
@@ -62,7 +78,7 @@ class Server:
 
         message = ws.portal.call(next_message)
         ws._raise_on_close(message)
-        return json.loads(message["text"])
+        return check_server_message(message["text"])
 
     def receive_type(self, ws: Any, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
         """Skip messages until one of type ``kind``."""
@@ -98,7 +114,7 @@ def stored(db_url: str, game_id: str) -> tuple[int, list[str]]:
 @contextlib.contextmanager
 def running(db_url: str, **kwargs: Any) -> Iterator[Server]:
     app = create_app(db_url, **kwargs)
-    with TestClient(app) as client:
+    with CheckedClient(app) as client:
         yield Server(client, db_url)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from web_helpers import hello, play_random
 
 from gamehall.ai import LEVELS
 from gamehall.core import Record, game_names
@@ -17,21 +18,11 @@ def _create(client, **body):
 
 def _play(server, client, game_id, moves, seed=0):
     """Play ``moves`` random moves for the seats ``client`` holds (hot-seat)."""
-    rng = random.Random(seed)
     state = client.get(f"/api/games/{game_id}").json()
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
-        ws.send_json({"type": "hello", "version": state["version"]})
-        state = server.receive_state(ws)
-        for _ in range(moves):
-            if state["over"]:
-                break
-            ws.send_json(
-                {"type": "move", "version": state["version"], "action": rng.choice(state["legal"])}
-            )
-            state = server.receive_state(ws, state["version"] + 1)
-            while state["to_move"] is None and not state["over"]:
-                state = server.receive_state(ws, state["version"] + 1)
-    return state
+        state = hello(server, ws, state["version"])
+        seats = dict.fromkeys(state["you"], ws)
+        return play_random(server, state, seats=seats, rng=random.Random(seed), moves=moves)
 
 
 def test_meta_lists_games_options_and_levels(server):
@@ -42,7 +33,15 @@ def test_meta_lists_games_options_and_levels(server):
     assert acadmu["seats"] == ["dark", "light"]
     target = next(o for o in acadmu["options"] if o["name"] == "target")
     assert target["default"] == 12 and target["kind"] == "int" and target["help"]
+    assert (target["minimum"], target["maximum"], target["choices"]) == (1, 999, None)
     assert meta["levels"] == list(LEVELS)
+    # Every option is described by its kind, so the home page needs no per-game code.
+    akros = next(g for g in meta["games"] if g["name"] == "akros")
+    kinds = {o["name"]: o["kind"] for o in akros["options"]}
+    assert kinds == {"board": "choice", "board_data": "data", "board_file": "path"}
+    board = next(o for o in akros["options"] if o["name"] == "board")
+    assert board["default"] in board["choices"] and "dawn" in board["choices"]
+    assert all(g["rules_version"] == "1" for g in meta["games"])
 
 
 @pytest.mark.parametrize(
@@ -95,6 +94,7 @@ def test_create_each_mode_and_list_my_games(server):
     assert [s["kind"] for s in computer["seats"]] == ["computer", "human"]
     online = _create(server.client, mode="online").json()
     assert online["you"] == [0] and "?seat=" in online["invite"]
+    assert hotseat["invite"] is None and computer["invite"] is None
 
     mine = server.client.get("/api/games").json()["games"]
     assert {g["id"] for g in mine} == {hotseat["id"], computer["id"], online["id"]}
@@ -136,10 +136,18 @@ def test_replay_gives_every_state(server):
     game = _create(server.client).json()
     state = _play(server, server.client, game["id"], 5)
     replay = server.client.get(f"/api/games/{game['id']}/replay").json()
-    assert replay["actions"] == state["actions"]
+    assert [a["text"] for a in replay["actions"]] == state["actions"]
+    assert [a["mover"] for a in replay["actions"]] == state["movers"]
+    assert replay["actions"][-1] == state["last"]
     assert len(replay["states"]) == len(replay["actions"]) + 1
     assert replay["states"][-1] == state["view"]
-    assert replay["movers"][0] == "chance" and set(replay["movers"]) <= {"chance", "dark", "light"}
+    assert replay["seats"] == ["dark", "light"]
+    # The first-player draw and the pour are chance's; the moves are the seats', with their parts.
+    assert [a["mover"] for a in replay["actions"][:2]] == [-1, -1]
+    assert [a["kind"] for a in replay["actions"][:2]] == ["draw", "pour"]
+    for action in replay["actions"][2:]:
+        if action["mover"] >= 0:
+            assert action["kind"] in ("capture", "pass")
 
 
 def test_rematch_swaps_seats_and_is_made_once(server):

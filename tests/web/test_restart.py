@@ -6,37 +6,22 @@ import random
 import threading
 import time
 
+from web_helpers import hello, play_random
+
 from gamehall.ai import make_agent
 from gamehall.core import Agent
 
 
-def _settle(server, ws, state):
-    while state["to_move"] is None and not state["over"]:
-        state = server.receive_state(ws, state["version"] + 1)
-    return state
-
-
 def test_a_restarted_server_resumes_a_game_exactly(server_factory):
-    rng = random.Random(11)
     with server_factory() as server:
         game = server.client.post(
             "/api/games", json={"game": "acadmu", "options": {"target": 2}, "mode": "hotseat"}
         ).json()
         cookie = server.client.cookies.get(f"gh_{game['id']}")
         with server.client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            ws.send_json({"type": "hello", "version": -1})
-            state = server.receive_state(ws)
-            for _ in range(6):
-                if state["over"]:
-                    break
-                ws.send_json(
-                    {
-                        "type": "move",
-                        "version": state["version"],
-                        "action": rng.choice(state["legal"]),
-                    }
-                )
-                state = _settle(server, ws, server.receive_state(ws, state["version"] + 1))
+            state = play_random(
+                server, hello(server, ws), seats={0: ws, 1: ws}, rng=random.Random(11), moves=6
+            )
         before = server.client.get(f"/api/games/{game['id']}").json()
     assert before["version"] == state["version"]
 
@@ -53,9 +38,10 @@ def test_a_restarted_server_resumes_a_game_exactly(server_factory):
             assert state["version"] == before["version"]
             if state["over"]:
                 return
-            ws.send_json({"type": "move", "version": state["version"], "action": state["legal"][0]})
+            action = state["legal"][0]["text"]
+            ws.send_json({"type": "move", "version": state["version"], "action": action})
             state = server.receive_state(ws, state["version"] + 1)
-            assert state["actions"][before["version"]] == before["legal"][0]
+            assert state["actions"][before["version"]] == before["legal"][0]["text"] == action
 
 
 class StuckAgent(Agent):
@@ -76,7 +62,6 @@ thinking = threading.Event()
 def test_a_computer_to_move_resumes_thinking_after_a_restart(server_factory):
     gate = threading.Event()
     thinking.clear()
-    rng = random.Random(4)
     try:
         with server_factory(agent_factory=lambda level, seed: StuckAgent(gate)) as server:
             game = server.client.post(
@@ -84,17 +69,10 @@ def test_a_computer_to_move_resumes_thinking_after_a_restart(server_factory):
                 json={"game": "acadmu", "options": {"target": 1}, "mode": "computer", "seat": 0},
             ).json()
             with server.client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-                ws.send_json({"type": "hello", "version": -1})
-                state = server.receive_state(ws)
-                while state["to_move"] != 1:
-                    ws.send_json(
-                        {
-                            "type": "move",
-                            "version": state["version"],
-                            "action": rng.choice(state["legal"]),
-                        }
-                    )
-                    state = _settle(server, ws, server.receive_state(ws, state["version"] + 1))
+                state = play_random(
+                    server, hello(server, ws), seats={0: ws}, rng=random.Random(4),
+                    until=lambda s: s["to_move"] == 1,
+                )  # fmt: skip
             assert thinking.wait(10)
             stuck = server.stored(game["id"])
         # Stopped while the computer was thinking: nothing was stored for its move.

@@ -1,9 +1,13 @@
-"""The store: schema versioning and guarded appends."""
+"""The store on SQLite and PostgreSQL alike: schema versions and migrations, guarded appends,
+concurrent writers, and the longest values the web server writes."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from sqlalchemy import update
+from sqlalchemy import create_engine, inspect, text, update
+from sqlalchemy.exc import IntegrityError
 
 from gamehall.store import (
     SCHEMA_VERSION,
@@ -16,12 +20,15 @@ from gamehall.store import (
 )
 from gamehall.store.db import schema_version_table
 
+GAME = "g_0123456789"
 
-def _row(game_id="g_0123456789"):
+
+def _row(game_id: str = GAME) -> GameRow:
     now = now_text()
     return GameRow(
         id=game_id,
         game="acadmu",
+        rules_version="1",
         options={"target": 1},
         mode="online",
         seed="abc",
@@ -31,42 +38,197 @@ def _row(game_id="g_0123456789"):
     )
 
 
-def test_schema_is_created_and_versioned(db_url):
-    store = Store(db_url)
+def _tables(url: str) -> set[str]:
+    """The tables in the database, looked at without migrating it."""
+    engine = create_engine(url)
+    try:
+        return set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_the_store_runs_on_each_backend(store_url):
+    store = Store(store_url)
+    try:
+        backend = store_url.split(":", 1)[0].split("+")[0]
+        assert store.engine.dialect.name == backend
+        assert store.is_sqlite == (backend == "sqlite")
+        if backend == "postgresql":
+            assert store.engine.dialect.driver == "psycopg"
+    finally:
+        store.dispose()
+
+
+def test_schema_is_created_then_opened_again_and_migrated(store_url):
+    assert _tables(store_url) == set()
+    store = Store(store_url)
+    assert _tables(store_url) == {"schema_version", "games", "actions", "holdings"}
     assert store.schema_version() == SCHEMA_VERSION
     store.dispose()
-    again = Store(db_url)  # opening an existing store again is fine
+
+    again = Store(store_url)  # a second start on an existing schema
     assert again.schema_version() == SCHEMA_VERSION
+    # An older version number is brought up to date on start (the steps see what is there)...
+    with again.engine.begin() as conn:
+        conn.execute(update(schema_version_table).values(version=1))
     again.dispose()
-
-
-def test_a_newer_schema_is_refused(db_url):
-    store = Store(db_url)
-    with store.engine.begin() as conn:
+    migrated = Store(store_url)
+    assert migrated.schema_version() == SCHEMA_VERSION
+    # ... and a newer one refused.
+    with migrated.engine.begin() as conn:
         conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION + 1))
-    store.dispose()
+    migrated.dispose()
     with pytest.raises(StoreError, match="newer"):
-        Store(db_url)
+        Store(store_url)
 
 
-def test_appends_are_guarded_by_version(db_url):
-    store = Store(db_url)
-    store.create_game(_row(), holders=[("me", 0)])
-    store.append_action(
-        "g_0123456789", 1, "draw RT:BS/YC:RT", -1, status="ongoing", result=None, pending=True
-    )
-    with pytest.raises(VersionConflict):
+# The schema as version 1 wrote it (before games had a rules version).
+_SCHEMA_1 = [
+    "CREATE TABLE schema_version (version INTEGER NOT NULL PRIMARY KEY)",
+    """CREATE TABLE games (
+        id VARCHAR(32) NOT NULL PRIMARY KEY, game VARCHAR(64) NOT NULL, options TEXT NOT NULL,
+        mode VARCHAR(16) NOT NULL, seed VARCHAR(64) NOT NULL, seats TEXT NOT NULL,
+        created VARCHAR(40) NOT NULL, updated VARCHAR(40) NOT NULL, version INTEGER NOT NULL,
+        status VARCHAR(16) NOT NULL, result TEXT, pending BOOLEAN NOT NULL,
+        rematch_of VARCHAR(32), rematch VARCHAR(32))""",
+    """CREATE TABLE actions (
+        game_id VARCHAR(32) NOT NULL REFERENCES games (id), number INTEGER NOT NULL,
+        text TEXT NOT NULL, mover INTEGER NOT NULL, at VARCHAR(40) NOT NULL,
+        PRIMARY KEY (game_id, number))""",
+    """CREATE TABLE holdings (
+        player_id VARCHAR(64) NOT NULL, game_id VARCHAR(32) NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL, PRIMARY KEY (player_id, game_id, seat))""",
+    "INSERT INTO schema_version (version) VALUES (1)",
+    f"""INSERT INTO games VALUES ('{GAME}', 'acadmu', '{{"target": 1}}', 'hotseat', 'abc',
+        '[{{"kind": "human", "token": "t0"}}, {{"kind": "human", "token": "t1"}}]',
+        '2026-01-01T00:00:00.000+00:00', '2026-01-01T00:00:00.000+00:00', 1, 'ongoing', NULL,
+        FALSE, NULL, NULL)""",
+    f"""INSERT INTO actions VALUES ('{GAME}', 1, 'draw RS:BS/RC:BS', -1,
+        '2026-01-01T00:00:00.000+00:00')""",
+]
+
+
+def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(store_url):
+    engine = create_engine(store_url)
+    with engine.begin() as conn:
+        for statement in _SCHEMA_1:
+            conn.execute(text(statement))
+    engine.dispose()
+
+    store = Store(store_url)
+    try:
+        assert store.schema_version() == SCHEMA_VERSION == 2
+        row = store.get_game(GAME)
+        # Games stored before schema 2 were made under every game's first rules version.
+        assert row is not None and row.rules_version == "1" and row.version == 1
+        assert [a.text for a in store.actions(GAME)] == ["draw RS:BS/RC:BS"]
+        new = _row("g_newgame000")
+        new.rules_version = "7"
+        store.create_game(new)
+        assert store.get_game("g_newgame000").rules_version == "7"
+    finally:
+        store.dispose()
+    again = Store(store_url)  # migrating is done once
+    try:
+        assert again.get_game(GAME).rules_version == "1"
+    finally:
+        again.dispose()
+
+
+def test_appends_are_guarded_by_version(store_url):
+    store = Store(store_url)
+    try:
+        store.create_game(_row(), holders=[("me", 0)])
         store.append_action(
-            "g_0123456789", 1, "again", -1, status="ongoing", result=None, pending=True
+            GAME, 1, "draw RT:BS/YC:RT", -1, status="ongoing", result=None, pending=True
         )
-    with pytest.raises(VersionConflict):
-        store.append_action(
-            "g_0123456789", 3, "gap", -1, status="ongoing", result=None, pending=True
-        )
-    row = store.get_game("g_0123456789")
-    assert row.version == 1 and row.pending and row.seats[1].level == "easy"
-    assert [a.text for a in store.actions("g_0123456789")] == ["draw RT:BS/YC:RT"]
-    assert store.pending_games() == ["g_0123456789"]
-    assert [g.id for g in store.games_of("me")] == ["g_0123456789"]
-    assert store.games_of("someone else") == []
-    store.dispose()
+        for number, text_ in ((1, "again"), (3, "gap")):
+            with pytest.raises(VersionConflict):
+                store.append_action(
+                    GAME, number, text_, -1, status="ongoing", result=None, pending=True
+                )
+        row = store.get_game(GAME)
+        assert row.version == 1 and row.pending is True and row.seats[1].level == "easy"
+        assert row.rules_version == "1"
+        assert [a.text for a in store.actions(GAME)] == ["draw RT:BS/YC:RT"]
+        assert store.pending_games() == [GAME]
+        store.set_pending(GAME, False)
+        assert store.pending_games() == []
+        assert [g.id for g in store.games_of("me")] == [GAME]
+        assert store.games_of("someone else") == []
+    finally:
+        store.dispose()
+
+
+def test_concurrent_writers_one_wins_and_holdings_are_idempotent(store_url):
+    """The web server uses several store threads on PostgreSQL (one on SQLite, but another
+    server may share the file): two appends of the same action number, or two adds of the same
+    holding, race for real here."""
+    store = Store(store_url)
+    try:
+        store.create_game(_row(), holders=[("me", 0)])
+        for number in (1, 2, 3):
+            barrier = threading.Barrier(4)
+            outcomes: list[str] = []
+
+            def append(i, number=number, barrier=barrier, outcomes=outcomes):
+                barrier.wait(10)
+                try:
+                    store.append_action(
+                        GAME, number, f"a{number}.{i}", 0, status="ongoing", result=None,
+                        pending=False,
+                    )  # fmt: skip
+                    outcomes.append("ok")
+                except VersionConflict:
+                    outcomes.append("conflict")
+                except Exception as error:
+                    outcomes.append(repr(error))
+
+            threads = [threading.Thread(target=append, args=(i,)) for i in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+            assert sorted(outcomes) == ["conflict"] * 3 + ["ok"], outcomes
+        assert store.get_game(GAME).version == 3
+        assert [a.number for a in store.actions(GAME)] == [1, 2, 3]
+
+        barrier = threading.Barrier(4)
+        errors: list[BaseException] = []
+
+        def hold() -> None:
+            barrier.wait(10)
+            try:
+                for _ in range(10):
+                    store.add_holding("guest", GAME, 1)
+            except BaseException as error:
+                errors.append(error)
+
+        threads = [threading.Thread(target=hold) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert errors == []
+        assert sorted(store.holders(GAME)) == [("guest", 1), ("me", 0)]
+        with pytest.raises(IntegrityError):  # holding a game that does not exist: still an error
+            store.add_holding("guest", "g_missing0000", 0)
+    finally:
+        store.dispose()
+
+
+def test_long_values_the_web_server_may_store_fit(store_url):
+    """PostgreSQL enforces String(n) lengths (SQLite does not): the longest ids, player cookies
+    and times the server accepts or writes must fit."""
+    store = Store(store_url)
+    try:
+        row = _row("g_" + "x" * 30)  # Hub.get accepts ids up to 32 characters
+        row.seed = "f" * 64
+        row.rules_version = "r" * 32
+        row.created = row.updated = "2024-12-31T23:59:59.999+00:00"
+        store.create_game(row, holders=[("p" * 64, 0)])  # the player cookie: up to 64
+        store.append_action(row.id, 1, "t" * 5000, -1, status="ongoing", result=None, pending=False)
+        assert store.get_game(row.id).seed == "f" * 64
+        assert [g.id for g in store.games_of("p" * 64)] == [row.id]
+    finally:
+        store.dispose()

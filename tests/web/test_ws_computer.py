@@ -6,6 +6,9 @@ import random
 import threading
 import time
 
+import pytest
+from web_helpers import hello, play_random
+
 from gamehall.ai import make_agent
 from gamehall.core import Agent
 
@@ -26,18 +29,6 @@ class SlowAgent(Agent):
 gate_started = threading.Event()
 
 
-def _play_until(server, ws, state, rng, stop):
-    """Play random legal moves for our seats until ``stop(state)``."""
-    while not stop(state):
-        assert not state["over"]
-        if state["to_move"] in state["you"]:
-            ws.send_json(
-                {"type": "move", "version": state["version"], "action": rng.choice(state["legal"])}
-            )
-        state = server.receive_state(ws, state["version"] + 1)
-    return state
-
-
 def test_computer_mode_plays_a_whole_game(server):
     answer = server.client.post(
         "/api/games",
@@ -51,16 +42,16 @@ def test_computer_mode_plays_a_whole_game(server):
     ).json()
     assert answer["you"] == [1]
     assert answer["seats"][0] == {"index": 0, "name": "dark", "kind": "computer", "level": "easy"}
-    rng = random.Random(2)
     with server.client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
-        ws.send_json({"type": "hello", "version": -1})
-        state = server.receive_state(ws)
+        state = hello(server, ws)
         assert state["seats"][0]["connected"] is True  # a computer is always there
-        state = _play_until(server, ws, state, rng, lambda s: s["over"])
+        state = play_random(server, state, seats={1: ws}, rng=random.Random(2))
+    assert state["over"]
     version, actions = server.stored(answer["id"])
     assert version == state["version"] and actions == state["actions"]
+    assert {0, 1, -1} == set(state["movers"])
     replay = server.client.get(f"/api/games/{answer['id']}/replay").json()
-    assert "dark" in replay["movers"] and "light" in replay["movers"]
+    assert [a["mover"] for a in replay["actions"]] == state["movers"]
 
 
 def test_a_slow_computer_does_not_delay_other_games(server_factory):
@@ -77,11 +68,11 @@ def test_a_slow_computer_does_not_delay_other_games(server_factory):
                     "level": "easy",
                 },
             ).json()
-            rng = random.Random(3)
             with server.client.websocket_connect(f"/ws/games/{slow['id']}") as ws:
-                ws.send_json({"type": "hello", "version": -1})
-                state = server.receive_state(ws)
-                state = _play_until(server, ws, state, rng, lambda s: s["to_move"] == 1)
+                state = play_random(
+                    server, hello(server, ws), seats={0: ws}, rng=random.Random(3),
+                    until=lambda s: s["to_move"] == 1,
+                )  # fmt: skip
             assert gate_started.wait(10), "the computer never started thinking"
             stuck_version = state["version"]
 
@@ -96,7 +87,11 @@ def test_a_slow_computer_does_not_delay_other_games(server_factory):
                 for _ in range(3):
                     started = time.perf_counter()
                     ws.send_json(
-                        {"type": "move", "version": state["version"], "action": state["legal"][0]}
+                        {
+                            "type": "move",
+                            "version": state["version"],
+                            "action": state["legal"][0]["text"],
+                        }
                     )
                     state = server.receive_state(ws, state["version"] + 1)
                     assert time.perf_counter() - started < 2.0
@@ -111,3 +106,19 @@ def test_a_slow_computer_does_not_delay_other_games(server_factory):
                 time.sleep(0.02)
     finally:
         gate.set()
+
+
+@pytest.mark.slow
+def test_computers_in_worker_processes_play_a_whole_game(server_factory):
+    """As ``gamehall serve`` runs them: computer seats think in worker processes that keep
+    each seat's agent between moves."""
+    with server_factory(processes=True, agent_workers=2) as server:
+        assert server.hub.computers.processes
+        answer = server.client.post(
+            "/api/games",
+            json={"game": "akros", "mode": "computer", "seat": 0, "level": "medium"},
+        ).json()
+        with server.client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
+            state = play_random(server, hello(server, ws), seats={0: ws}, rng=random.Random(8))
+        assert state["over"] and 1 in state["movers"]
+        assert server.hub.computers._home == {}  # the finished game's agents are dropped

@@ -6,6 +6,7 @@ import itertools
 import random
 
 import pytest
+from web_helpers import hello, play_random
 
 from gamehall.core import Record
 
@@ -25,52 +26,28 @@ def _online_game(server, **options):
     return answer["id"], creator, guest, watcher
 
 
-def _hello(server, ws, version=-1):
-    ws.send_json({"type": "hello", "version": version})
-    return server.receive_state(ws)
-
-
 def test_two_clients_play_a_whole_game_and_a_spectator_sees_every_state(server):
     game_id, creator, guest, watcher = _online_game(server)
-    rng = random.Random(5)
     with (
         creator.websocket_connect(f"/ws/games/{game_id}") as ws0,
         guest.websocket_connect(f"/ws/games/{game_id}") as ws1,
         watcher.websocket_connect(f"/ws/games/{game_id}") as spectator,
     ):
-        players = [ws0, ws1]
-        first = [_hello(server, ws) for ws in (ws0, ws1, spectator)]
+        first = [hello(server, ws) for ws in (ws0, ws1, spectator)]
         assert [s["you"] for s in first] == [[0], [1], []]
         state = first[2]
         # The opening chance (the first-player draw and the pour) is the server's.
         assert state["version"] >= 2 and state["to_move"] in (0, 1)
+        assert state["movers"][:2] == [-1, -1]
         assert all(s["legal"] == state["legal"] for s in first)
-        seen = [state["version"]]
-        moves = 0
-        while not state["over"]:
-            mover = players[state["to_move"]]
-            action = rng.choice(state["legal"])
-            mover.send_json({"type": "move", "version": state["version"], "action": action})
-            moves += 1
-            # The spectator sees every version, one by one, chance included.
-            while True:
-                new = server.receive_state(spectator)
-                assert new["version"] == seen[-1] + 1
-                seen.append(new["version"])
-                if new["to_move"] is not None or new["over"]:
-                    break
-            assert new["actions"][state["version"]] == action
-            assert new["actions"][: state["version"]] == state["actions"]
-            for ws in players:
-                assert server.receive_state(ws, new["version"])["position"] == new["position"]
-            state = new
-            assert moves < 2000
-        assert state["status"] == "finished" and state["outcome"]["result"] in (
-            "1-0",
-            "0-1",
-            "1/2-1/2",
+        # Every socket sees every version one by one, chance included, and they all agree.
+        state = play_random(
+            server, state, seats={0: ws0, 1: ws1}, watchers=[spectator], rng=random.Random(5)
         )
+        assert state["over"] and state["status"] == "finished"
+        assert state["outcome"]["result"] in ("1-0", "0-1", "1/2-1/2")
         assert state["legal"] == [] and state["to_move"] is None
+        assert set(state["movers"]) == {-1, 0, 1}
 
         version, actions = server.stored(game_id)
         assert version == state["version"] and actions == state["actions"]
@@ -90,10 +67,11 @@ def test_two_clients_play_a_whole_game_and_a_spectator_sees_every_state(server):
 
 
 def _bad_move(legal):
+    texts = {item["text"] for item in legal}
     pairings = [c + s for c in "RBY" for s in "TSC"]
     for own, taken in itertools.product(pairings, pairings):
         candidate = f"{own}x{taken}"
-        if candidate not in legal:
+        if candidate not in texts:
             return candidate
     raise AssertionError("every capture is legal?")
 
@@ -105,9 +83,9 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(server):
         guest.websocket_connect(f"/ws/games/{game_id}") as ws1,
         watcher.websocket_connect(f"/ws/games/{game_id}") as spectator,
     ):
-        state = _hello(server, spectator)
-        _hello(server, ws0)
-        _hello(server, ws1)
+        state = hello(server, spectator)
+        hello(server, ws0)
+        hello(server, ws1)
         seats = {0: ws0, 1: ws1}
         mover, other = seats[state["to_move"]], seats[1 - state["to_move"]]
         version = state["version"]
@@ -132,25 +110,25 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(server):
         expect(mover, "", "bad_json", raw=True)
         expect(mover, {"type": "dance"}, "bad_message")
         expect(mover, {"no": "type"}, "bad_message")
-        expect(mover, {"type": "move", "action": state["legal"][0]}, "bad_message")
+        expect(mover, {"type": "move", "action": state["legal"][0]["text"]}, "bad_message")
         expect(mover, {"type": "move", "version": version}, "bad_message")
         expect(mover, {"type": "move", "version": "7", "action": 3}, "bad_message")
         expect(
             spectator,
-            {"type": "move", "version": version, "action": state["legal"][0]},
+            {"type": "move", "version": version, "action": state["legal"][0]["text"]},
             "not_your_seat",
         )
         expect(other, {"type": "move", "version": version, "action": "pass"}, "not_your_turn")
         expect(
             mover,
-            {"type": "move", "version": version - 1, "action": state["legal"][0]},
+            {"type": "move", "version": version - 1, "action": state["legal"][0]["text"]},
             "stale_version",
         )
         # A stale version is followed by the full state, to resync from.
         assert server.receive_state(mover)["version"] == version
         expect(
             mover,
-            {"type": "move", "version": version + 5, "action": state["legal"][0]},
+            {"type": "move", "version": version + 5, "action": state["legal"][0]["text"]},
             "stale_version",
         )
         assert server.receive_state(mover)["version"] == version
@@ -158,20 +136,22 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(server):
         error = expect(
             mover, {"type": "move", "version": version, "action": illegal}, "illegal_move"
         )
-        assert illegal in error["message"] and state["legal"][0] in error["message"]
+        assert illegal in error["message"] and state["legal"][0]["text"] in error["message"]
         error = expect(
             mover, {"type": "move", "version": version, "action": "fly to the moon"}, "illegal_move"
         )
-        assert "fly to the moon" in error["message"] and state["legal"][0] in error["message"]
+        assert (
+            "fly to the moon" in error["message"] and state["legal"][0]["text"] in error["message"]
+        )
 
         # Still alive after all that: keep-alive, resync, and a good move goes through.
         mover.send_json({"type": "ping"})
         assert server.receive_type(mover, "pong") == {"type": "pong"}
         mover.send_json({"type": "resync"})
         assert server.receive_state(mover)["version"] == version
-        mover.send_json({"type": "move", "version": version, "action": state["legal"][0]})
+        mover.send_json({"type": "move", "version": version, "action": state["legal"][0]["text"]})
         assert server.receive_state(spectator)["version"] == version + 1
-        assert server.stored(game_id)[1][version] == state["legal"][0]
+        assert server.stored(game_id)[1][version] == state["legal"][0]["text"]
 
 
 def test_unknown_game_on_the_socket(server):
@@ -187,7 +167,7 @@ def test_unknown_game_on_the_socket(server):
 def test_presence_is_broadcast_to_everyone(server):
     game_id, creator, guest, watcher = _online_game(server)
     with watcher.websocket_connect(f"/ws/games/{game_id}") as spectator:
-        state = _hello(server, spectator)
+        state = hello(server, spectator)
         assert [s["connected"] for s in state["seats"]] == [False, False]
         with creator.websocket_connect(f"/ws/games/{game_id}"):
             presence = server.receive_type(spectator, "presence")
@@ -206,29 +186,19 @@ def test_seat_token_in_the_socket_url(server):
     invite_token = server.hub.games[game_id].row.seats[1].token
     stranger = server.browser()
     with stranger.websocket_connect(f"/ws/games/{game_id}?seat={invite_token}") as ws:
-        assert _hello(server, ws)["you"] == [1]
+        assert hello(server, ws)["you"] == [1]
     with stranger.websocket_connect(f"/ws/games/{game_id}?seat=not-a-token") as ws:
-        assert _hello(server, ws)["you"] == []
+        assert hello(server, ws)["you"] == []
 
 
 def test_hotseat_one_browser_holds_both_seats(server):
     answer = server.client.post(
         "/api/games", json={"game": "acadmu", "options": {"target": 1}, "mode": "hotseat"}
     ).json()
-    assert answer["you"] == [0, 1] and "invite" not in answer
-    rng = random.Random(1)
+    assert answer["you"] == [0, 1] and answer["invite"] is None
     with server.client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
-        state = _hello(server, ws)
+        state = hello(server, ws)
         assert state["you"] == [0, 1]
-        movers = set()
-        for _ in range(6):
-            if state["over"]:
-                break
-            movers.add(state["to_move"])
-            ws.send_json(
-                {"type": "move", "version": state["version"], "action": rng.choice(state["legal"])}
-            )
-            state = server.receive_state(ws, state["version"] + 1)
-            while state["to_move"] is None and not state["over"]:
-                state = server.receive_state(ws, state["version"] + 1)
+        state = play_random(server, state, seats={0: ws, 1: ws}, rng=random.Random(1), moves=6)
     assert server.stored(answer["id"])[0] == state["version"]
+    assert {m for m in state["movers"] if m >= 0} <= {0, 1}

@@ -295,6 +295,14 @@ class Game(ABC):
     def index_action(self, index: int) -> Action:
         """The player action with this dense index."""
 
+    def action_parts(self, action: Action) -> dict[str, Any]:
+        """An action's parts, as JSON-ready data in the game's own words, for front ends that
+        map clicks onto legal actions (e.g. ``{"kind": "place", "tile": "M", "region": 5}``),
+        so that no front end parses move text. Chance outcomes may have parts too. The keys
+        ``text``, ``index`` and ``mover`` are the protocol's own and may not be used.
+        Default: no parts (a front end then offers the actions by their text)."""
+        return {}
+
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.options == other.options  # type: ignore[attr-defined]
 
@@ -309,6 +317,9 @@ class Game(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({args})"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self  # a game never changes once made (libraries that clone states deep-copy)
 
 
 class State(ABC):
@@ -444,6 +455,9 @@ class State(ABC):
         if who == TERMINAL:
             return "nobody"
         return self.game.player_names[who]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self  # a frozen value, like a tuple (libraries that clone states deep-copy)
 
     @abstractmethod
     def __str__(self) -> str:

@@ -8,8 +8,10 @@ Each game is one package under ``gamehall.games`` (or anywhere else) that names 
 
 The record holds the game class and, optionally, the game's own parts that generic layers use
 when they are there and do without when they are not: an exact solver, computer-level overrides,
-a self-play metrics collector, report sections, a terminal view, a web board module and the
-player-facing rules text. Heavy or front-end parts are named by import path (``"module:attr"``)
+a self-play metrics collector, report sections, a terminal view, a board for the full-screen
+terminal app, a web board module, the player-facing rules text, and for research: a compiled
+simulator, an observation encoding, chance as small listable steps, and named episodes. Heavy or
+front-end parts are named by import path (``"module:attr"``)
 and loaded only when asked for, so listing games imports no solver and no terminal library.
 
 Outside the game's package nothing names a game: front ends, AI and analysis ask the plugin.
@@ -28,8 +30,9 @@ from gamehall.core.game import Game, State
 if TYPE_CHECKING:
     import random
 
+    from gamehall.core.encoding import ChanceSteps, Encoding, GameFacts
     from gamehall.core.metrics import Collector
-    from gamehall.core.search import LevelOverride, Solver
+    from gamehall.core.search import Judgement, LevelOverride, Solver
 
 Ref = str
 """An import path ``"package.module:attribute"``, resolved when first needed."""
@@ -64,7 +67,9 @@ class ReportSection(Protocol):
         discrete: bool = True,
     ) -> None: ...
 
-    def rate_bars(self, name: str, caption: str, rates: Mapping[str, Any], *, title: str) -> None: ...
+    def rate_bars(
+        self, name: str, caption: str, rates: Mapping[str, Any], *, title: str
+    ) -> None: ...
 
     def stacked_bars(
         self,
@@ -104,16 +109,58 @@ class ReportBuilder(Protocol):
 ReportHook = Callable[[ReportBuilder, Sequence[Mapping[str, Any]], Sequence[str]], None]
 """``sections(report, rows, player_names)``: add the game's sections to a self-play report."""
 
+
+class BoardHost(Protocol):
+    """What a game's terminal-app board is given (see :attr:`GamePlugin.tui`): the app it
+    lives in, so the board never imports the app."""
+
+    def play(self, action: str) -> None:
+        """Play ``action`` (notation; one of the legal actions the board was shown)."""
+
+    def prompt(self, text: str) -> None:
+        """Say what the board asks for now (``Your Red Triangle: choose a token to take``)."""
+
+
+class TerminalBoard(Protocol):
+    """A game's board widget for the full-screen terminal app (a Textual widget).
+
+    It draws the state through the protocol (``state.view()``), steps over the legal choices
+    with the keyboard (arrows move, Enter picks, Escape goes back; the mouse picks too) using
+    :meth:`~gamehall.core.game.Game.action_parts`, and hands a whole action to
+    :meth:`BoardHost.play`."""
+
+    def show(self, state: State, *, can_move: bool, last: str | None, flipped: bool) -> None:
+        """Draw ``state``; ``can_move``: the person at the keyboard is to move; ``last``: the
+        last action's notation; ``flipped``: draw the board from the other side."""
+
+    def clear_selection(self) -> None:
+        """Forget a half-made move (after undo, or when the position changes)."""
+
+    def summary(self, state: State) -> Any:
+        """A Rich renderable summing up a resting point (the end of a round) or the end of the
+        game, shown in a panel; None where there is nothing to sum up."""
+
+
+TuiHook = Callable[["Game", BoardHost], Any]
+"""``board(game, host)``: a new Textual widget that is a :class:`TerminalBoard`."""
+
 DealHook = Callable[["Game", "random.Random", "int | None"], State]
 """``deal(game, rng, size)``: a random position for exact analysis (``size`` scales it down)."""
+
+EpisodeStart = Callable[["Game", "random.Random"], State]
+"""``start(game, rng)``: the first state of an episode other than the whole game."""
 
 
 @dataclass(frozen=True)
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
-    ``solver``, ``levels``, ``collector``, ``report``, ``view`` and ``deal`` are import paths;
-    ``board_module`` and ``rules_text`` are files inside the game's package. Each is optional.
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal`` and
+    ``estimate_position`` are import paths; ``board_module`` and ``rules_text`` are files inside
+    the game's package; ``judgement`` is a value. Each is optional.
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal``, ``simulator``,
+    ``encoding``, ``chance_steps``, ``facts`` and ``episodes`` are import paths; ``board_module`` and
+    ``rules_text`` are files inside the game's package. Each is optional.
     """
 
     game: type[Game]
@@ -130,8 +177,35 @@ class GamePlugin:
     """A :data:`ReportHook` adding the game's sections to self-play reports."""
     view: Ref | None = None
     """``render(state, last_action=None)``: a Rich renderable for the terminal."""
+    tui: Ref | None = None
+    """A :data:`TuiHook`: the game's board in the full-screen terminal app (``gamehall tui``),
+    a Textual widget following :class:`TerminalBoard`. Without one the app shows a generic
+    board: the position text and the legal actions as a list."""
     deal: Ref | None = None
     """A :data:`DealHook`: random positions for ``analyze --exact``."""
+    judgement: Judgement | None = None
+    """How reviews class moves by their cost, and the margin a puzzle's answer must win by, in
+    the solver's unit (:class:`~gamehall.core.search.Judgement`)."""
+    estimate_position: Ref | None = None
+    """``position(state) -> State``: what to search (MCTS) to estimate the solver's value of
+    ``state`` where it cannot be solved: a state with the same player to move and legal actions
+    whose returns are the solver's values (points), or +1/-1 for a win/loss (probabilities).
+    Default: the state itself."""
+    simulator: Ref | None = None
+    """A :class:`~gamehall.kernels.simulator.Simulator`: the game's compiled simulator, which
+    :mod:`gamehall.fast`, self-play analysis and MCTS use where they can."""
+    encoding: Ref | None = None
+    """``encoding(game)`` → :class:`~gamehall.core.encoding.Encoding`: the fixed-size numeric
+    observation of a state for one player, with its layout documented (the RL adapters)."""
+    chance_steps: Ref | None = None
+    """A :class:`~gamehall.core.encoding.ChanceSteps`: chance nodes too big to list, as a
+    sequence of small listable steps (the OpenSpiel adapter's exact ``chance_outcomes``)."""
+    facts: Ref | None = None
+    """``facts(game)`` → :class:`~gamehall.core.encoding.GameFacts`: the return range, the
+    largest chance node and the longest game, as OpenSpiel's game info declares them."""
+    episodes: Ref | None = None
+    """A mapping of name to :data:`EpisodeStart`: ways to start an episode other than the whole
+    game (e.g. a single round of a match), offered by the RL adapters as ``episode=NAME``."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
@@ -171,8 +245,30 @@ class GamePlugin:
     def load_view(self) -> Callable[..., Any] | None:
         return self._load("view", self.view)
 
+    def load_tui(self) -> TuiHook | None:
+        return self._load("tui", self.tui)
+
     def load_deal(self) -> DealHook | None:
         return self._load("deal", self.deal)
+
+    def load_estimate_position(self) -> Callable[[State], State] | None:
+        return self._load("estimate_position", self.estimate_position)
+    def load_simulator(self) -> Any:
+        """The :class:`gamehall.kernels.simulator.Simulator`, or None (typed ``Any``: core
+        knows no layer above it)."""
+        return self._load("simulator", self.simulator)
+
+    def load_encoding(self) -> Callable[[Game], Encoding] | None:
+        return self._load("encoding", self.encoding)
+
+    def load_chance_steps(self) -> ChanceSteps | None:
+        return self._load("chance_steps", self.chance_steps)
+
+    def load_facts(self) -> Callable[[Game], GameFacts] | None:
+        return self._load("facts", self.facts)
+
+    def load_episodes(self) -> Mapping[str, EpisodeStart]:
+        return self._load("episodes", self.episodes) or {}
 
     def resource_text(self, path: str | None) -> str | None:
         """The text of a file inside the game's package (None if there is none)."""
@@ -194,4 +290,16 @@ class GamePlugin:
         return self.resource_text(self.rules_text)
 
 
-__all__ = ["DealHook", "GamePlugin", "Ref", "ReportBuilder", "ReportHook", "ReportSection", "load_ref"]
+__all__ = [
+    "BoardHost",
+    "DealHook",
+    "EpisodeStart",
+    "GamePlugin",
+    "Ref",
+    "ReportBuilder",
+    "ReportHook",
+    "ReportSection",
+    "TerminalBoard",
+    "TuiHook",
+    "load_ref",
+]

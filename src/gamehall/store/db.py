@@ -4,8 +4,8 @@ The store is the truth: a game's state is the replay of its stored actions, so a
 killed and restarted resumes every game exactly where it was. Tables::
 
     schema_version(version)                        one row: the schema this database has
-    games(id, game, options, mode, seed, seats, created, updated, version, status, result,
-          pending, rematch_of, rematch)
+    games(id, game, rules_version, options, mode, seed, seats, created, updated, version,
+          status, result, pending, rematch_of, rematch)
     actions(game_id, number, text, mover, at)      number = 1, 2, …; mover = seat index, -1 chance
     holdings(player_id, game_id, seat)             which browser (cookie ``gh_player``) holds what
 
@@ -37,6 +37,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -44,8 +45,13 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 1
-"""The schema this code writes; older databases are migrated on start (none to do yet)."""
+SCHEMA_VERSION = 2
+"""The schema this code writes; older databases are migrated on start, one step at a time:
+
+1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
+(a game is only replayed by an engine with the same rules version). Games stored before had no
+rules version: they were made when every game was at its first, ``"1"``.
+"""
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
 
@@ -62,6 +68,7 @@ games_table = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     Column("game", String(64), nullable=False),
+    Column("rules_version", String(32), nullable=False),
     Column("options", Text, nullable=False),  # JSON object: the game's validated options
     Column("mode", String(16), nullable=False),
     Column("seed", String(64), nullable=False),  # the chance seed (secret: never sent out)
@@ -133,6 +140,8 @@ class GameRow:
 
     id: str
     game: str
+    rules_version: str
+    """The rules version of the game's engine when the game was made."""
     options: dict[str, Any]
     mode: str
     seed: str
@@ -169,6 +178,7 @@ def _row_to_game(row: Any) -> GameRow:
     return GameRow(
         id=row.id,
         game=row.game,
+        rules_version=row.rules_version,
         options=json.loads(row.options),
         mode=row.mode,
         seed=row.seed,
@@ -225,15 +235,22 @@ class Store:
             if not found:
                 conn.execute(insert(schema_version_table).values(version=SCHEMA_VERSION))
                 return
-            current = max(found)
-            if current > SCHEMA_VERSION:
+            stored = max(found)
+            if stored > SCHEMA_VERSION:
                 raise StoreError(
-                    f"the database has schema version {current}, newer than this gamehall "
+                    f"the database has schema version {stored}, newer than this gamehall "
                     f"understands ({SCHEMA_VERSION}); upgrade gamehall"
                 )
-            # Migrations from older versions go here, one step at a time:
-            # if current < 2: conn.execute(...); current = 2
-            if current < SCHEMA_VERSION:
+            # Migrations from older versions, one step at a time (each looks at what is there,
+            # so a step that was done but not recorded is not done twice):
+            if stored < 2 and "rules_version" not in _columns(conn, "games"):
+                conn.execute(
+                    text(
+                        "ALTER TABLE games ADD COLUMN rules_version VARCHAR(32) "
+                        "NOT NULL DEFAULT '1'"
+                    )
+                )
+            if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
 
     def schema_version(self) -> int:
@@ -252,6 +269,7 @@ class Store:
                 insert(games_table).values(
                     id=row.id,
                     game=row.game,
+                    rules_version=row.rules_version,
                     options=json.dumps(row.options, sort_keys=True),
                     mode=row.mode,
                     seed=row.seed,
@@ -395,6 +413,10 @@ class Store:
                 .limit(limit)
             ).all()
         return [_row_to_game(r) for r in rows]
+
+
+def _columns(conn: Any, table: str) -> set[str]:
+    return {column["name"] for column in inspect(conn).get_columns(table)}
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

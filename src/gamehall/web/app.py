@@ -6,12 +6,10 @@ tests give it a temporary SQLite file and, if they like, their own computer play
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -23,17 +21,29 @@ from starlette.websockets import WebSocketDisconnect
 from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
-from gamehall.web.hub import AgentFactory, Connection, Hub, LiveGame, replay
+from gamehall.web.computers import AgentFactory
+from gamehall.web.engine import played_items
+from gamehall.web.hub import Hub
+from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
     PROTOCOL_VERSION,
+    CreatedAnswer,
     CreateGame,
-    Hello,
+    ErrorAnswer,
+    ErrorBody,
+    ErrorCode,
+    ErrorMessage,
+    GameInfo,
+    GameList,
+    GameSummary,
     Join,
-    Ping,
+    JoinAnswer,
+    MetaAnswer,
+    OptionInfo,
+    OutcomeInfo,
     ProtocolError,
-    Resync,
-    error_message,
-    parse_client_message,
+    ReplayAnswer,
+    StateMessage,
 )
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -74,23 +84,29 @@ def _request_tokens(cookies: dict[str, str], live: LiveGame, query_token: str | 
     return tokens
 
 
-def _meta() -> dict[str, Any]:
+def _meta() -> MetaAnswer:
     games = []
     for name, plugin in plugins().items():
         cls = plugin.game
-        entry: dict[str, Any] = {
-            "name": cls.name,
-            "title": cls.title,
-            "summary": plugin.summary,
-            "rules_version": cls.rules_version,
-            "seats": list(cls.player_names),
-            "options": [spec.describe() for spec in cls.option_specs],
-            "board_module": f"/games/{name}/board.js" if plugin.board_module else None,
-            "board_style": f"/games/{name}/board.css" if plugin.board_style else None,
-            "rules": plugin.rules_text is not None,
-        }
-        games.append(entry)
-    return {"protocol": PROTOCOL_VERSION, "games": games, "levels": list(LEVELS)}
+        games.append(
+            GameInfo(
+                name=cls.name,
+                title=cls.title,
+                summary=plugin.summary,
+                rules_version=cls.rules_version,
+                seats=list(cls.player_names),
+                options=[OptionInfo(**spec.describe()) for spec in cls.option_specs],
+                board_module=f"/games/{name}/board.js" if plugin.board_module else None,
+                board_style=f"/games/{name}/board.css" if plugin.board_style else None,
+                rules=plugin.rules_text is not None,
+            )
+        )
+    return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))
+
+
+def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
+    body = ErrorAnswer(error=ErrorBody(code=code, message=message))
+    return JSONResponse(body.model_dump(mode="json"), status_code=status)
 
 
 def create_app(
@@ -133,25 +149,21 @@ def create_app(
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(_request: Request, error: ProtocolError) -> JSONResponse:
-        return JSONResponse(
-            {"error": {"code": error.code, "message": error.message}}, status_code=error.status
-        )
+        return _error(error.code, error.message, error.status)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
         )
-        return JSONResponse(
-            {"error": {"code": "bad_request", "message": problems}}, status_code=400
-        )
+        return _error(ErrorCode.BAD_REQUEST, problems, 400)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return JSONResponse(
-            {"error": {"code": code, "message": str(error.detail)}}, status_code=error.status_code
+        code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
+            error.status_code, ErrorCode.HTTP_ERROR
         )
+        return _error(code, str(error.detail), error.status_code)
 
     # --- cookies ---
 
@@ -196,28 +208,25 @@ def create_app(
     def base_url(request: Request) -> str:
         return str(request.base_url).rstrip("/")
 
-    def created_answer(request: Request, live: LiveGame, you: frozenset[int]) -> dict[str, Any]:
+    def created_answer(request: Request, live: LiveGame, you: frozenset[int]) -> CreatedAnswer:
         url = f"{base_url(request)}/game/{live.id}"
-        answer: dict[str, Any] = {
-            "id": live.id,
-            "url": url,
-            "seats": live.seats_json(presence=False),
-            "you": sorted(you),
-        }
+        invite = None
         if live.row.mode == "online":
             others = [i for i, s in enumerate(live.row.seats) if s.kind == "human" and i not in you]
             if others:
-                answer["invite"] = f"{url}?seat={live.row.seats[others[0]].token}"
-        return answer
+                invite = f"{url}?seat={live.row.seats[others[0]].token}"
+        return CreatedAnswer(
+            id=live.id, url=url, seats=live.seat_infos(), you=sorted(you), invite=invite
+        )
 
     # --- REST ---
 
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    async def meta() -> MetaAnswer:
         return _meta()
 
     @app.post("/api/games")
-    async def create_game(body: CreateGame, request: Request, response: Response) -> dict[str, Any]:
+    async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
         me = player_id(request, response)
         live, you = await hub().create(
             game_name=body.game,
@@ -231,39 +240,35 @@ def create_app(
         return created_answer(request, live, you)
 
     @app.get("/api/games")
-    async def list_games(request: Request, response: Response) -> dict[str, Any]:
+    async def list_games(request: Request, response: Response) -> GameList:
         me = player_id(request, response)
         rows = await hub().db(hub().store.games_of, me)
         games = []
         for row in rows:
             try:
                 cls = game_class(row.game)
-                names = cls.player_names
             except GamehallError:
                 continue
-            summary: dict[str, Any] = {
-                "id": row.id,
-                "game": row.game,
-                "mode": row.mode,
-                "status": row.status,
-                "created": row.created,
-                "updated": row.updated,
-                "version": row.version,
-                "seats": [
-                    {"index": i, "name": names[i], "kind": s.kind}
-                    | ({"level": s.level} if s.level else {})
-                    for i, s in enumerate(row.seats)
-                ],
-            }
-            if row.result is not None:
-                summary["result"] = row.result
-            games.append(summary)
-        return {"games": games}
+            games.append(
+                GameSummary(
+                    id=row.id,
+                    game=row.game,
+                    rules_version=row.rules_version,
+                    mode=row.mode,  # type: ignore[arg-type]
+                    status=row.status,  # type: ignore[arg-type]
+                    result=OutcomeInfo(**row.result) if row.result is not None else None,
+                    created=row.created,
+                    updated=row.updated,
+                    version=row.version,
+                    seats=seat_infos(cls, row),
+                )
+            )
+        return GameList(games=games)
 
     @app.get("/api/games/{game_id}")
     async def get_game(
         game_id: str, request: Request, response: Response, seat: str | None = None
-    ) -> dict[str, Any]:
+    ) -> StateMessage:
         live = await hub().get(game_id)
         you = await held_seats(request, response, live, seat)
         return live.state_message(you)
@@ -290,26 +295,24 @@ def create_app(
         )
 
     @app.get("/api/games/{game_id}/replay")
-    async def get_replay(game_id: str) -> dict[str, Any]:
+    async def get_replay(game_id: str) -> ReplayAnswer:
         live = await hub().get(game_id)
-        state = live.game.new_initial_state()
+        game = live.game
+        state = game.new_initial_state()
         states = [state.view()]
-        movers = []
         for text in live.actions:
-            movers.append(state.player_name())
-            state = state.apply_trusted(live.game.parse_action(text))
+            state = state.apply_trusted(game.parse_action(text))
             states.append(state.view())
-        return {
-            "id": live.id,
-            "game": live.game.name,
-            "seats": list(live.game.player_names),
-            "actions": list(live.actions),
-            "states": states,
-            "movers": movers,
-        }
+        return ReplayAnswer(
+            id=live.id,
+            game=game.name,
+            seats=list(game.player_names),
+            actions=played_items(game, live.actions, live.movers),
+            states=states,
+        )
 
     @app.post("/api/games/{game_id}/rematch")
-    async def rematch(game_id: str, request: Request, response: Response) -> dict[str, Any]:
+    async def rematch(game_id: str, request: Request, response: Response) -> CreatedAnswer:
         live = await hub().get(game_id)
         held = await held_seats(request, response, live)
         new, you = await hub().rematch(live, held)
@@ -317,28 +320,28 @@ def create_app(
         return created_answer(request, new, you)
 
     @app.post("/api/games/{game_id}/join")
-    async def join(
-        game_id: str, body: Join, request: Request, response: Response
-    ) -> dict[str, Any]:
+    async def join(game_id: str, body: Join, request: Request, response: Response) -> JoinAnswer:
         live = await hub().get(game_id)
         joined = live.seats_of([body.seat])
         if not joined:
-            raise ProtocolError("bad_seat_token", "that seat token is not one of this game's", 403)
+            raise ProtocolError(
+                ErrorCode.BAD_SEAT_TOKEN, "that seat token is not one of this game's"
+            )
         you = await held_seats(request, response, live, body.seat)
-        return {"you": sorted(you)}
+        return JoinAnswer(you=sorted(you))
 
     def plugin_of(game: str) -> GamePlugin:
         try:
             return find_plugin(game)
         except GamehallError as error:
-            raise ProtocolError("unknown_game", str(error), 404) from None
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
 
     @app.get("/api/rules/{game}")
     async def rules(game: str) -> PlainTextResponse:
         plugin = plugin_of(game)
         text = plugin.rules()
         if text is None:
-            raise ProtocolError("no_rules", f"no rules text for {plugin.name}", 404)
+            raise ProtocolError(ErrorCode.NO_RULES, f"no rules text for {plugin.name}")
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
     @app.get("/games/{game}/board.js", include_in_schema=False)
@@ -346,7 +349,7 @@ def create_app(
         """A game's own board module, served from the game's package."""
         source = plugin_of(game).board_source()
         if source is None:
-            raise ProtocolError("no_board", f"{game} has no board module", 404)
+            raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no board module")
         return Response(source, media_type="text/javascript; charset=utf-8")
 
     @app.get("/games/{game}/board.css", include_in_schema=False)
@@ -354,7 +357,7 @@ def create_app(
         """A game's board stylesheet, served from the game's package."""
         source = plugin_of(game).board_css()
         if source is None:
-            raise ProtocolError("no_board", f"{game} has no board stylesheet", 404)
+            raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no board stylesheet")
         return Response(source, media_type="text/css; charset=utf-8")
 
     # --- the WebSocket ---
@@ -365,8 +368,9 @@ def create_app(
         try:
             live = await hub().get(game_id)
         except ProtocolError as error:
-            await websocket.send_text(json.dumps(error_message(error.code, error.message, None)))
-            await websocket.close(code=4404 if error.code == "unknown_game" else 1011)
+            refusal = ErrorMessage(code=error.code, message=error.message, version=None)
+            await websocket.send_text(refusal.model_dump_json())
+            await websocket.close(code=4000 + error.status)  # 4404 no such game, 4409 rules
             return
         tokens = _request_tokens(websocket.cookies, live, websocket.query_params.get("seat"))
         connection = Connection(websocket, live.seats_of(tokens))
@@ -379,25 +383,11 @@ def create_app(
                 text = event.get("text")
                 if text is None:
                     text = event.get("bytes") or b""
-                await _handle(live, connection, text)
+                await hub().receive(live, connection, text)
         except WebSocketDisconnect:
             pass
         finally:
             await hub().detach(live, connection)
-
-    async def _handle(live: LiveGame, connection: Connection, text: str | bytes) -> None:
-        try:
-            message = parse_client_message(text)
-            if isinstance(message, Hello | Resync):
-                connection.send(live.state_message(connection.seats))
-            elif isinstance(message, Ping):
-                connection.send({"type": "pong"})
-            else:
-                await hub().move(live, connection.seats, message)
-        except ProtocolError as error:
-            connection.send(error_message(error.code, error.message, live.version))
-            if error.code == "stale_version":
-                connection.send(live.state_message(connection.seats))
 
     # --- the front end (a single-page app with client routing) ---
 
@@ -427,4 +417,4 @@ def create_app(
     return app
 
 
-__all__ = ["create_app", "replay"]
+__all__ = ["create_app"]

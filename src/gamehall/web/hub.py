@@ -1,62 +1,62 @@
 """The authoritative game server behind the web app: live games, moves, chance and computers.
 
-One :class:`Hub` per app. It keeps each game that is in play as a :class:`LiveGame` (the state is
-the replay of the stored actions) and is the only writer of the store. The order of an accepted
-action is always: check it with the rules engine (``State.parse_action``, the checked door), commit
-it to the store, then change the state in memory and tell every client. A rejected request raises
-:class:`~gamehall.web.protocol.ProtocolError` and changes nothing.
+One :class:`Hub` per app, given its store (and its computer players): it keeps each game that is
+in play as a :class:`~gamehall.web.live.LiveGame` and is the only writer of the store. The order
+of an accepted action is always: the :func:`~gamehall.web.referee.referee` accepts it (the rules
+engine's checked door), it is committed to the store, then the state changes in memory and every
+client is told. A refused request raises :class:`~gamehall.web.protocol.ProtocolError` and
+changes nothing.
 
-Chance is drawn here, never by a client: the outcome at version ``v`` comes from
-``random.Random(f"{seed}:{v}")``, with the game's secret seed stored with it, so it is the same
-after a restart. Chance and computer moves follow each other until a human seat is to move or the
-game ends. Computer moves are chosen off the event loop (a thread pool, or a process pool for
-CPU-bound search), so one slow search never delays another game.
+Chance and computer moves follow each other until a human seat is to move or the game ends;
+computers think off the event loop (:mod:`gamehall.web.computers`). Clients are
+:class:`~gamehall.web.live.Connection` objects on any transport, and :meth:`Hub.receive` handles
+one client message, so the hub runs (and is tested) without a web framework.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import itertools
-import json
 import logging
-import random
 import secrets
 import string
-from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from functools import lru_cache, partial
-from multiprocessing import get_context
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any, TypeVar
 
-from starlette.websockets import WebSocket
-
-from gamehall.ai import make_agent
-from gamehall.core import (
-    CHANCE,
-    Action,
-    Agent,
-    Game,
-    GamehallError,
-    IllegalActionError,
-    State,
-    TooManyOutcomesError,
-    UnknownGameError,
-    game_class,
+from gamehall.core import CHANCE, Action, Game, GamehallError, UnknownGameError, game_class
+from gamehall.store import GameRow, Seat, Store, now_text
+from gamehall.web.computers import AgentFactory, Computers
+from gamehall.web.engine import (
+    chance_rng,
+    check_rules_version,
+    derived_seed,
+    draw_chance,
+    game_of,
+    outcome_info,
+    replay,
+    safe_options,
 )
-from gamehall.store import GameRow, Seat, Store, StoreError, now_text
-from gamehall.web.protocol import Move, ProtocolError, error_message
+from gamehall.web.live import Connection, LiveGame
+from gamehall.web.protocol import (
+    ErrorCode,
+    ErrorMessage,
+    Hello,
+    Move,
+    Ping,
+    PongMessage,
+    ProtocolError,
+    Resync,
+    parse_client_message,
+)
+from gamehall.web.referee import referee
 
 log = logging.getLogger("gamehall.web")
 
 T = TypeVar("T")
-AgentFactory = Callable[[str, int | None], Agent]
-"""Makes the computer player for a level and a seed (default: :func:`gamehall.ai.make_agent`)."""
 
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
-SEND_QUEUE_LIMIT = 512
-"""A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
 
 
 def new_game_id() -> str:
@@ -68,268 +68,8 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-def _derived_seed(seed: str, purpose: str, version: int) -> int:
-    digest = hashlib.sha256(f"{seed}:{purpose}:{version}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def chance_rng(seed: str, version: int) -> random.Random:
-    """The generator that draws the chance outcome at ``version`` (the same after a restart)."""
-    return random.Random(_derived_seed(seed, "chance", version))
-
-
-@lru_cache(maxsize=256)
-def make_game(name: str, options_json: str) -> Game:
-    """The game ``name`` with its options (JSON), made once: games are immutable values."""
-    return game_class(name)(**json.loads(options_json))
-
-
-@lru_cache(maxsize=1024)
-def _listed_outcomes(state: State) -> tuple[tuple[Action, ...], tuple[float, ...]] | None:
-    try:
-        outcomes = state.chance_outcomes()
-    except TooManyOutcomesError:
-        return None
-    actions = tuple(a for a, _ in outcomes)
-    return actions, tuple(itertools.accumulate(float(p) for _, p in outcomes))
-
-
-def draw_chance(state: State, rng: random.Random) -> Action:
-    """Draw a chance outcome with its exact probability. Listed outcomes are kept per state
-    (every game of a variant starts from the same chance node, e.g. the first-player draw),
-    so drawing is a binary search; nodes too big to list use the game's own sampler."""
-    listed = _listed_outcomes(state)
-    if listed is None:
-        return state.sample_chance(rng)
-    actions, cumulative = listed
-    return rng.choices(actions, cum_weights=cumulative)[0]
-
-
-def replay(game: Game, texts: Iterable[str], *, checked: bool = True) -> State:
-    """The state after the actions ``texts`` from the initial state."""
-    state = game.new_initial_state()
-    for text in texts:
-        action = state.parse_action(text) if checked else game.parse_action(text)
-        state = state.apply_trusted(action)
-    return state
-
-
-def compute_move(
-    game_name: str, options: dict[str, Any], actions: list[str], level: str, seed: int
-) -> str:
-    """Choose a computer move in a worker process: rebuild the state, ask the level's agent."""
-    game = make_game(game_name, json.dumps(options, sort_keys=True))
-    state = replay(game, actions, checked=False)
-    return str(make_agent(level, seed).choose(state))
-
-
-def _choose_here(factory: AgentFactory, level: str, seed: int, state: State) -> str:
-    return str(factory(level, seed).choose(state))
-
-
-def safe_options(cls: type[Game], options: dict[str, Any]) -> None:
-    """Options from the network may not name files on the server: an option whose kind is
-    ``path`` is refused by its kind (the value is never looked at, nor the file system)."""
-    kinds = {spec.name: spec.kind for spec in cls.option_specs}
-    for name in options:
-        if kinds.get(name) == "path":
-            raise ProtocolError(
-                "bad_option",
-                f"option {name} names a file, and files cannot be named over the web; "
-                "give the data itself instead",
-            )
-
-
-# --- connections ---------------------------------------------------------------------------------
-
-
-class Connection:
-    """One WebSocket client of a game: the seats it holds and its outgoing queue.
-
-    Messages are queued and written by the connection's own task, so telling many clients never
-    waits on a slow one; one that falls :data:`SEND_QUEUE_LIMIT` messages behind is closed.
-    """
-
-    def __init__(self, websocket: WebSocket, seats: frozenset[int]) -> None:
-        self.websocket = websocket
-        self.seats = seats
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-        self.closed = False
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._pump())
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.closed = True
-            self.queue.put_nowait(None)
-            return
-        text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
-        self.queue.put_nowait(text)
-
-    async def _pump(self) -> None:
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    with contextlib.suppress(Exception):
-                        await self.websocket.close(code=1013)
-                    return
-                await self.websocket.send_text(text)
-        except Exception:  # the client went away; the receive loop notices and detaches
-            self.closed = True
-
-    async def stop(self) -> None:
-        self.closed = True
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-
-
-# --- live games ----------------------------------------------------------------------------------
-
-
-class LiveGame:
-    """A game in play: its stored row, the current state, the actions so far and its clients."""
-
-    def __init__(
-        self, row: GameRow, game: Game, state: State, actions: list[str], movers: list[int]
-    ):
-        self.row = row
-        self.game = game
-        self.state = state
-        self.actions = actions
-        self.movers = movers
-        self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
-        self.thinking: asyncio.Task[None] | None = None
-        self._cached: tuple[int, dict[str, Any]] | None = None
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def version(self) -> int:
-        return len(self.actions)
-
-    def server_to_move(self, state: State | None = None) -> bool:
-        """Whether the next action is the server's: chance, or a computer seat's move."""
-        state = self.state if state is None else state
-        if state.is_terminal():
-            return False
-        if state.is_chance_node():
-            return True
-        return self.row.seats[state.current_player].kind == "computer"
-
-    def seats_of(self, tokens: Iterable[str]) -> frozenset[int]:
-        """The human seats whose secret token is among ``tokens``."""
-        tokens = [t for t in tokens if t]
-        held = set()
-        for index, seat in enumerate(self.row.seats):
-            if seat.kind != "human" or not seat.token:
-                continue
-            if any(secrets.compare_digest(seat.token.encode(), t.encode()) for t in tokens):
-                held.add(index)
-        return frozenset(held)
-
-    def connected(self) -> list[bool]:
-        held = set()
-        for connection in self.connections:
-            held |= connection.seats
-        return [
-            seat.kind == "computer" or index in held for index, seat in enumerate(self.row.seats)
-        ]
-
-    def seats_json(self, *, presence: bool = True) -> list[dict[str, Any]]:
-        connected = self.connected() if presence else None
-        seats = []
-        for index, seat in enumerate(self.row.seats):
-            entry: dict[str, Any] = {
-                "index": index,
-                "name": self.game.player_names[index],
-                "kind": seat.kind,
-            }
-            if seat.level is not None:
-                entry["level"] = seat.level
-            if connected is not None:
-                entry["connected"] = connected[index]
-            seats.append(entry)
-        return seats
-
-    def _base_state(self) -> dict[str, Any]:
-        # The parts that do not depend on the reader, computed once per version.
-        if self._cached is not None and self._cached[0] == self.version:
-            return self._cached[1]
-        state = self.state
-        player = state.current_player
-        outcome = state.outcome()
-        base = {
-            "type": "state",
-            "version": self.version,
-            "game": self.game.name,
-            "id": self.id,
-            "position": str(state),
-            "view": state.view(),
-            "to_move": player if player >= 0 else None,
-            "to_move_name": state.player_name(),
-            "legal": [str(a) for a in state.legal_actions()] if player >= 0 else [],
-            "actions": list(self.actions),
-            "movers": list(self.movers),
-            "last": self.actions[-1] if self.actions else None,
-            "over": state.is_terminal(),
-            "outcome": outcome_json(self.game, outcome) if outcome is not None else None,
-            "status": "finished" if state.is_terminal() else "ongoing",
-            "mode": self.row.mode,
-        }
-        self._cached = (self.version, base)
-        return base
-
-    def state_message(self, you: Iterable[int]) -> dict[str, Any]:
-        return {
-            **self._base_state(),
-            "seats": self.seats_json(),
-            "you": sorted(you),
-            "rematch": self.row.rematch,
-        }
-
-    def broadcast_state(self) -> None:
-        seats = self.seats_json()
-        base = {**self._base_state(), "seats": seats, "rematch": self.row.rematch}
-        texts: dict[frozenset[int], str] = {}
-        for connection in list(self.connections):
-            text = texts.get(connection.seats)
-            if text is None:
-                text = json.dumps({**base, "you": sorted(connection.seats)}, ensure_ascii=False)
-                texts[connection.seats] = text
-            connection.send(text)
-
-    def broadcast(self, message: dict[str, Any]) -> None:
-        text = json.dumps(message, ensure_ascii=False)
-        for connection in list(self.connections):
-            connection.send(text)
-
-
-def outcome_json(game: Game, outcome: Any) -> dict[str, Any]:
-    winner = outcome.winner
-    return {
-        "winner": winner,
-        "winner_name": game.player_names[winner] if winner is not None else None,
-        "reason": outcome.reason,
-        "scores": list(outcome.scores),
-        "result": outcome.result_tag(),
-    }
-
-
-# --- the hub -------------------------------------------------------------------------------------
-
-
 class Hub:
-    """Every live game of one server, the store, and the workers for the store and computers."""
+    """Every live game of one server, its store, and the workers for the store and computers."""
 
     def __init__(
         self,
@@ -338,16 +78,15 @@ class Hub:
         agent_factory: AgentFactory | None = None,
         processes: bool = False,
         agent_workers: int | None = None,
+        computers: Computers | None = None,
     ) -> None:
         self.store = store
-        self.agent_factory = agent_factory
-        # A factory given in-process (tests) may not be picklable: it runs on threads.
-        self.processes = processes and agent_factory is None
-        self.agent_workers = agent_workers
+        self.computers = computers or Computers(
+            agent_factory, processes=processes, workers=agent_workers
+        )
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._db_pool: ThreadPoolExecutor | None = None
-        self._agent_pool: Executor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- life ---
@@ -357,14 +96,7 @@ class Hub:
         self._db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.is_sqlite else 8, thread_name_prefix="gamehall-store"
         )
-        if self.processes:
-            self._agent_pool = ProcessPoolExecutor(
-                max_workers=self.agent_workers, mp_context=get_context("spawn")
-            )
-        else:
-            self._agent_pool = ThreadPoolExecutor(
-                max_workers=self.agent_workers or 8, thread_name_prefix="gamehall-agent"
-            )
+        self.computers.start()
         for game_id in await self.db(self.store.pending_games):
             try:
                 await self.get(game_id)  # loading a game resumes its chance and computer moves
@@ -383,8 +115,7 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._agent_pool is not None:
-            self._agent_pool.shutdown(wait=False, cancel_futures=True)
+        self.computers.stop()
         if self._db_pool is not None:
             self._db_pool.shutdown(wait=True)
         self.store.dispose()
@@ -407,26 +138,30 @@ class Hub:
             live = self.games.get(game_id)
             if live is not None:
                 return live
-            if not game_id.startswith("g_") or len(game_id) > 32:
-                raise ProtocolError("unknown_game", f"there is no game {game_id!r}", 404)
-            row = await self.db(self.store.get_game, game_id)
-            if row is None:
-                raise ProtocolError("unknown_game", f"there is no game {game_id!r}", 404)
-            stored = await self.db(self.store.actions, game_id)
-            try:
-                game = make_game(row.game, json.dumps(row.options, sort_keys=True))
-                texts = [a.text for a in stored]
-                state = replay(game, texts)
-            except GamehallError as error:
-                log.error("game %s does not replay: %s", game_id, error)
-                raise ProtocolError(
-                    "bad_game", f"game {game_id} cannot be replayed: {error}", 500
-                ) from None
-            live = LiveGame(row, game, state, texts, [a.mover for a in stored])
+            live = await self._load(game_id)
             self.games[game_id] = live
         self._loading.pop(game_id, None)
         await self.resume(live)
         return live
+
+    async def _load(self, game_id: str) -> LiveGame:
+        if not game_id.startswith("g_") or len(game_id) > 32:
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {game_id!r}")
+        row = await self.db(self.store.get_game, game_id)
+        if row is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {game_id!r}")
+        stored = await self.db(self.store.actions, game_id)
+        try:
+            check_rules_version(game_id, game_class(row.game), row.rules_version)
+            game = game_of(row.game, row.options)
+            texts = [a.text for a in stored]
+            state = replay(game, texts)
+        except GamehallError as error:
+            log.error("game %s does not replay: %s", game_id, error)
+            raise ProtocolError(
+                ErrorCode.BAD_GAME, f"game {game_id} cannot be replayed: {error}"
+            ) from None
+        return LiveGame(row, game, state, texts, [a.mover for a in stored])
 
     async def create(
         self,
@@ -442,22 +177,20 @@ class Hub:
         try:
             cls = game_class(game_name)
         except UnknownGameError as error:
-            raise ProtocolError("unknown_game", str(error), 404) from None
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
         safe_options(cls, options)
         try:
             game = cls(**options)
         except GamehallError as error:
-            raise ProtocolError("bad_option", str(error)) from None
+            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         players = game.num_players
         if not 0 <= seat < players:
             raise ProtocolError(
-                "bad_seat", f"seat {seat} does not exist; {game.name} has seats 0 to {players - 1}"
+                ErrorCode.BAD_SEAT,
+                f"seat {seat} does not exist; {game.name} has seats 0 to {players - 1}",
             )
         if mode == "computer":
-            try:
-                (self.agent_factory or make_agent)(level, 0)
-            except GamehallError as error:
-                raise ProtocolError("bad_level", str(error)) from None
+            self.computers.check_level(level)
             seats = [
                 Seat("human", new_token()) if i == seat else Seat("computer", "", level)
                 for i in range(players)
@@ -470,6 +203,7 @@ class Hub:
         row = GameRow(
             id=new_game_id(),
             game=game.name,
+            rules_version=game.rules_version,
             options=dict(game.options),
             mode=mode,
             seed=secrets.token_hex(16),
@@ -488,7 +222,7 @@ class Hub:
         gives the same new game."""
         if not held:
             raise ProtocolError(
-                "not_your_seat", "only a player of this game can ask for a rematch", 403
+                ErrorCode.NOT_YOUR_SEAT, "only a player of this game can ask for a rematch"
             )
         players = len(live.row.seats)
 
@@ -505,6 +239,7 @@ class Hub:
         row = GameRow(
             id=new_game_id(),
             game=live.row.game,
+            rules_version=live.game.rules_version,
             options=dict(live.row.options),
             mode=live.row.mode,
             seed=secrets.token_hex(16),
@@ -529,45 +264,53 @@ class Hub:
         except Exception as error:
             log.exception("cannot store a new game")
             raise ProtocolError(
-                "store_error", f"the game could not be stored: {error}", 500
+                ErrorCode.STORE_ERROR, f"the game could not be stored: {error}"
             ) from None
         live = LiveGame(row, game, game.new_initial_state(), [], [])
         self.games[row.id] = live
         await self.resume(live)
         return live
 
+    # --- clients ---
+
+    def attach(self, live: LiveGame, connection: Connection) -> None:
+        before = live.connected()
+        live.connections.add(connection)
+        connection.start()
+        if live.connected() != before:
+            live.broadcast_presence()
+
+    async def detach(self, live: LiveGame, connection: Connection) -> None:
+        before = live.connected()
+        live.connections.discard(connection)
+        await connection.stop()
+        if live.connected() != before:
+            live.broadcast_presence()
+
+    async def receive(self, live: LiveGame, connection: Connection, text: str | bytes) -> None:
+        """Handle one message from a client: answer it, or play its move."""
+        try:
+            message = parse_client_message(text)
+            if isinstance(message, Hello | Resync):
+                connection.send(live.state_text(connection.seats))
+            elif isinstance(message, Ping):
+                connection.send(PongMessage())
+            else:
+                await self.move(live, connection.seats, message)
+        except ProtocolError as error:
+            connection.send(
+                ErrorMessage(code=error.code, message=error.message, version=live.version)
+            )
+            if error.code == ErrorCode.STALE_VERSION:
+                connection.send(live.state_text(connection.seats))
+
     # --- moving ---
 
     async def move(self, live: LiveGame, seats: frozenset[int], message: Move) -> None:
         """Play a person's move; raises ProtocolError (and changes nothing) if it is refused."""
         async with live.lock:
-            state = live.state
-            if state.is_terminal():
-                raise ProtocolError("game_over", "the game is over; no more moves")
-            if not seats:
-                raise ProtocolError(
-                    "not_your_seat", "you hold no seat in this game (you are watching)"
-                )
-            if message.version != live.version:
-                raise ProtocolError(
-                    "stale_version",
-                    f"your move was for version {message.version}, but the game is at version "
-                    f"{live.version}; resync",
-                )
-            player = state.current_player
-            if player < 0 or player not in seats:
-                held = ", ".join(live.game.player_names[i] for i in sorted(seats))
-                raise ProtocolError(
-                    "not_your_turn", f"it is {state.player_name()}'s turn; you play {held}"
-                )
-            try:
-                action = state.parse_action(message.action)
-            except IllegalActionError as error:
-                raise ProtocolError("illegal_move", str(error)) from None
-            except GamehallError as error:
-                legal = ", ".join(str(a) for a in state.legal_actions())
-                raise ProtocolError("illegal_move", f"{error}; legal: {legal}") from None
-            await self._commit(live, action, player)
+            action = referee(live.state, live.version, seats, message)
+            await self._commit(live, action, live.state.current_player)
             await self._chance(live)
         self._schedule(live)
 
@@ -577,6 +320,7 @@ class Hub:
         text = str(action)
         number = live.version + 1
         outcome = next_state.outcome()
+        result = outcome_info(live.game, outcome).model_dump() if outcome is not None else None
         try:
             await self.db(
                 self.store.append_action,
@@ -585,24 +329,18 @@ class Hub:
                 text,
                 mover,
                 status="finished" if next_state.is_terminal() else "ongoing",
-                result=outcome_json(live.game, outcome) if outcome is not None else None,
+                result=result,
                 pending=live.server_to_move(next_state),
             )
-        except StoreError as error:
-            raise ProtocolError(
-                "store_error", f"the move could not be stored: {error}", 500
-            ) from None
         except Exception as error:
             log.exception("cannot store action %d of %s", number, live.id)
             raise ProtocolError(
-                "store_error", f"the move could not be stored: {error}", 500
+                ErrorCode.STORE_ERROR, f"the move could not be stored: {error}"
             ) from None
-        live.state = next_state
-        live.actions.append(text)
-        live.movers.append(mover)
-        live.row.version = number
-        live.row.status = "finished" if next_state.is_terminal() else "ongoing"
+        live.advance(next_state, text, mover)
         live.broadcast_state()
+        if next_state.is_terminal():
+            self.computers.forget(live.id)
 
     async def _chance(self, live: LiveGame) -> None:
         """Draw and commit chance outcomes until someone is to move (the caller holds the lock)."""
@@ -634,14 +372,14 @@ class Hub:
             while True:
                 async with live.lock:
                     await self._chance(live)
-                    state = live.state
-                    if not live.server_to_move(state):
+                    if not live.server_to_move():
                         return
-                    player = state.current_player
+                    player = live.state.current_player
                     version = live.version
+                    actions = list(live.actions)
                     level = live.row.seats[player].level or "easy"
-                seed = _derived_seed(live.row.seed, "agent", version)
-                text = await self._choose(live, state, level, seed)
+                seed = derived_seed(live.row.seed, "agent", player)
+                text = await self.computers.choose(live.id, live.game, actions, player, level, seed)
                 async with live.lock:
                     if live.version != version:
                         continue
@@ -658,48 +396,5 @@ class Hub:
         except Exception:
             log.exception("computer move in %s failed", live.id)
 
-    async def _choose(self, live: LiveGame, state: State, level: str, seed: int) -> str:
-        assert self._agent_pool is not None, "the hub is not started"
-        loop = asyncio.get_running_loop()
-        if self.processes:
-            return await loop.run_in_executor(
-                self._agent_pool,
-                compute_move,
-                live.row.game,
-                dict(live.row.options),
-                list(live.actions),
-                level,
-                seed,
-            )
-        factory = self.agent_factory or make_agent
-        return await loop.run_in_executor(
-            self._agent_pool, _choose_here, factory, level, seed, state
-        )
 
-    # --- clients ---
-
-    def attach(self, live: LiveGame, connection: Connection) -> None:
-        before = live.connected()
-        live.connections.add(connection)
-        connection.start()
-        if live.connected() != before:
-            live.broadcast({"type": "presence", "seats": live.seats_json()})
-
-    async def detach(self, live: LiveGame, connection: Connection) -> None:
-        before = live.connected()
-        live.connections.discard(connection)
-        await connection.stop()
-        if live.connected() != before:
-            live.broadcast({"type": "presence", "seats": live.seats_json()})
-
-
-__all__ = [
-    "AgentFactory",
-    "Connection",
-    "Hub",
-    "LiveGame",
-    "compute_move",
-    "error_message",
-    "new_game_id",
-    "replay",
-]
+__all__ = ["AgentFactory", "Connection", "Hub", "LiveGame", "new_game_id", "replay"]

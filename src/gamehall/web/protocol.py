@@ -1,14 +1,28 @@
-"""The web protocol's messages (docs/web-protocol.md), parsed at the edge.
+"""The web protocol (docs/web-protocol.md): every message both ways is a pydantic model.
 
-Client → server messages are a closed set of pydantic models, told apart by ``type`` (a
-discriminated union). :func:`parse_client_message` turns raw text into one of them or raises
-:class:`ProtocolError` with the error code the client gets back: ``bad_json`` for text that is not
-a JSON object, ``bad_message`` for an unknown type or a missing or ill-typed field.
+Client → server messages are a closed set told apart by ``type`` (a discriminated union):
+:func:`parse_client_message` turns raw text into one of them or raises :class:`ProtocolError`
+(``bad_json`` for text that is not a JSON object, ``bad_message`` for an unknown type or a
+missing or ill-typed field).
+
+Server → client messages (``state``, ``presence``, ``error``, ``pong``) and the REST answers are
+models too, so what the server sends is typed where it is made and described by one JSON Schema:
+``python -m gamehall.web.protocol --schema`` prints it, ``--write docs/web-protocol.md`` puts it
+into the protocol document (a test checks the document is up to date). Every refusal the server
+sends, over the WebSocket or REST, carries one :class:`ErrorCode`.
+
+Outgoing models forbid fields they do not declare (a test validating what the server sends then
+catches an undocumented field), except the action items, whose extra fields are the parts a game
+gives with :meth:`gamehall.core.Game.action_parts`.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
+from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -23,62 +37,120 @@ from pydantic import (
 
 PROTOCOL_VERSION = 1
 
-ERROR_CODES = (
-    "bad_json",
-    "bad_message",
-    "unknown_game",
-    "not_your_seat",
-    "not_your_turn",
-    "stale_version",
-    "illegal_move",
-    "game_over",
-)
-"""The codes of the WebSocket ``error`` message."""
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+class ErrorCode(StrEnum):
+    """Why the server refused a request: the ``code`` of every ``error`` message and of every
+    REST error answer."""
+
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    BAD_REQUEST = "bad_request"
+    UNKNOWN_GAME = "unknown_game"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    HTTP_ERROR = "http_error"
+    BAD_OPTION = "bad_option"
+    BAD_LEVEL = "bad_level"
+    BAD_SEAT = "bad_seat"
+    BAD_SEAT_TOKEN = "bad_seat_token"
+    NOT_YOUR_SEAT = "not_your_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE_VERSION = "stale_version"
+    ILLEGAL_MOVE = "illegal_move"
+    GAME_OVER = "game_over"
+    NO_RULES = "no_rules"
+    NO_BOARD = "no_board"
+    RULES_CHANGED = "rules_changed"
+    STORE_ERROR = "store_error"
+    BAD_GAME = "bad_game"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status of a REST answer with this code."""
+        return ERRORS[self][0]
+
+    @property
+    def meaning(self) -> str:
+        return ERRORS[self][1]
+
+
+ERRORS: dict[ErrorCode, tuple[int, str]] = {
+    ErrorCode.BAD_JSON: (400, "WebSocket: the message is not a JSON object"),
+    ErrorCode.BAD_MESSAGE: (400, "WebSocket: an unknown message type, or a missing or ill-typed field"),
+    ErrorCode.BAD_REQUEST: (400, "REST: a malformed body or query"),
+    ErrorCode.UNKNOWN_GAME: (404, "no game with this id, or no game of this name"),
+    ErrorCode.NOT_FOUND: (404, "REST: no such route"),
+    ErrorCode.METHOD_NOT_ALLOWED: (405, "REST: the route does not take this method"),
+    ErrorCode.HTTP_ERROR: (400, "REST: any other HTTP error (the status says which)"),
+    ErrorCode.BAD_OPTION: (400, "an unknown option, a bad value, or a file path (options from the web may not name files)"),
+    ErrorCode.BAD_LEVEL: (400, "no computer level of this name"),
+    ErrorCode.BAD_SEAT: (400, "no seat with this index"),
+    ErrorCode.BAD_SEAT_TOKEN: (403, "join: the seat token is not one of this game's"),
+    ErrorCode.NOT_YOUR_SEAT: (403, "you hold no seat in this game (you are watching)"),
+    ErrorCode.NOT_YOUR_TURN: (409, "you hold seats, but not the one to move (also while chance or a computer is to move)"),
+    ErrorCode.STALE_VERSION: (409, "the move was for another version than the current one; a `state` follows, resync from it"),
+    ErrorCode.ILLEGAL_MOVE: (400, "the rules forbid the move, or it does not parse; the message names it and the legal ones"),
+    ErrorCode.GAME_OVER: (409, "the game is over; no more moves"),
+    ErrorCode.NO_RULES: (404, "the game has no rules text"),
+    ErrorCode.NO_BOARD: (404, "the game has no board module or stylesheet of its own"),
+    ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
+    ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
+    ErrorCode.BAD_GAME: (500, "a stored game no longer replays under the engine"),
+}  # fmt: skip
+assert set(ERRORS) == set(ErrorCode)
 
 
 class ProtocolError(Exception):
-    """A rejected request: ``code`` is one of :data:`ERROR_CODES` (or a REST code)."""
+    """A refused request: its :class:`ErrorCode`, a message for people, and the HTTP status
+    (by default the code's own)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: ErrorCode | str, message: str, status: int | None = None) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)
         self.message = message
-        self.status = status
+        self.status = self.code.status if status is None else status
 
 
-class _Message(BaseModel):
+# --- client → server -----------------------------------------------------------------------------
+
+
+class _In(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-class Hello(_Message):
+class Hello(_In):
     """First message: the version the client has (-1 for none)."""
 
     type: Literal["hello"]
     version: StrictInt = -1
 
 
-class Move(_Message):
-    """Play ``action`` for the sender's seat; ``version`` must be the current version."""
+class Move(_In):
+    """Play ``action`` (the text of one of the ``legal`` items) for the sender's seat;
+    ``version`` must be the current version."""
 
     type: Literal["move"]
     version: StrictInt
     action: Annotated[StrictStr, Field(min_length=1, max_length=500)]
 
 
-class Resync(_Message):
+class Resync(_In):
     """Ask for the full state again."""
 
     type: Literal["resync"]
 
 
-class Ping(_Message):
+class Ping(_In):
     """Keep-alive, answered by ``pong``."""
 
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[Hello | Move | Resync | Ping, Field(discriminator="type")]
-_CLIENT_MESSAGE: TypeAdapter[Hello | Move | Resync | Ping] = TypeAdapter(ClientMessage)
+CLIENT_MESSAGE: TypeAdapter[Hello | Move | Resync | Ping] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = ("hello", "move", "resync", "ping")
 
 
@@ -87,32 +159,32 @@ def parse_client_message(text: str | bytes) -> Hello | Move | Resync | Ping:
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
-        raise ProtocolError("bad_json", f"the message is not valid JSON: {error}") from None
+        raise ProtocolError(ErrorCode.BAD_JSON, f"the message is not valid JSON: {error}") from None
     except RecursionError:
-        raise ProtocolError("bad_json", "the message is nested too deeply") from None
+        raise ProtocolError(ErrorCode.BAD_JSON, "the message is nested too deeply") from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_json", 'the message must be a JSON object like {"type": ...}')
+        raise ProtocolError(
+            ErrorCode.BAD_JSON, 'the message must be a JSON object like {"type": ...}'
+        )
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
-            "bad_message",
+            ErrorCode.BAD_MESSAGE,
             f"unknown message type {kind!r}; the types are: {', '.join(CLIENT_TYPES)}",
         )
     try:
-        return _CLIENT_MESSAGE.validate_python(data)
+        return CLIENT_MESSAGE.validate_python(data)
     except ValidationError as error:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
             for e in error.errors()
         )
-        raise ProtocolError("bad_message", f"bad {kind!r} message: {problems}") from None
-
-
-def error_message(code: str, message: str, version: int | None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "version": version}
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"bad {kind!r} message: {problems}") from None
 
 
 # --- REST request bodies -------------------------------------------------------------------------
+
+Mode = Literal["computer", "hotseat", "online"]
 
 
 class CreateGame(BaseModel):
@@ -122,9 +194,9 @@ class CreateGame(BaseModel):
 
     game: Annotated[str, Field(min_length=1, max_length=64)]
     options: dict[str, bool | int | str] = Field(default_factory=dict)
-    mode: Literal["computer", "hotseat", "online"] = "computer"
+    mode: Mode = "computer"
     seat: Annotated[int, Field(ge=0, le=16)] = 0
-    level: str = "easy"
+    level: Annotated[str, Field(max_length=64)] = "easy"
 
 
 class Join(BaseModel):
@@ -133,3 +205,307 @@ class Join(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     seat: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+# --- server → client: the parts --------------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Item(BaseModel):
+    # The extra fields are the action's parts (Game.action_parts), in the game's own words.
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class LegalAction(_Item):
+    """A legal action of the player to move: its text (what a ``move`` sends), its dense index,
+    and the game's parts of it (e.g. ``"kind": "place", "region": 5``) as further fields."""
+
+    text: str
+    index: int
+
+
+class PlayedAction(_Item):
+    """An action that was played: its text, who played it (a seat index, -1 for chance) and the
+    game's parts of it as further fields."""
+
+    text: str
+    mover: int
+
+
+class SeatInfo(_Out):
+    """A seat: its index, the game's name for it, who plays it (and the computer's level)."""
+
+    index: int
+    name: str
+    kind: Literal["human", "computer"]
+    level: str | None = None
+
+
+class SeatPresence(SeatInfo):
+    """A seat and whether someone holding it is connected (computers always are)."""
+
+    connected: bool
+
+
+class OutcomeInfo(_Out):
+    """How a game ended: the winner (a seat index, or null for a draw), why, each side's score
+    and the PGN-style result from the first seat's point of view."""
+
+    winner: int | None
+    winner_name: str | None
+    reason: str
+    scores: list[float]
+    result: Literal["1-0", "0-1", "1/2-1/2"]
+
+
+# --- server → client: the WebSocket messages -------------------------------------------------------
+
+
+class StateMessage(_Out):
+    """The whole game as one reader sees it: sent on ``hello`` and ``resync``, after every
+    action (one per version, chance included) and by ``GET /api/games/{id}``."""
+
+    type: Literal["state"] = "state"
+    version: int = Field(description="the number of actions applied so far, chance included")
+    game: str
+    rules_version: str
+    id: str
+    position: str = Field(description="the state's text form")
+    view: dict[str, Any] = Field(
+        description="State.view(): what a board draws, in the game's words"
+    )
+    to_move: int | None = Field(description="the seat to move; null at chance and at the end")
+    to_move_name: str = Field(description="its name, or 'chance', or 'nobody'")
+    actions: list[str] = Field(description="every action so far")
+    movers: list[int] = Field(description="who played each action: a seat index, -1 for chance")
+    last: PlayedAction | None
+    over: bool
+    outcome: OutcomeInfo | None
+    status: Literal["ongoing", "finished"]
+    mode: Mode
+    seats: list[SeatPresence]
+    rematch: str | None = Field(description="the id of the rematch, once there is one")
+    # The last two fields: the server writes the message once per version and splices in each
+    # reader's own seats (see gamehall.web.live).
+    you: list[int] = Field(description="the seats this reader holds")
+    legal: list[LegalAction] = Field(
+        description="the legal actions of the seat to move, for everyone to see"
+    )
+
+
+class PresenceMessage(_Out):
+    """A seat's connection status changed."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatPresence]
+
+
+class ErrorMessage(_Out):
+    """The request was refused and nothing changed. ``version`` is the game's current version
+    (null when there is no game to speak of, after which the server closes the socket)."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    version: int | None
+
+
+class PongMessage(_Out):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[
+    StateMessage | PresenceMessage | ErrorMessage | PongMessage, Field(discriminator="type")
+]
+SERVER_MESSAGE: TypeAdapter[StateMessage | PresenceMessage | ErrorMessage | PongMessage] = (
+    TypeAdapter(ServerMessage)
+)
+
+
+# --- server → client: REST answers -----------------------------------------------------------------
+
+
+class OptionInfo(_Out):
+    """A game option, described fully (Option.describe()): a form is built from its kind."""
+
+    name: str
+    kind: Literal["bool", "int", "str", "choice", "data", "path"]
+    default: bool | int | str
+    help: str
+    choices: list[str] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+
+
+class GameInfo(_Out):
+    """What the server says of one game: names, seats, options, rules and board files."""
+
+    name: str
+    title: str
+    summary: str
+    rules_version: str
+    seats: list[str]
+    options: list[OptionInfo]
+    board_module: str | None = Field(description="the URL of the game's board module, if any")
+    board_style: str | None = Field(description="the URL of its stylesheet, if any")
+    rules: bool = Field(description="whether /api/rules/{game} has the rules text")
+
+
+class MetaAnswer(_Out):
+    """``GET /api/meta``."""
+
+    protocol: int
+    games: list[GameInfo]
+    levels: list[str]
+
+
+class CreatedAnswer(_Out):
+    """``POST /api/games`` and ``POST /api/games/{id}/rematch``."""
+
+    id: str
+    url: str
+    seats: list[SeatInfo]
+    you: list[int]
+    invite: str | None = Field(
+        default=None, description="online: the link with the other seat's token"
+    )
+
+
+class GameSummary(_Out):
+    """One of the games a browser holds a seat in."""
+
+    id: str
+    game: str
+    rules_version: str
+    mode: Mode
+    status: Literal["ongoing", "finished"]
+    result: OutcomeInfo | None
+    created: str
+    updated: str
+    version: int
+    seats: list[SeatInfo]
+
+
+class GameList(_Out):
+    """``GET /api/games``: newest first."""
+
+    games: list[GameSummary]
+
+
+class ReplayAnswer(_Out):
+    """``GET /api/games/{id}/replay``: ``states[k]`` is the view after ``k`` actions."""
+
+    id: str
+    game: str
+    seats: list[str]
+    actions: list[PlayedAction]
+    states: list[dict[str, Any]]
+
+
+class JoinAnswer(_Out):
+    """``POST /api/games/{id}/join``."""
+
+    you: list[int]
+
+
+class ErrorBody(_Out):
+    code: ErrorCode
+    message: str
+
+
+class ErrorAnswer(_Out):
+    """Every REST error (HTTP 4xx/5xx)."""
+
+    error: ErrorBody
+
+
+REST_ANSWERS: tuple[type[BaseModel], ...] = (
+    MetaAnswer,
+    CreatedAnswer,
+    GameList,
+    StateMessage,
+    ReplayAnswer,
+    JoinAnswer,
+    ErrorAnswer,
+)
+
+
+# --- the schema ----------------------------------------------------------------------------------
+
+
+def json_schema() -> dict[str, Any]:
+    """One JSON Schema (draft 2020-12) for the whole protocol: ``clientMessage``,
+    ``serverMessage`` and the REST answers, with every model under ``$defs``."""
+    keyed: list[tuple[str, Literal["validation", "serialization"], TypeAdapter[Any]]] = [
+        ("clientMessage", "validation", CLIENT_MESSAGE),
+        ("serverMessage", "serialization", SERVER_MESSAGE),
+        *((model.__name__, "serialization", TypeAdapter(model)) for model in REST_ANSWERS),
+    ]
+    refs, defs = TypeAdapter.json_schemas(keyed, ref_template="#/$defs/{model}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"gamehall web protocol, version {PROTOCOL_VERSION}",
+        "clientMessage": refs[("clientMessage", "validation")],
+        "serverMessage": refs[("serverMessage", "serialization")],
+        "rest": {model.__name__: refs[(model.__name__, "serialization")] for model in REST_ANSWERS},
+        "$defs": defs.get("$defs", {}),
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def error_table() -> str:
+    """The error codes as a Markdown table (code, HTTP status, meaning)."""
+    rows = ["| code | HTTP | meaning |", "|---|---|---|"]
+    rows += [f"| `{code.value}` | {code.status} | {code.meaning} |" for code in ErrorCode]
+    return "\n".join(rows) + "\n"
+
+
+BEGIN = (
+    "<!-- generated by `python -m gamehall.web.protocol --write docs/web-protocol.md`: begin -->"
+)
+END = "<!-- generated: end -->"
+
+
+def generated_section() -> str:
+    """What goes between :data:`BEGIN` and :data:`END` in docs/web-protocol.md."""
+    return (
+        f"{BEGIN}\n\n### Error codes\n\n{error_table()}\n### JSON Schema\n\n"
+        f"```json\n{schema_text()}```\n\n{END}"
+    )
+
+
+def with_generated_section(document: str) -> str:
+    """``document`` with its generated section replaced (appended if it has none)."""
+    start, end = document.find(BEGIN), document.find(END)
+    if start < 0 or end < start:
+        return document.rstrip("\n") + "\n\n" + generated_section() + "\n"
+    return document[:start] + generated_section() + document[end + len(END) :]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m gamehall.web.protocol", description="The web protocol's JSON Schema."
+    )
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--schema", action="store_true", help="print the JSON Schema")
+    group.add_argument("--write", metavar="DOC", help="update the generated section of DOC")
+    args = parser.parse_args(argv)
+    if args.schema:
+        sys.stdout.write(schema_text())
+        return 0
+    path = Path(args.write)
+    path.write_text(with_generated_section(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -263,6 +263,7 @@ class AcadmuGame(Game):
 
     name: ClassVar[str] = "acadmu"
     title: ClassVar[str] = "Äcädmü"
+    rules_version: ClassVar[str] = "1"
     player_names: ClassVar[tuple[str, ...]] = ("dark", "light")
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -419,6 +420,29 @@ class AcadmuGame(Game):
             return Move(own, (first * 3 + shape, second * 3 + shape))
         raise ValueError(f"action index {index} is outside 0..135")
 
+    def action_parts(self, action: Action) -> dict[str, Any]:
+        """For front ends: a capture's own pairing, the pairings it takes and whether it takes
+        by colour or by shape (``{"kind": "capture", "own": "RT", "taken": ["BS"], "by":
+        "colour"}``); ``{"kind": "pass"}``; the draw's faces (up, down) and the pour's counts."""
+        if isinstance(action, Move):
+            if action.is_pass:
+                return {"kind": "pass"}
+            return {
+                "kind": "capture",
+                "own": pairing_name(action.own),
+                "taken": [pairing_name(t) for t in action.taken],
+                "by": "shape" if action.by_shape else "colour",
+            }
+        if isinstance(action, Draw):
+            return {
+                "kind": "draw",
+                "dark": [pairing_name(f) for f in action.dark],
+                "light": [pairing_name(f) for f in action.light],
+            }
+        if isinstance(action, Pour):
+            return {"kind": "pour", "dark": list(action.dark), "light": list(action.light)}
+        return {}
+
 
 @cache
 def _draw_outcomes(disc_set: DiscSet) -> tuple[tuple[Draw, Fraction], ...]:
@@ -572,6 +596,21 @@ class AcadmuState(State):
         if self.phase == "draw":
             return Draw(discs.sample_draw(rng), discs.sample_draw(rng))
         return Pour(discs.sample_pour(rng), discs.sample_pour(rng))
+
+    def is_chance_outcome(self, action: Action) -> bool:
+        """Whether ``action`` can happen here. A pour can happen exactly when each side's counts
+        can lie face up on its discs all at once (a perfect matching of tokens to discs), which
+        is much cheaper to check than its probability."""
+        if self.is_chance_node() and self.phase != "draw" and isinstance(action, Pour):
+            discs = self.game.disc_set
+            return all(
+                len(counts) == 9
+                and min(counts) >= 0
+                and sum(counts) == len(discs)
+                and discs.can_show(counts)
+                for counts in (action.dark, action.light)
+            )
+        return super().is_chance_outcome(action)
 
     def chance_probability(self, action: Action) -> Fraction:
         if not self.is_chance_node():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gamehall.core.plugin import GamePlugin
 from gamehall.games.acadmu.game import AcadmuGame
+from gamehall.games.acadmu.judgement import JUDGEMENT
 
 PLUGIN = GamePlugin(
     game=AcadmuGame,
@@ -19,7 +20,15 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.acadmu.metrics:AcadmuCollector",
     report="gamehall.games.acadmu.report:sections",
     view="gamehall.games.acadmu.view:render",
+    tui="gamehall.games.acadmu.tui:board",
     deal="gamehall.games.acadmu.levels:exact_deal",
+    judgement=JUDGEMENT,
+    estimate_position="gamehall.games.acadmu.judgement:round_position",
+    simulator="gamehall.games.acadmu.fast:SIMULATOR",
+    encoding="gamehall.games.acadmu.research:encoding",
+    facts="gamehall.games.acadmu.research:facts",
+    chance_steps="gamehall.games.acadmu.research:CHANCE_STEPS",
+    episodes="gamehall.games.acadmu.research:EPISODES",
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",

@@ -30,8 +30,6 @@ _BY_SHAPE: tuple[tuple[Capture, ...], ...] = tuple(
     for mine in range(9)
 )
 
-_CANDIDATES = tuple(sorted(_BY_COLOUR[mine] + _BY_SHAPE[mine]) for mine in range(9))
-
 
 def captures_by_colour(own: Counts, opponent: Counts) -> list[Capture]:
     """'One by colour': one own token removes one opponent token of the colour it beats."""
@@ -68,28 +66,21 @@ def captures_by_shape(
     return moves
 
 
+def _dense_order(capture: Capture) -> tuple[int, int, tuple[int, ...]]:
+    """The order of the dense action index: one-token takes, then two-token takes by shape,
+    each by own pairing and then the pairings taken."""
+    return (len(capture[1]), capture[0], capture[1])
+
+
 def captures(own: Counts, opponent: Counts, *, take_one_if_last: bool = False) -> list[Capture]:
-    """Every capture open to ``own`` (by colour and by shape), each resulting position once,
-    sorted by (own pairing, pairings taken)."""
-    if take_one_if_last:
-        moves = captures_by_colour(own, opponent) + captures_by_shape(
-            own, opponent, take_one_if_last=True
-        )
-        return sorted(set(moves))
-    # Fast path: one pass over each pairing's candidates, already in sorted order.
-    moves = []
-    for mine in range(9):
-        if not own[mine]:
-            continue
-        for capture in _CANDIDATES[mine]:
-            taken = capture[1]
-            if len(taken) == 1:
-                if opponent[taken[0]]:
-                    moves.append(capture)
-            else:
-                first, second = taken
-                if opponent[first] >= (2 if first == second else 1) and opponent[second]:
-                    moves.append(capture)
+    """Every capture open to ``own`` (by colour and by shape), each resulting position once, in
+    the order of the dense action index: every one-token take (by colour, or the variant's lone
+    take by shape) by own pairing and pairing taken, then every two-token take by shape."""
+    moves = captures_by_colour(own, opponent) + captures_by_shape(
+        own, opponent, take_one_if_last=take_one_if_last
+    )
+    if take_one_if_last:  # the lone takes by shape join the one-token takes, each move once
+        return sorted(set(moves), key=_dense_order)
     return moves
 
 

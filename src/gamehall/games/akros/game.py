@@ -100,6 +100,7 @@ class AkrosGame(Game):
 
     name: ClassVar[str] = "akros"
     title: ClassVar[str] = "Akros"
+    rules_version: ClassVar[str] = "1"
     player_names: ClassVar[tuple[str, ...]] = PLAYER_NAMES
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -233,6 +234,32 @@ class AkrosGame(Game):
 
     def index_action(self, index: int) -> Keep | KeepDiscard | Remove | Place:
         return rules.index_action(index, self.board.size)
+
+    def action_parts(self, action: object) -> dict[str, Any]:
+        """For front ends: the kind of action and its tiles, region and servant's source
+        (``{"kind": "place", "tile": "M", "region": 5, "source": 10}``; ``keep``,
+        ``keep-discard`` with ``discard``, ``remove``; the chance ``draw`` with its ``tiles``)."""
+        letter = ENVIRONMENT_LETTERS  # tile index → its letter F, S or M
+        if isinstance(action, Place):
+            return {
+                "kind": "place",
+                "tile": letter[action.tile],
+                "region": action.region,
+                "source": action.source,
+            }
+        if isinstance(action, Keep):
+            return {"kind": "keep", "tile": letter[action.tile]}
+        if isinstance(action, KeepDiscard):
+            return {
+                "kind": "keep-discard",
+                "tile": letter[action.keep],
+                "discard": letter[action.discard],
+            }
+        if isinstance(action, Remove):
+            return {"kind": "remove", "tile": letter[action.tile]}
+        if isinstance(action, Draw):
+            return {"kind": "draw", "tiles": [letter[t] for t in action.tiles]}
+        return {}
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gamehall.core.plugin import GamePlugin
 from gamehall.games.akros.game import AkrosGame
+from gamehall.games.akros.judgement import JUDGEMENT
 
 PLUGIN = GamePlugin(
     game=AkrosGame,
@@ -18,6 +19,11 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.akros.metrics:AkrosCollector",
     report="gamehall.games.akros.report:sections",
     view="gamehall.games.akros.view:render",
+    tui="gamehall.games.akros.tui:board",
+    judgement=JUDGEMENT,
+    simulator="gamehall.games.akros.fast:SIMULATOR",
+    encoding="gamehall.games.akros.research:encoding",
+    facts="gamehall.games.akros.research:facts",
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",

@@ -98,7 +98,7 @@ function failure(error) {
   return h(
     "div",
     { class: "panel failure", role: "alert" },
-    h("h2", {}, error.status === 404 ? "Not found" : "Something went wrong"),
+    h("h2", {}, { 404: "Not found", 409: "This game cannot be opened here" }[error.status] || "Something went wrong"),
     h("p", {}, error.message || String(error)),
     h("p", {}, h("a", { href: "/" }, "Back to the start page")),
   );
@@ -178,7 +178,7 @@ function newGameForm(game, levels) {
   );
   const seatRow = h("div", { class: "field seat-field" }, h("label", { for: id("seat") }, "Play as"), seatSelect);
   const levelRow = h("div", { class: "field level-field" }, h("label", { for: id("level") }, "Computer level"), levelSelect);
-  const optionRows = (game.options || []).map((option) => optionField(game, option, id));
+  const optionRows = offered(game).map((option) => optionField(option, id));
   const submit = h("button", { type: "submit", class: "primary" }, "Start game");
   const form = h(
     "form",
@@ -237,34 +237,43 @@ function openCreated(created) {
   navigate(`/game/${encodeURIComponent(created.id)}`);
 }
 
-function optionKind(option) {
-  const kind = String(option.kind || typeof option.default).toLowerCase();
-  if (kind.startsWith("bool")) return "bool";
-  if (kind.startsWith("int") || kind === "number") return "int";
-  return "str";
+// Option forms come from the option descriptions of /api/meta alone, by kind: bool a checkbox,
+// int a number within its bounds, str a text field, choice a menu of its choices, data a text
+// area; path options name files on the server and are never offered on the web.
+const OFFERED_KINDS = new Set(["bool", "int", "str", "choice", "data"]);
+
+function offered(game) {
+  return (game.options || []).filter((option) => OFFERED_KINDS.has(option.kind));
 }
 
-function optionField(game, option, id) {
-  const kind = optionKind(option);
+function optionField(option, id) {
+  const kind = option.kind;
   const name = `opt-${option.name}`;
   const label = option.name.replaceAll("_", " ");
+  const common = { name, id: id(name) };
   let input;
-  if (option.name === "board" && Array.isArray(game.boards) && game.boards.length) {
+  if (kind === "choice") {
     input = h(
       "select",
-      { name, id: id(name) },
-      game.boards.map((board) => {
-        const value = typeof board === "string" ? board : board.name;
-        const text = typeof board === "string" ? board : board.title || board.name;
-        return h("option", { value, selected: value === option.default }, text);
-      }),
+      common,
+      (option.choices || []).map((choice) => h("option", { value: choice, selected: choice === option.default }, choice)),
     );
   } else if (kind === "bool") {
-    input = h("input", { type: "checkbox", name, id: id(name), checked: Boolean(option.default) });
+    input = h("input", { ...common, type: "checkbox", checked: Boolean(option.default) });
   } else if (kind === "int") {
-    input = h("input", { type: "number", name, id: id(name), value: option.default, min: 1, step: 1, inputmode: "numeric" });
+    input = h("input", {
+      ...common,
+      type: "number",
+      value: option.default,
+      min: option.minimum ?? null,
+      max: option.maximum ?? null,
+      step: 1,
+      inputmode: "numeric",
+    });
+  } else if (kind === "data") {
+    input = h("textarea", { ...common, rows: 3, maxlength: option.max_length ?? null, spellcheck: false }, option.default ?? "");
   } else {
-    input = h("input", { type: "text", name, id: id(name), value: option.default ?? "" });
+    input = h("input", { ...common, type: "text", value: option.default ?? "", maxlength: option.max_length ?? null });
   }
   return h(
     "div",
@@ -275,16 +284,15 @@ function optionField(game, option, id) {
   );
 }
 
-/** The options that differ from their defaults, typed as the spec says. */
+/** The options that differ from their defaults, typed as their kinds say. */
 function readOptions(form, game) {
   const options = {};
-  for (const option of game.options || []) {
+  for (const option of offered(game)) {
     const input = form.elements[`opt-${option.name}`];
     if (!input) continue;
-    const kind = optionKind(option);
     let value;
-    if (kind === "bool") value = input.checked;
-    else if (kind === "int") {
+    if (option.kind === "bool") value = input.checked;
+    else if (option.kind === "int") {
       if (input.value === "") continue;
       value = Number(input.value);
     } else value = input.value;
@@ -376,9 +384,10 @@ function gamePage(id) {
   const canMove = () =>
     Boolean(state) && !state.over && state.to_move !== null && state.to_move !== undefined && you().includes(state.to_move) && !pending;
 
+  /** Send the move whose text is `action` (one of the server's legal items). */
   function play(action) {
     if (!state || !canMove()) return;
-    if (!state.legal.includes(action)) {
+    if (!state.legal.some((item) => item.text === action)) {
       notify(`${action} is not a legal move here.`);
       return;
     }
@@ -530,14 +539,14 @@ function gamePage(id) {
         ? h(
             "ul",
             { class: "legal-list" },
-            legal.map((action) =>
+            legal.map((item) =>
               h(
                 "li",
                 {},
                 h(
                   "button",
-                  { type: "button", class: "legal-move", "data-action": action, disabled: !usable, onClick: () => play(action) },
-                  action,
+                  { type: "button", class: "legal-move", "data-action": item.text, disabled: !usable, onClick: () => play(item.text) },
+                  item.text,
                 ),
               ),
             ),
@@ -656,6 +665,10 @@ function gamePage(id) {
         replace(app, failure({ status: 404, message: `There is no game ${id}.` }));
         return;
       }
+      if (error.status === 409) {
+        replace(app, failure(error)); // stored under other rules: the message names both
+        return;
+      }
       notify(error.message);
     }
     if (closed) return;
@@ -698,9 +711,9 @@ function replayPage(id) {
   let onKey = null;
   getJSON(`/api/games/${encodeURIComponent(id)}/replay`)
     .then(async (data) => {
-      const actions = data.actions || [];
+      const actions = data.actions || []; // played items: {text, mover, ...parts}
       const states = data.states || [];
-      const movers = data.movers || [];
+      const moverName = (item) => (item && item.mover >= 0 ? seatName(data.seats?.[item.mover]) : "");
       // states[k] is the view after k actions (states[0]: the start), when there is one more.
       const offset = states.length - actions.length;
       const first = offset >= 1 ? 0 : 1;
@@ -720,16 +733,17 @@ function replayPage(id) {
         end: h("button", { type: "button", "data-step": "last", "aria-label": "Last position", onClick: () => go(last) }, "End ▶▶"),
       };
       actions.forEach((action, index) => {
+        const mover = moverName(action);
         list.append(
           h(
             "li",
-            { class: movers[index] ? "move" : "chance", value: index + 1, "data-step": index + 1 },
+            { class: mover ? "move" : "chance", value: index + 1, "data-step": index + 1 },
             h(
               "button",
               { type: "button", class: "step-link", onClick: () => go(index + 1) },
               h("span", { class: "num" }, `${index + 1}.`),
-              movers[index] ? h("span", { class: "mover" }, seatName(movers[index])) : null,
-              h("code", {}, action),
+              mover ? h("span", { class: "mover" }, mover) : null,
+              h("code", {}, action.text),
             ),
           ),
         );
@@ -742,7 +756,8 @@ function replayPage(id) {
           board.update({ view, legal: [], canMove: false, last: action, key: step, perspective: 0, seatLabels: replayLabels });
         }
         counter.textContent = `Move ${step} / ${last}`;
-        caption.textContent = action ? `${seatName(movers[step - 1] || "")}${movers[step - 1] ? ": " : ""}${action}` : "The start";
+        const mover = moverName(action);
+        caption.textContent = action ? `${mover}${mover ? ": " : ""}${action.text}` : "The start";
         buttons.first.disabled = buttons.back.disabled = step <= first;
         buttons.forward.disabled = buttons.end.disabled = step >= last;
         for (const item of list.children) item.classList.toggle("current", Number(item.dataset.step) === step);

@@ -1,5 +1,6 @@
 // The board of a game that brings no board module of its own: its position text, and its legal
-// actions as buttons. Every game plays in the browser through this, from the protocol alone.
+// actions (the server's legal items) as buttons by their text. Every game plays in the browser
+// through this, from the protocol alone.
 
 import { h, replace } from "./dom.js";
 
@@ -16,7 +17,7 @@ export class GenericBoard {
     replace(
       this.element,
       h("p", { class: "generic-position" }, h("code", {}, view.position || "")),
-      last ? h("p", { class: "muted" }, "Last: ", h("code", {}, last)) : null,
+      last ? h("p", { class: "muted" }, "Last: ", h("code", {}, last.text)) : null,
     );
     replace(
       this.controls,
@@ -26,8 +27,8 @@ export class GenericBoard {
             h(
               "div",
               { class: "choices" },
-              legal.map((action) =>
-                h("button", { type: "button", class: "choice", "data-action": action, onClick: () => this.onMove(action) }, action),
+              legal.map((item) =>
+                h("button", { type: "button", class: "choice", "data-action": item.text, onClick: () => this.onMove(item.text) }, item.text),
               ),
             ),
           ]

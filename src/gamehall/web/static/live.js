@@ -117,7 +117,9 @@ export class LiveGame {
         break;
       case "error":
         if (message.code === "stale_version") this.resync();
-        if (message.code === "unknown_game") this.close();
+        // An error without a version: the game cannot be opened (no such game, other rules):
+        // the server closes the socket, and reconnecting would not help.
+        if (message.version === null) this.close();
         this.handlers.onError?.(message);
         break;
       default:

@@ -3,7 +3,9 @@
 //
 // Clicking: one of your highlighted groups (the token you give up) → the opponent groups it can
 // take light up → click one (a capture by colour) or two (by shape; or pick among the listed
-// combinations). The client only maps clicks onto entries of `legal`; it never judges legality.
+// combinations). The board only maps clicks onto the server's legal items, whose parts say what
+// each capture gives up and takes ({kind: "capture", own, taken, by}); it never parses a move nor
+// judges legality, and who made the last move is the server's `mover` (a seat index).
 
 import { h, s, replace } from "/static/dom.js";
 
@@ -13,30 +15,12 @@ const SHAPE_NAMES = { T: "Triangle", S: "Square", C: "Circle" };
 const FILL = { R: "#d43d3d", B: "#2e6fd8", Y: "#f0b900" };
 const SIDE_NAMES = { d: "Dark", l: "Light" };
 const SIDES = ["d", "l"]; // seat index → the view's side letter
-const MOVE = /^([RBY][TSC])x([RBY][TSC])(?:\+([RBY][TSC]))?$/i;
 
 export function describe(pairing) {
   return `${COLOUR_NAMES[pairing[0]]} ${SHAPE_NAMES[pairing[1]]}`;
 }
 
-/** "RTxBS" → {own: "RT", taken: ["BS"]}; "pass" and chance actions → null. */
-export function parseMove(text) {
-  const match = MOVE.exec(text || "");
-  if (!match) return null;
-  const taken = [match[2].toUpperCase()];
-  if (match[3]) taken.push(match[3].toUpperCase());
-  return { text, own: match[1].toUpperCase(), taken };
-}
-
-/** The side ("d" or "l") that played `action`, worked out from the view after it. */
-export function moverOf(action, view) {
-  if (!view || view.phase !== "play" || !action) return null;
-  if (action === "pass") return view.passed;
-  if (!parseMove(action)) return null;
-  // After a capture the turn passes on, unless the other side has passed (consecutive turns).
-  if (view.passed) return view.passed === "d" ? "l" : "d";
-  return view.to_move === "d" ? "l" : "d";
-}
+const isCapture = (item) => item?.kind === "capture";
 
 function shapePath(shape, cx, cy, size) {
   const r = size / 2;
@@ -57,7 +41,7 @@ const PANEL_H = HEAD + 3 * CELL_H + PAD;
 const WIDTH = PAD * 2 + 3 * CELL_W;
 
 export class Board {
-  /** onMove(actionText) is called with an entry of `legal`. */
+  /** onMove(actionText) is called with the text of one of the legal items. */
   constructor({ onMove = () => {} } = {}) {
     this.onMove = onMove;
     this.element = h("div", { class: "board board-acadmu" });
@@ -68,8 +52,9 @@ export class Board {
   }
 
   /**
-   * data: {view, legal, canMove, last, key, perspective (the seat drawn at the bottom: 0 Dark,
-   * 1 Light), seatLabels (the seats' labels, by seat index)}
+   * data: {view, legal (the server's legal items), canMove, last (the played item, with its
+   * mover), key, perspective (the seat drawn at the bottom: 0 Dark, 1 Light), seatLabels (the
+   * seats' labels, by seat index)}
    */
   update(data) {
     if (data.key !== this.key) {
@@ -90,7 +75,7 @@ export class Board {
   moves() {
     const { legal = [], canMove } = this.data;
     if (!canMove) return [];
-    return legal.map(parseMove).filter(Boolean);
+    return legal.filter(isCapture);
   }
 
   /** Opponent groups the selected token can take next (first or second pick). */
@@ -154,8 +139,8 @@ export class Board {
     const ownSide = view.to_move;
     const owners = new Set(moves.map((m) => m.own));
     const targets = this.targets(moves);
-    const lastMove = parseMove(last);
-    const lastMover = lastMove ? moverOf(last, view) : null;
+    const lastMove = isCapture(last) ? last : null;
+    const lastMover = lastMove ? SIDES[lastMove.mover] : null;
 
     const top = perspective === "d" ? "l" : "d";
     const svg = s("svg", {
@@ -268,10 +253,11 @@ export class Board {
   renderControls(moves, canMove) {
     const { legal = [] } = this.data;
     const items = [];
-    if (canMove && legal.length === 1 && legal[0] === "pass") {
+    const pass = legal.find((item) => item.kind === "pass");
+    if (canMove && pass && !moves.length) {
       items.push(
         h("p", { class: "hint" }, "You have no capture: you must pass."),
-        h("button", { class: "primary", "data-action": "pass", onClick: () => this.send("pass") }, "Pass"),
+        h("button", { class: "primary", "data-action": pass.text, onClick: () => this.send(pass.text) }, "Pass"),
       );
     } else if (canMove && this.selected) {
       const mine = moves.filter((m) => m.own === this.selected);
@@ -292,7 +278,7 @@ export class Board {
                 { class: "choice", "data-action": m.text, onClick: () => this.send(m.text) },
                 h("code", {}, m.text),
                 " ",
-                m.taken.length === 1 ? "by colour" : `by shape: ${m.taken.map(describe).join(" + ")}`,
+                m.by === "colour" ? "by colour" : `by shape: ${m.taken.map(describe).join(" + ")}`,
               ),
             ),
           ),

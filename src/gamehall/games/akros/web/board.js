@@ -4,21 +4,18 @@
 //
 // Clicking: at a keep step the legal keeps are tile buttons; at a place step the regions the
 // tile can go to light up → click one → if several servants can move there, they light up →
-// click one. `remove M` is a button when it is the only legal action.
+// click one. `remove M` is a button when it is the only legal action. The board reads the
+// server's legal items by their parts ({kind: "place", tile, region, source}, "keep",
+// "keep-discard" with its discard, "remove"), never by parsing their text.
 
 import { capitalize, h, s, replace } from "/static/dom.js";
 
 export const ENV_NAMES = { F: "Forest", S: "Sea", M: "Mountain" };
-const PLACE = /^([FSM])(\d+)<(\d+)$/;
-const KEEP = /^keep ([FSM])(?: discard ([FSM]))?$/;
-const REMOVE = /^remove ([FSM])$/;
+const KEEPS = new Set(["keep", "keep-discard"]);
 const R = 34; // hex radius (centre to corner), pointy-top
 const W = Math.sqrt(3) * R; // hex width: neighbours on a row are W apart, i.e. 2 columns
 
-export function parsePlace(text) {
-  const m = PLACE.exec(text || "");
-  return m ? { text, tile: m[1], region: Number(m[2]), source: Number(m[3]) } : null;
-}
+const isPlace = (item) => item?.kind === "place";
 
 export function tile(letter, extra = {}) {
   return h(
@@ -84,7 +81,7 @@ export class Board {
 
   places() {
     const { legal = [], canMove } = this.data;
-    return canMove ? legal.map(parsePlace).filter(Boolean) : [];
+    return canMove ? legal.filter(isPlace) : [];
   }
 
   clickRegion(id) {
@@ -114,7 +111,7 @@ export class Board {
     const places = this.places();
     const targets = new Set(places.map((p) => p.region));
     const sources = new Set(places.filter((p) => p.region === this.chosen).map((p) => p.source));
-    const lastPlace = parsePlace(last);
+    const lastPlace = isPlace(last) ? last : null;
 
     const regions = view.regions || [];
     const xs = regions.map((r) => (r.col * W) / 2);
@@ -271,8 +268,8 @@ export class Board {
     const { view, legal = [], canMove } = this.data;
     const items = [];
     if (canMove) {
-      const keeps = legal.filter((a) => KEEP.test(a));
-      const removes = legal.filter((a) => REMOVE.test(a));
+      const keeps = legal.filter((item) => KEEPS.has(item.kind));
+      const removes = legal.filter((item) => item.kind === "remove");
       const hand = view.step === "ifrit-place" ? view.hands?.ifrit : view.hands?.jinn;
       if (keeps.length) {
         items.push(h("p", { class: "hint" }, view.step === "jinn-keep" ? "Keep one tile of the draft:" : "Keep one tile, discard the other to the Temple:"));
@@ -280,28 +277,27 @@ export class Board {
           h(
             "div",
             { class: "choices" },
-            keeps.map((action) => {
-              const [, keep, discard] = KEEP.exec(action);
-              return h(
+            keeps.map((item) =>
+              h(
                 "button",
-                { class: "choice tile-choice", "data-action": action, onClick: () => this.send(action) },
+                { class: "choice tile-choice", "data-action": item.text, onClick: () => this.send(item.text) },
                 "Keep ",
-                tile(keep),
-                discard ? [" discard ", tile(discard)] : null,
-              );
-            }),
+                tile(item.tile),
+                item.discard ? [" discard ", tile(item.discard)] : null,
+              ),
+            ),
           ),
         );
       } else if (removes.length) {
-        const [, t] = REMOVE.exec(removes[0]);
-        items.push(h("p", { class: "hint" }, `Your ${ENV_NAMES[t]} tile has no legal place: it leaves the game.`));
+        const [remove] = removes;
+        items.push(h("p", { class: "hint" }, `Your ${ENV_NAMES[remove.tile]} tile has no legal place: it leaves the game.`));
         items.push(
-          h("button", { class: "primary", "data-action": removes[0], onClick: () => this.send(removes[0]) }, "Remove ", tile(t)),
+          h("button", { class: "primary", "data-action": remove.text, onClick: () => this.send(remove.text) }, "Remove ", tile(remove.tile)),
         );
       } else if (this.chosen !== null) {
         items.push(h("p", { class: "hint" }, `Region ${this.chosen}: click the highlighted servant that moves onto it.`));
         items.push(h("button", { class: "ghost", onClick: () => ((this.chosen = null), this.render()) }, "Cancel"));
-      } else if (legal.some((a) => PLACE.test(a))) {
+      } else if (legal.some(isPlace)) {
         items.push(h("p", { class: "hint" }, "Place your ", hand ? tile(hand) : "tile", " tile: click a highlighted region."));
       }
     }

@@ -1,0 +1,1 @@
+"""The gamehall command line (Typer + Rich): the outermost layer, with the web."""

@@ -1,0 +1,262 @@
+"""A game in play and the clients connected to it.
+
+A :class:`LiveGame` holds a game's stored row, its current state (the replay of the stored
+actions), who played each action, and its :class:`Connection` objects; it makes the protocol's
+``state`` and ``presence`` messages and tells every client. A connection writes to a
+:class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette WebSocket, or a fake in
+the tests), so a live game runs without a web framework.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Iterable
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from gamehall.core import Game, State
+from gamehall.store import GameRow
+from gamehall.web.engine import legal_entries, outcome_info, played_item
+from gamehall.web.protocol import PresenceMessage, SeatInfo, SeatPresence, StateMessage
+
+SEND_QUEUE_LIMIT = 512
+"""A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
+
+
+class Transport(Protocol):
+    """Where a connection's messages go (a WebSocket)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000) -> None: ...
+
+
+class Connection:
+    """One client of a game: the seats it holds and its outgoing queue.
+
+    Messages are queued and written by the connection's own task, so telling many clients never
+    waits on a slow one; one that falls :data:`SEND_QUEUE_LIMIT` messages behind is closed.
+    """
+
+    def __init__(self, transport: Transport, seats: frozenset[int]) -> None:
+        self.transport = transport
+        self.seats = seats
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send(self, message: BaseModel | str) -> None:
+        """Queue a message (a protocol model, or its JSON text)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        text = message if isinstance(message, str) else message.model_dump_json()
+        self.queue.put_nowait(text)
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    with contextlib.suppress(Exception):
+                        await self.transport.close(code=1013)
+                    return
+                await self.transport.send_text(text)
+        except Exception:  # the client went away; the receive loop notices and detaches
+            self.closed = True
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+
+class LiveGame:
+    """A game in play: its stored row, the current state, the actions so far and its clients."""
+
+    def __init__(
+        self, row: GameRow, game: Game, state: State, actions: list[str], movers: list[int]
+    ):
+        self.row = row
+        self.game = game
+        self.state = state
+        self.actions = actions
+        self.movers = movers
+        self.lock = asyncio.Lock()
+        """Held while an action is checked and committed: one writer at a time per game."""
+        self.connections: set[Connection] = set()
+        self.thinking: asyncio.Task[None] | None = None
+        self._cached: tuple[int, StateMessage, str] | None = None
+        self._text_cache: tuple[tuple[object, ...], str] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    def server_to_move(self, state: State | None = None) -> bool:
+        """Whether the next action is the server's: chance, or a computer seat's move."""
+        state = self.state if state is None else state
+        if state.is_terminal():
+            return False
+        if state.is_chance_node():
+            return True
+        return self.row.seats[state.current_player].kind == "computer"
+
+    def advance(self, state: State, text: str, mover: int) -> None:
+        """Take a committed action into memory."""
+        self.state = state
+        self.actions.append(text)
+        self.movers.append(mover)
+        self.row.version = self.version
+        self.row.status = "finished" if state.is_terminal() else "ongoing"
+
+    # --- seats ---
+
+    def seats_of(self, tokens: Iterable[str]) -> frozenset[int]:
+        """The human seats whose secret token is among ``tokens``."""
+        tokens = [t for t in tokens if t]
+        held = set()
+        for index, seat in enumerate(self.row.seats):
+            if seat.kind != "human" or not seat.token:
+                continue
+            if any(secrets.compare_digest(seat.token.encode(), t.encode()) for t in tokens):
+                held.add(index)
+        return frozenset(held)
+
+    def connected(self) -> list[bool]:
+        held: set[int] = set()
+        for connection in self.connections:
+            held |= connection.seats
+        return [
+            seat.kind == "computer" or index in held for index, seat in enumerate(self.row.seats)
+        ]
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return seat_infos(self.game, self.row)
+
+    def seat_presence(self) -> list[SeatPresence]:
+        connected = self.connected()
+        names = self.game.player_names
+        return [
+            SeatPresence(
+                index=index,
+                name=names[index],
+                kind=seat.kind,  # type: ignore[arg-type]
+                level=seat.level,
+                connected=connected[index],
+            )
+            for index, seat in enumerate(self.row.seats)
+        ]
+
+    # --- messages ---
+
+    def _base_state(self) -> tuple[StateMessage, str]:
+        # The parts that do not depend on the reader or on presence, made once per version, and
+        # the legal items as JSON (each item's text is written once per game and action).
+        if self._cached is not None and self._cached[0] == self.version:
+            return self._cached[1], self._cached[2]
+        state, game = self.state, self.game
+        player = state.current_player
+        outcome = state.outcome()
+        legal = legal_entries(game, state.legal_actions()) if player >= 0 else []
+        last = None
+        if self.actions:
+            last = played_item(game, game.parse_action(self.actions[-1]), self.movers[-1])
+        base = StateMessage(
+            version=self.version,
+            game=game.name,
+            rules_version=game.rules_version,
+            id=self.id,
+            position=str(state),
+            view=state.view(),
+            to_move=player if player >= 0 else None,
+            to_move_name=state.player_name(),
+            actions=list(self.actions),
+            movers=list(self.movers),
+            last=last,
+            over=state.is_terminal(),
+            outcome=outcome_info(game, outcome) if outcome is not None else None,
+            status="finished" if state.is_terminal() else "ongoing",
+            mode=self.row.mode,  # type: ignore[arg-type]
+            seats=[],
+            rematch=None,
+            you=[],
+            legal=[item for item, _ in legal],
+        )
+        legal_json = "[" + ",".join(text for _, text in legal) + "]"
+        self._cached = (self.version, base, legal_json)
+        return base, legal_json
+
+    def state_message(self, you: Iterable[int]) -> StateMessage:
+        """The state message for a reader holding the seats ``you``."""
+        base, _ = self._base_state()
+        return base.model_copy(
+            update={"seats": self.seat_presence(), "rematch": self.row.rematch, "you": sorted(you)}
+        )
+
+    def _texts(self) -> tuple[str, str]:
+        # The state message as JSON up to the reader's seats, and the legal items after them:
+        # written once per version, presence and rematch (the message ends with ``you`` and
+        # ``legal``), so telling many readers costs one serialisation.
+        base, legal = self._base_state()
+        seats = self.seat_presence()
+        key = (self.version, tuple(seat.connected for seat in seats), self.row.rematch)
+        if self._text_cache is not None and self._text_cache[0] == key:
+            return self._text_cache[1], legal
+        update = {"seats": seats, "rematch": self.row.rematch, "you": [], "legal": []}
+        text = base.model_copy(update=update).model_dump_json()
+        assert text.endswith(_TAIL), "StateMessage must end with its fields you and legal"
+        head = text[: -len(_TAIL)] + '"you":'
+        self._text_cache = (key, head)
+        return head, legal
+
+    def state_text(self, you: Iterable[int]) -> str:
+        """:meth:`state_message` as JSON text."""
+        head, legal = self._texts()
+        return _splice(head, you, legal)
+
+    def broadcast_state(self) -> None:
+        """Tell every client the current state (one text per set of seats held)."""
+        head, legal = self._texts()
+        texts: dict[frozenset[int], str] = {}
+        for connection in list(self.connections):
+            text = texts.get(connection.seats)
+            if text is None:
+                text = texts[connection.seats] = _splice(head, connection.seats, legal)
+            connection.send(text)
+
+    def broadcast_presence(self) -> None:
+        text = PresenceMessage(seats=self.seat_presence()).model_dump_json()
+        for connection in list(self.connections):
+            connection.send(text)
+
+
+_TAIL = '"you":[],"legal":[]}'
+
+
+def _splice(head: str, you: Iterable[int], legal: str) -> str:
+    seats = ",".join(str(seat) for seat in sorted(you))
+    return f'{head}[{seats}],"legal":{legal}}}'
+
+
+def seat_infos(game: Game | type[Game], row: GameRow) -> list[SeatInfo]:
+    """The seats of a stored game as the protocol shows them (never their tokens)."""
+    return [
+        SeatInfo(index=index, name=game.player_names[index], kind=seat.kind, level=seat.level)  # type: ignore[arg-type]
+        for index, seat in enumerate(row.seats)
+    ]

@@ -1,0 +1,298 @@
+"""The hub without a web framework: a store, fake transports, and plain asyncio.
+
+Every message a fake transport receives is validated against the protocol, as over a real
+WebSocket. These tests pin the hub's guarantees at its own level: an accepted action is stored
+before anyone is told of it, a refused or unstorable one changes nothing, and each computer seat
+keeps one agent for the whole game, told of every action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from web_helpers import check_server_message
+
+from gamehall.ai import MCTSAgent, make_agent
+from gamehall.core import Agent
+from gamehall.store import Store
+from gamehall.web import computers
+from gamehall.web.computers import AgentCache, Computers
+from gamehall.web.engine import game_of
+from gamehall.web.hub import Hub
+from gamehall.web.live import Connection, LiveGame
+
+
+class FakeTransport:
+    """Records what the hub sends; checks, as each state goes out, that it is already stored."""
+
+    def __init__(self, store: Store | None = None) -> None:
+        self.store = store
+        self.messages: list[dict[str, Any]] = []
+        self.closed: int | None = None
+
+    async def send_text(self, data: str) -> None:
+        message = check_server_message(data)
+        if self.store is not None and message["type"] == "state":
+            row = self.store.get_game(message["id"])
+            assert row is not None and row.version >= message["version"], "told before stored"
+        self.messages.append(message)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+
+def _run(coroutine: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, 60))
+
+
+async def _settle() -> None:
+    for _ in range(200):  # let the connections' pumps run
+        await asyncio.sleep(0)
+
+
+async def _next_state(transport: FakeTransport, version: int) -> dict[str, Any]:
+    for _ in range(2000):
+        for message in transport.messages:
+            if message["type"] == "state" and message["version"] >= version:
+                return message
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"no state at version {version}")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+
+
+def test_a_hotseat_game_over_a_fake_transport(store):
+    async def scenario() -> None:
+        hub = Hub(store)
+        await hub.start()
+        try:
+            live, held = await hub.create(
+                game_name="acadmu",
+                options={"target": 1},
+                mode="hotseat",
+                seat=0,
+                level="easy",
+                player_id="p1",
+            )
+            assert held == {0, 1} and live.version >= 2  # the opening chance is drawn
+            transport = FakeTransport(store)
+            connection = Connection(transport, held)
+            hub.attach(live, connection)
+            await hub.receive(live, connection, json.dumps({"type": "hello", "version": -1}))
+            state = await _next_state(transport, live.version)
+            rng = random.Random(3)
+            while not state["over"]:
+                item = rng.choice(state["legal"])
+                move = {"type": "move", "version": state["version"], "action": item["text"]}
+                await hub.receive(live, connection, json.dumps(move))
+                state = await _next_state(transport, state["version"] + 1)
+                while state["to_move"] is None and not state["over"]:
+                    state = await _next_state(transport, state["version"] + 1)
+            assert store.get_game(live.id).status == "finished"
+            assert [a.text for a in store.actions(live.id)] == state["actions"]
+            # A ping is answered, and a move after the end refused with the current version.
+            transport.messages.clear()
+            await hub.receive(live, connection, json.dumps({"type": "ping"}))
+            await hub.receive(live, connection, json.dumps(move))
+            await _settle()
+            assert transport.messages[0] == {"type": "pong"}
+            assert transport.messages[1]["code"] == "game_over"
+            assert transport.messages[1]["version"] == live.version
+            await hub.detach(live, connection)
+        finally:
+            await hub.stop()
+
+    _run(scenario())
+
+
+class BrokenStore(Store):
+    """A store whose appends fail once asked to (a full disk, a lost database)."""
+
+    fail = False
+
+    def append_action(self, *args: Any, **kwargs: Any) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        super().append_action(*args, **kwargs)
+
+
+def test_a_move_that_cannot_be_stored_changes_nothing_and_tells_no_one(tmp_path):
+    store = BrokenStore(f"sqlite:///{tmp_path / 'broken.sqlite3'}")
+
+    async def scenario() -> None:
+        hub = Hub(store)
+        await hub.start()
+        try:
+            live, held = await hub.create(
+                game_name="akros", options={}, mode="hotseat", seat=0, level="easy",
+                player_id="p1",
+            )  # fmt: skip
+            player, watcher = FakeTransport(), FakeTransport()
+            seat = Connection(player, held)
+            hub.attach(live, seat)
+            hub.attach(live, Connection(watcher, frozenset()))
+            await _settle()
+            version, position = live.version, str(live.state)
+            store.fail = True
+            action = str(live.state.legal_actions()[0])
+            move = {"type": "move", "version": version, "action": action}
+            await hub.receive(live, seat, json.dumps(move))
+            await _settle()
+            errors = [m for m in player.messages if m["type"] == "error"]
+            assert [e["code"] for e in errors] == ["store_error"]
+            assert "disk full" in errors[0]["message"] and errors[0]["version"] == version
+            assert not [m for m in watcher.messages if m["type"] == "state"]
+            assert (live.version, str(live.state)) == (version, position)
+            assert store.get_game(live.id).version == version
+            # Once the store works again, the same move goes through.
+            store.fail = False
+            await hub.receive(live, seat, json.dumps(move))
+            state = await _next_state(watcher, version + 1)
+            assert state["actions"][version] == action and state["movers"][version] == 0
+        finally:
+            await hub.stop()
+
+    _run(scenario())
+
+
+class Recorder(Agent):
+    """Plays like ``beginner`` and notes what it is told."""
+
+    made: ClassVar[list[Recorder]] = []
+
+    def __init__(self, level: str, seed: int | None) -> None:
+        self.inner = make_agent("beginner", seed)
+        self.observed: list[str] = []
+        self.chosen: list[str] = []
+        Recorder.made.append(self)
+
+    def choose(self, state):
+        action = self.inner.choose(state)
+        self.chosen.append(str(action))
+        return action
+
+    def observe(self, state, action) -> None:
+        self.observed.append(str(action))
+
+
+def test_each_computer_seat_keeps_one_agent_told_of_every_action(store):
+    Recorder.made = []
+
+    async def scenario() -> LiveGame:
+        hub = Hub(store, agent_factory=Recorder)
+        await hub.start()
+        try:
+            live, _held = await hub.create(
+                game_name="akros", options={}, mode="computer", seat=1, level="easy",
+                player_id="p1",
+            )  # fmt: skip
+            transport = FakeTransport()
+            connection = Connection(transport, frozenset({1}))
+            hub.attach(live, connection)
+            rng = random.Random(5)
+            while not live.state.is_terminal():
+                if live.state.current_player == 1:
+                    action = rng.choice(live.state.legal_actions())
+                    move = {"type": "move", "version": live.version, "action": str(action)}
+                    await hub.receive(live, connection, json.dumps(move))
+                await asyncio.sleep(0.002)
+            await _settle()
+            return live
+        finally:
+            await hub.stop()
+
+    live = _run(scenario())
+    made = [agent for agent in Recorder.made if agent.chosen]
+    assert len(made) == 1, "one agent for the computer seat, for the whole game"
+    agent = made[0]
+    computer_moves = [a for a, m in zip(live.actions, live.movers, strict=True) if m == 0]
+    assert agent.chosen == computer_moves
+    # Before each choice the agent had been told of every action so far (chance, the person's
+    # moves and its own); the actions after its last move come only at a next choice.
+    last = max(i for i, m in enumerate(live.movers) if m == 0)
+    assert agent.observed == live.actions[:last]
+
+
+def test_mcts_reuses_its_tree_from_move_to_move():
+    """The agent cache keeps an MCTS agent between moves and tells it what happened, so its
+    next search starts from the visits of the subtree that was played (as on the server)."""
+    agents: list[MCTSAgent] = []
+
+    def factory(level: str, seed: int | None) -> MCTSAgent:
+        agents.append(MCTSAgent(simulations=300, seed=seed))
+        return agents[-1]
+
+    cache = AgentCache(factory)
+    game = game_of("akros", {})
+    rng = random.Random(2)
+    state, actions, reused = game.new_initial_state(), [], []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        elif state.current_player == 0:
+            action = game.parse_action(cache.choose(("g_test", 0), game, actions, "mcts", 1))
+            reused.append(agents[-1].last_reused)
+        else:
+            action = rng.choice(state.legal_actions())
+        actions.append(str(action))
+        state = state.apply_trusted(action)
+    assert len(agents) == 1 and cache.made == 1
+    assert sum(1 for r in reused if r > 0) >= len(reused) // 2, reused
+    cache.forget("g_test")
+    assert ("g_test", 0) not in cache
+
+
+def test_a_worker_process_keeps_its_agents_and_catches_up():
+    """What a worker process runs (here, in this process): one agent serves a seat's moves,
+    catching up through observe; a history that does not continue what it saw makes a new one."""
+    game = game_of("akros", {})
+    options = json.dumps(dict(game.options), sort_keys=True)
+    cache = computers._worker_cache()
+    key = ("g_worker", 0)
+    made = cache.made
+    rng = random.Random(3)
+    state, actions, first_move = game.new_initial_state(), [], None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.sample_chance(rng)
+        elif state.current_player == 0:
+            first_move = len(actions) if first_move is None else first_move
+            action = game.parse_action(
+                computers.worker_choose(key, "akros", options, actions, "beginner", 9)
+            )
+        else:
+            action = rng.choice(state.legal_actions())
+        actions.append(str(action))
+        state = state.apply_trusted(action)
+    assert cache.made == made + 1 and key in cache
+    computers.worker_choose(key, "akros", options, actions[:first_move], "beginner", 9)
+    assert cache.made == made + 2
+    computers.worker_forget("g_worker")
+    assert key not in cache
+
+
+def test_moves_go_to_the_worker_that_has_the_game_unless_another_is_less_busy():
+    pool = Computers(processes=True, workers=3)
+    pool._shards = [object()] * 3  # type: ignore[list-item]  # routing only, no processes
+    pool._busy = [0, 0, 0]
+    pool._homed = [0, 0, 0]
+    a = pool._route("g_a")
+    b = pool._route("g_b")
+    assert a != b  # new games spread over the idle workers
+    assert pool._route("g_a") == a  # and come home
+    pool._busy[a] = 1  # a's worker is thinking for another game: the move goes elsewhere
+    moved = pool._route("g_a")
+    assert moved != a and pool._home["g_a"] == moved
+    pool._busy = [1, 1, 1]  # everyone busy: stay home (its agents are there)
+    assert pool._route("g_a") == moved
+    pool._shards = []  # nothing to tell
+    pool.forget("g_a")  # a finished game leaves nothing behind
+    assert "g_a" not in pool._home and sum(pool._homed) == 1

@@ -1,0 +1,128 @@
+"""Helpers for the web tests: every message the server sends is validated against the protocol's
+models, and one helper plays random games over the WebSocket."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from pydantic import BaseModel
+
+from gamehall.web.protocol import SERVER_MESSAGE, ErrorAnswer
+
+# --- what the server sends, checked ---
+
+
+def check_server_message(text: str) -> dict[str, Any]:
+    """A WebSocket message from the server, validated against the protocol (strictly: a field
+    the models do not declare, a missing one or a wrong type fails the test)."""
+    SERVER_MESSAGE.validate_json(text, strict=True)
+    return json.loads(text)
+
+
+def _answer_model(app: Any, method: str, path: str) -> type[BaseModel] | None:
+    for route in app.routes:
+        if (
+            isinstance(route, APIRoute)
+            and method in route.methods
+            and route.path_regex.match(path)
+            and isinstance(route.response_model, type)
+            and issubclass(route.response_model, BaseModel)
+        ):
+            return route.response_model
+    return None
+
+
+class CheckedClient(TestClient):
+    """A TestClient whose every JSON answer from the API is validated against its model:
+    errors against :class:`ErrorAnswer`, the rest against the route's answer model (every
+    ``/api`` route with a JSON answer must have one)."""
+
+    checked = 0
+
+    def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        response = super().request(method, url, *args, **kwargs)
+        path = response.request.url.path
+        json_answer = response.headers.get("content-type", "").startswith("application/json")
+        if path.startswith("/api/") or json_answer:
+            if not json_answer:
+                return response  # records and rules are text
+            if response.status_code >= 400:
+                ErrorAnswer.model_validate_json(response.content, strict=True)
+            else:
+                model = _answer_model(self.app, method.upper(), path)
+                assert model is not None, f"{method} {path} answers JSON with no model"
+                model.model_validate_json(response.content, strict=True)
+            CheckedClient.checked += 1
+        return response
+
+
+# --- random games over the WebSocket ---
+
+
+def _same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two readers' states of one version agree on everything but the reader's own seats."""
+    return {**a, "you": None} == {**b, "you": None}
+
+
+def play_random(
+    server: Any,
+    state: dict[str, Any],
+    *,
+    seats: Mapping[int, Any],
+    watchers: Sequence[Any] = (),
+    rng: random.Random,
+    moves: int | None = None,
+    until: Callable[[dict[str, Any]], bool] | None = None,
+    max_versions: int = 5000,
+) -> dict[str, Any]:
+    """Play random legal moves over the WebSocket from ``state`` (the latest state every socket
+    has seen) and return the last state.
+
+    ``seats`` maps each seat this test plays to its socket (one socket may hold several seats:
+    hot-seat); ``watchers`` are further sockets (spectators, the other players). Chance and
+    computer seats move by themselves. Play stops at the end of the game, after ``moves`` moves
+    of ours, when ``until(state)`` holds, or when a person this test does not play is to move.
+
+    Along the way it checks that every socket sees every version, one by one (chance included),
+    that all of them agree, and that each move we sent is the action played, by its seat.
+    """
+    sockets = list(dict.fromkeys([*seats.values(), *watchers]))
+    made = 0
+    for _ in range(max_versions):
+        if state["over"] or (until is not None and until(state)):
+            return state
+        player = state["to_move"]
+        sent = None
+        if player in seats:
+            if moves is not None and made >= moves:
+                return state
+            sent = rng.choice(state["legal"])
+            assert sent["index"] >= 0 and sent["text"]
+            seats[player].send_json(
+                {"type": "move", "version": state["version"], "action": sent["text"]}
+            )
+            made += 1
+        elif player is not None and state["seats"][player]["kind"] == "human":
+            return state  # someone else's turn
+        news = [server.receive_state(ws) for ws in sockets]
+        for new in news:
+            assert new["version"] == state["version"] + 1, (new["version"], state["version"])
+            assert _same_game(new, news[0])
+            assert new["actions"][:-1] == state["actions"]
+            assert len(new["movers"]) == len(new["actions"]) == new["version"]
+            assert new["last"]["text"] == new["actions"][-1]
+            assert new["last"]["mover"] == new["movers"][-1]
+        if sent is not None:
+            assert news[0]["actions"][-1] == sent["text"] and news[0]["movers"][-1] == player
+        state = news[0] if sockets else state
+    raise AssertionError(f"no end after {max_versions} versions")
+
+
+def hello(server: Any, ws: Any, version: int = -1) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "version": version})
+    return server.receive_state(ws)
