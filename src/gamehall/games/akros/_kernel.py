@@ -20,9 +20,11 @@ window clamped to [0, scale] (a maximiser stops at a sure win, a minimiser at a 
 at draw nodes (outcomes heaviest first, each searched with the window that would let the remaining
 probability mass still cut), a two-slot transposition table keyed on the whole state (three exact
 words, no hash-only matches; not used on turn 8's placements, where searching is cheaper than the
-memory traffic), the table's best move first then moves that raise the mover's claims, and the
-whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement) evaluated inline as a
-boolean, without recursion or table.
+memory traffic), enhanced transposition cut-offs at decisions up to turn 7 (a child whose stored
+bound refutes the window ends the node), the table's best move first then moves that raise the
+mover's claims, and the whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement)
+evaluated inline as a boolean, without recursion or table (the Jinn's last placement by three
+candidates: the highest target, and per environment the mover on the lowest stack).
 
 ``stats[ST_FLAGS]`` switches techniques off (``NO_TT`` ...), for measurements and tests only.
 
@@ -54,16 +56,7 @@ MAXMOVES = 128
 # stats slots
 ST_NODES, ST_ABORT, ST_CHECK, ST_FLAGS = 0, 1, 2, 3
 # switches in stats[ST_FLAGS], for measuring each technique (0: all on)
-NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC, NO_SURE = (
-    1,
-    2,
-    4,
-    8,
-    16,
-    32,
-    64,
-    128,
-)
+NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC = 1, 2, 4, 8, 16, 32, 64
 CHECK_EVERY = 1 << 14
 
 
