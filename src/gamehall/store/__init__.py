@@ -12,11 +12,17 @@ from gamehall.store.db import (
     now_text,
     player_key,
 )
+from gamehall.store.hall import HallStore, NameTaken, PlayerRow, RatedResult, RatingRow
 
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
     "GameRow",
+    "HallStore",
+    "NameTaken",
+    "PlayerRow",
+    "RatedResult",
+    "RatingRow",
     "Seat",
     "Store",
     "StoreError",

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from gamehall.core import (
     CHANCE,
@@ -80,6 +80,17 @@ from gamehall.web.settings import Settings
 log = logging.getLogger("gamehall.web")
 
 T = TypeVar("T")
+
+
+class HubListener(Protocol):
+    """Told of games as they come and go (the hall: names seats, rates finished games)."""
+
+    async def loaded(self, live: LiveGame) -> None:
+        """A game was made or loaded from the store."""
+
+    async def finished(self, live: LiveGame) -> None:
+        """A game ended (its final action is committed)."""
+
 
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
 GAME_ID = re.compile(r"g_[A-Za-z0-9_-]{10}")
@@ -139,6 +150,7 @@ class Hub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._db_pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.listeners: list[HubListener] = []
         per_minute = settings.games_per_minute
         self._made = RateTable(per_minute / 60, per_minute)
         wide = per_minute * settings.address_factor
@@ -217,6 +229,7 @@ class Hub:
         loading = self._loading[game_id] = asyncio.get_running_loop().create_future()
         try:
             live = await self._load(game_id)
+            await self._tell("loaded", live)
         except BaseException as error:
             if isinstance(error, Exception):
                 loading.set_exception(error)
@@ -412,6 +425,7 @@ class Hub:
             ) from None
         live = LiveGame(row, game, game.new_initial_state(), [], [])
         live.set_holders(holders)
+        await self._tell("loaded", live)
         self.games[row.id] = live
         await self.resume(live)
         return live
@@ -597,6 +611,22 @@ class Hub:
         live.broadcast_state()
         if next_state.is_terminal():
             self.computers.forget(live.id)
+            self._spawn(self._tell("finished", live))
+
+    async def _tell(self, event: str, live: LiveGame) -> None:
+        """Tell every listener of ``event`` (one that fails is logged, never the caller's
+        problem: the game itself is stored and told already)."""
+        for listener in self.listeners:
+            try:
+                tell = listener.loaded if event == "loaded" else listener.finished
+                await tell(live)
+            except Exception:
+                log.exception("a listener failed on %s of %s", event, live.id)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _chance(self, live: LiveGame) -> None:
         """Draw and commit chance outcomes until someone is to move (the caller holds the lock)."""
