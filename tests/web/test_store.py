@@ -63,7 +63,7 @@ def test_the_store_runs_on_each_backend(store_url):
 def test_schema_is_created_then_opened_again_and_migrated(store_url):
     assert _tables(store_url) == set()
     store = Store(store_url)
-    assert _tables(store_url) == {"schema_version", "games", "actions", "holdings"}
+    assert _tables(store_url) == {"schema_version", "games", "actions", "holdings", *HALL}
     assert store.schema_version() == SCHEMA_VERSION
     store.dispose()
 
@@ -82,6 +82,9 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
     with pytest.raises(StoreError, match="newer"):
         Store(store_url)
 
+
+HALL = {"players", "accounts", "sessions", "seeks", "hall_games", "ratings", "rating_history"}
+"""The tables schema 3 added (gamehall.store.hall)."""
 
 # The schema as version 1 wrote it (before games had a rules version).
 _SCHEMA_1 = [
@@ -118,7 +121,9 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.schema_version() == SCHEMA_VERSION == 4
+        # Schema 4 added the hall's tables; the old game's holders are there to be named.
+        assert _tables(store_url) >= HALL
         row = store.get_game(GAME)
         # Games stored before schema 2 were made under every game's first rules version.
         assert row is not None and row.rules_version == "1" and row.version == 1
@@ -149,7 +154,7 @@ def test_a_version_2_store_keeps_no_identity_cookies_and_can_quarantine(store_ur
     engine.dispose()
     store = Store(store_url)
     try:
-        assert store.schema_version() == 3
+        assert store.schema_version() == SCHEMA_VERSION  # and on to the hall
         assert store.holders(GAME) == [(player_key("oldcookie1234567"), 0)]
         assert [g.id for g in store.games_of(player_key("oldcookie1234567"))] == [GAME]
         assert store.get_game(GAME).problem is None and store.pending_games() == []

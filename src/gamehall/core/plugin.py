@@ -20,6 +20,7 @@ Outside the game's package nothing names a game: front ends, AI and analysis ask
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -212,6 +213,10 @@ class GamePlugin:
     """A stylesheet in the package for that board."""
     rules_text: str | None = None
     """Markdown in the package: the rules for players."""
+    level_ratings: str | None = None
+    """JSON in the package: ``{"ratings": {level: rating}, ...}``, the computer levels' fixed
+    ratings on the hall's Glicko-2 scale, estimated by ``bench/level_ratings.py`` with the
+    tournament tool (data, never computed when asked for)."""
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -289,6 +294,14 @@ class GamePlugin:
     def rules(self) -> str | None:
         """The player-facing rules (Markdown), if the game has them."""
         return self.resource_text(self.rules_text)
+
+    def level_ratings_table(self) -> dict[str, int]:
+        """The computer levels' fixed ratings (empty if the game has none)."""
+        if "level_ratings" not in self._cache:
+            text = self.resource_text(self.level_ratings)
+            ratings = json.loads(text).get("ratings", {}) if text else {}
+            self._cache["level_ratings"] = {str(k): int(v) for k, v in ratings.items()}
+        return dict(self._cache["level_ratings"])
 
 
 __all__ = [

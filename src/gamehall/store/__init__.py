@@ -13,12 +13,18 @@ from gamehall.store.db import (
     now_text,
     player_key,
 )
+from gamehall.store.hall import HallStore, NameTaken, PlayerRow, RatedResult, RatingRow
 
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
     "Append",
     "GameRow",
+    "HallStore",
+    "NameTaken",
+    "PlayerRow",
+    "RatedResult",
+    "RatingRow",
     "Seat",
     "Store",
     "StoreError",

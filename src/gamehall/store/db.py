@@ -52,7 +52,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -62,6 +62,10 @@ rules version: they were made when every game was at its first, ``"1"``.
 2 → 3: ``games.problem``, why a game is quarantined (null for every game until then); and
 ``holdings.player_id`` becomes the SHA-256 of the identity cookie (:func:`player_key`) instead of
 the cookie itself, so the store holds no credential: each stored id is replaced by its hash.
+
+3 → 4: the hall's tables (players, accounts, sessions, seeks, hall_games, ratings,
+rating_history: :mod:`gamehall.store.hall`), new tables only, made by ``create_all``; players
+of earlier games get their row (and a name) when they are first seen.
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -649,3 +653,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# The hall's tables join this metadata (so create_all and the migration include them).
+from gamehall.store import hall as _hall  # noqa: E402, F401

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -24,11 +25,14 @@ from starlette.websockets import WebSocketDisconnect
 from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
+from gamehall.web.accounts import Passwords
 from gamehall.web.bus import bus_for
 from gamehall.web.computers import AgentFactory
 from gamehall.web.engine import played_items
+from gamehall.web.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
+from gamehall.web.hall_routes import add_hall_routes, current
 from gamehall.web.hub import Hub
-from gamehall.web.identity import Identity, set_identity_cookie
+from gamehall.web.identity import Identity, session_token
 from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
     PROTOCOL_VERSION,
@@ -78,6 +82,7 @@ def _meta() -> MetaAnswer:
                 board_module=f"/games/{name}/board.js" if plugin.board_module else None,
                 board_style=f"/games/{name}/board.css" if plugin.board_style else None,
                 rules=plugin.rules_text is not None,
+                level_ratings=plugin.level_ratings_table(),
             )
         )
     return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))
@@ -96,6 +101,9 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
     agent_workers: int | None = None,
+    leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
+    passwords: Passwords | None = None,
+    lobby_tick: float | None = TICK,
 ) -> FastAPI:
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
@@ -103,7 +111,7 @@ def create_app(
     runs on threads."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     config = settings or Settings()
-    holder: dict[str, Hub] = {}
+    holder: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -116,12 +124,15 @@ def create_app(
             agent_workers=agent_workers,
             bus=bus_for(store.url, store.is_postgresql),
         )
+        hall = Hall(hub, passwords=passwords, leaderboard=leaderboard, tick=lobby_tick)
         await hub.start()
-        holder["hub"] = hub
-        app.state.hub = hub
+        await hall.start()
+        holder["hub"], holder["hall"] = hub, hall
+        app.state.hub, app.state.hall = hub, hall
         try:
             yield
         finally:
+            await hall.stop()
             await hub.stop()
 
     app = FastAPI(title="gamehall", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -129,7 +140,10 @@ def create_app(
     app.add_middleware(Edge, settings=config)
 
     def hub() -> Hub:
-        return holder["hub"]
+        return holder["hub"]  # type: ignore[no-any-return]
+
+    def hall() -> Hall:
+        return holder["hall"]  # type: ignore[no-any-return]
 
     # --- errors as {"error": {code, message}} ---
 
@@ -157,14 +171,10 @@ def create_app(
 
     # --- who is asking ---
 
-    def identity(request: Request, response: Response) -> Identity:
-        """The browser's identity; a browser without one is given one."""
-        found = Identity.from_cookies(request.cookies)
-        if found is not None:
-            return found
-        new = Identity.new()
-        set_identity_cookie(response, new, config)
-        return new
+    async def holder_key(request: Request, response: Response) -> str:
+        """Whom the seats of this request are held by: the signed-in account's player, or the
+        browser's identity (its key; a browser without one is given one)."""
+        return (await current(hall(), request, response)).id
 
     def address(request: Request) -> str:
         return request.client.host if request.client is not None else ""
@@ -189,6 +199,13 @@ def create_app(
             invite=invite_url(request, live, player_id),
         )
 
+    def created_for(
+        request: Request, response: Response, live: LiveGame, you: frozenset[int], key: str
+    ) -> CreatedAnswer:
+        return created_answer(request, live, you, key)
+
+    add_hall_routes(app, hall, created_for)
+
     # --- REST ---
 
     @app.get("/api/meta")
@@ -197,28 +214,29 @@ def create_app(
 
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
-        me = identity(request, response)
+        me = await holder_key(request, response)
         live, you = await hub().create(
             game_name=body.game,
             options=dict(body.options),
             mode=body.mode,
             seat=body.seat,
             level=body.level,
-            player_id=me.key,
+            player_id=me,
             address=address(request),
         )
-        return created_answer(request, live, you, me.key)
+        return created_answer(request, live, you, me)
 
     @app.get("/api/games")
     async def list_games(request: Request, response: Response) -> GameList:
-        me = identity(request, response)
-        rows = await hub().db(hub().store.games_of, me.key)
+        me = await holder_key(request, response)
+        rows = await hub().db(hub().store.games_of, me)
         games = []
         for row in rows:
             try:
                 cls = game_class(row.game)
             except GamehallError:
                 continue
+            live = hub().games.get(row.id)
             games.append(
                 GameSummary(
                     id=row.id,
@@ -230,7 +248,7 @@ def create_app(
                     created=row.created,
                     updated=row.updated,
                     version=row.version,
-                    seats=seat_infos(cls, row),
+                    seats=seat_infos(cls, row, live.players if live else None),
                 )
             )
         return GameList(games=games)
@@ -238,12 +256,12 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request, response: Response) -> StateMessage:
         live = await hub().get(game_id)
-        return live.state_message(live.seats_for(identity(request, response).key))
+        return live.state_message(live.seats_for(await holder_key(request, response)))
 
     @app.get("/api/games/{game_id}/invite")
     async def get_invite(game_id: str, request: Request, response: Response) -> InviteAnswer:
         live = await hub().get(game_id)
-        return InviteAnswer(invite=invite_url(request, live, identity(request, response).key))
+        return InviteAnswer(invite=invite_url(request, live, await holder_key(request, response)))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> PlainTextResponse:
@@ -292,14 +310,15 @@ def create_app(
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request, response: Response) -> CreatedAnswer:
         live = await hub().get(game_id)
-        me = identity(request, response)
-        new, you = await hub().rematch(live, live.seats_for(me.key), me.key, address(request))
-        return created_answer(request, new, you, me.key)
+        me = await holder_key(request, response)
+        new, you = await hub().rematch(live, live.seats_for(me), me, address(request))
+        return created_answer(request, new, you, me)
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join, request: Request, response: Response) -> JoinAnswer:
         live = await hub().get(game_id)
-        you = await hub().claim(live, identity(request, response).key, body.seat)
+        you = await hub().claim(live, await holder_key(request, response), body.seat)
+        await hall().seats_changed(live)  # the seat shows its player's name
         return JoinAnswer(you=sorted(you))
 
     def plugin_of(game: str) -> GamePlugin:
@@ -344,8 +363,13 @@ def create_app(
             await websocket.send_text(refusal.model_dump_json())
             await websocket.close(code=4000 + error.status)  # 4404 no such game, 4409 rules
             return
-        me = Identity.from_cookies(websocket.cookies)
-        key = me.key if me is not None else None
+        found = Identity.from_cookies(websocket.cookies)
+        key = found.key if found is not None else None
+        token = session_token(websocket)
+        if token is not None:  # signed in: the seats are the account's
+            acting = await hall().me(key, token)
+            if acting.signed_in:
+                key = acting.id
         host = websocket.client.host if websocket.client is not None else ""
         connection = Connection(websocket, live.seats_for(key), identity=key, address=host)
         try:
@@ -395,6 +419,18 @@ def create_app(
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> Response:
+        return index()
+
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return index()
+
+    @app.get("/player/{name}", include_in_schema=False)
+    async def player_page(name: str) -> Response:
+        return index()
+
+    @app.get("/leaderboard/{game}", include_in_schema=False)
+    async def leaderboard_page(game: str) -> Response:
         return index()
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from gamehall.core import (
     CHANCE,
@@ -90,6 +90,17 @@ from gamehall.web.settings import Settings
 log = logging.getLogger("gamehall.web")
 
 T = TypeVar("T")
+
+
+class HubListener(Protocol):
+    """Told of games as they come and go (the hall: names seats, rates finished games)."""
+
+    async def loaded(self, live: LiveGame) -> None:
+        """A game was made or loaded from the store."""
+
+    async def finished(self, live: LiveGame) -> None:
+        """A game ended (its final action is committed)."""
+
 
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
 GAME_ID = re.compile(r"g_[A-Za-z0-9_-]{10}")
@@ -162,6 +173,7 @@ class Hub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._db_pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.listeners: list[HubListener] = []
         per_minute = settings.games_per_minute
         self._made = RateTable(per_minute / 60, per_minute)
         wide = per_minute * settings.address_factor
@@ -250,6 +262,7 @@ class Hub:
         loading = self._loading[game_id] = asyncio.get_running_loop().create_future()
         try:
             live = await self._load(game_id)
+            await self._tell("loaded", live)
         except BaseException as error:
             if isinstance(error, Exception):
                 loading.set_exception(error)
@@ -448,6 +461,7 @@ class Hub:
             ) from None
         live = LiveGame(row, game, game.new_initial_state(), [], [])
         live.set_holders(holders)
+        await self._tell("loaded", live)
         self.games[row.id] = live
         await self.resume(live)
         return live
@@ -648,6 +662,22 @@ class Hub:
         self.bus.committed(event)
         if next_state.is_terminal():
             self.computers.forget(live.id)
+            self._spawn(self._tell("finished", live))
+
+    async def _tell(self, event: str, live: LiveGame) -> None:
+        """Tell every listener of ``event`` (one that fails is logged, never the caller's
+        problem: the game itself is stored and told already)."""
+        for listener in self.listeners:
+            try:
+                tell = listener.loaded if event == "loaded" else listener.finished
+                await tell(live)
+            except Exception:
+                log.exception("a listener failed on %s of %s", event, live.id)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _append(self, append: Append) -> None:
         """Store one action, with whatever other actions are waiting to be stored meanwhile
@@ -789,9 +819,11 @@ class Hub:
                         live.broadcast_state()
                 else:
                     await self.catch_up(live)
-        elif kind == "game":
+        elif kind == "game":  # a seat was claimed or a rematch made there
             async with live.lock:
                 await self.catch_up(live)
+                await self._tell("loaded", live)  # the hall names the seats anew
+            live.broadcast_state()
         elif kind == "presence":
             seats = event.get("seats")
             if isinstance(seats, list):
@@ -808,6 +840,9 @@ class Hub:
         live.advance(state, text, mover)
         if state.is_terminal():
             self.computers.forget(live.id)
+            # The listeners hear of it here too (the hall rates a game once: the database
+            # claims the rating in the same transaction, whichever process gets there first).
+            self._spawn(self._tell("finished", live))
 
     async def catch_up(self, live: LiveGame) -> None:
         """Load what other processes stored of ``live`` since its version (actions, seats held,

@@ -20,7 +20,7 @@ import json
 import secrets
 import time
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -128,6 +128,11 @@ class LiveGame:
         """Held while an action is checked and committed: one writer at a time per game."""
         self.connections: set[Connection] = set()
         self.thinking: asyncio.Task[None] | None = None
+        # Who sits where (seat → player id and name) and how the hall made the game
+        # ({"rated", "clock"} or None): filled in by the hall (gamehall.web.hall).
+        self.player_ids: dict[int, str] = {}
+        self.players: dict[int, str] = {}
+        self.hall: dict[str, Any] | None = None
         self.holders: dict[str, frozenset[int]] = {}
         """The seats each browser holds (identity key -> seat indices), as stored."""
         self.remote: dict[str, frozenset[int]] = {}
@@ -229,7 +234,7 @@ class LiveGame:
         ]
 
     def seat_infos(self) -> list[SeatInfo]:
-        return seat_infos(self.game, self.row)
+        return seat_infos(self.game, self.row, self.players)
 
     def seat_presence(self) -> list[SeatPresence]:
         connected = self.connected()
@@ -240,6 +245,7 @@ class LiveGame:
                 name=names[index],
                 kind=seat.kind,  # type: ignore[arg-type]
                 level=seat.level,
+                player=self.players.get(index),
                 connected=connected[index],
             )
             for index, seat in enumerate(self.row.seats)
@@ -298,7 +304,11 @@ class LiveGame:
         # movers, you and legal), so telling many readers costs one serialisation and a delta.
         base, legal = self._base_state()
         seats = self.seat_presence()
-        key = (self.version, tuple(seat.connected for seat in seats), self.row.rematch)
+        key = (
+            self.version,
+            tuple((seat.connected, seat.player) for seat in seats),
+            self.row.rematch,
+        )
         if self._text_cache is not None and self._text_cache[0] == key:
             return self._text_cache[1], legal
         update = {
@@ -365,9 +375,19 @@ def _splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
     return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
 
 
-def seat_infos(game: Game | type[Game], row: GameRow) -> list[SeatInfo]:
-    """The seats of a stored game as the protocol shows them (never their tokens)."""
+def seat_infos(
+    game: Game | type[Game], row: GameRow, players: dict[int, str] | None = None
+) -> list[SeatInfo]:
+    """The seats of a stored game as the protocol shows them (never their tokens), with the
+    names of the players holding them if given."""
+    players = players or {}
     return [
-        SeatInfo(index=index, name=game.player_names[index], kind=seat.kind, level=seat.level)  # type: ignore[arg-type]
+        SeatInfo(
+            index=index,
+            name=game.player_names[index],
+            kind=seat.kind,  # type: ignore[arg-type]
+            level=seat.level,
+            player=players.get(index),
+        )
         for index, seat in enumerate(row.seats)
     ]

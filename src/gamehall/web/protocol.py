@@ -68,6 +68,22 @@ class ErrorCode(StrEnum):
     RULES_CHANGED = "rules_changed"
     STORE_ERROR = "store_error"
     BAD_GAME = "bad_game"
+    # the hall: names, accounts, the lobby, ratings (gamehall.web.hall_protocol)
+    BAD_NAME = "bad_name"
+    NAME_TAKEN = "name_taken"
+    BAD_PASSWORD = "bad_password"
+    WRONG_PASSWORD = "wrong_password"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    SIGNED_IN = "signed_in"
+    ACCOUNT_NEEDED = "account_needed"
+    UNKNOWN_PLAYER = "unknown_player"
+    BAD_CLOCK = "bad_clock"
+    NOT_RATABLE = "not_ratable"
+    TOO_MANY_SEEKS = "too_many_seeks"
+    LOBBY_FULL = "lobby_full"
+    UNKNOWN_SEEK = "unknown_seek"
+    NOT_YOUR_SEEK = "not_your_seek"
+    OWN_SEEK = "own_seek"
     BAD_TEXT = "bad_text"
     TOO_LARGE = "too_large"
     OVER_LIMIT = "over_limit"
@@ -109,6 +125,21 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
     ErrorCode.BAD_GAME: (500, "a stored game no longer replays under the engine"),
+    ErrorCode.BAD_NAME: (400, "a name or username breaks the naming rule (3 to 20 letters, digits, '_' or '-'); the message says how"),
+    ErrorCode.NAME_TAKEN: (409, "another player has this name (names are unique regardless of case)"),
+    ErrorCode.BAD_PASSWORD: (400, "sign-up: a password has 8 to 256 characters"),
+    ErrorCode.WRONG_PASSWORD: (401, "sign-in: no account with this username and password"),
+    ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in: too many failed attempts for this username or address; the message says when to try again"),
+    ErrorCode.SIGNED_IN: (409, "signed in already: sign out first (sign-up), or an account's name is its username (renaming)"),
+    ErrorCode.ACCOUNT_NEEDED: (403, "rated games, and signing out, need an account: sign up or sign in"),
+    ErrorCode.UNKNOWN_PLAYER: (404, "no player of this name"),
+    ErrorCode.BAD_CLOCK: (400, "not a time control: M+S (minutes, seconds a move), dN (days a move) or null"),
+    ErrorCode.NOT_RATABLE: (400, "rated games are for games of two seats"),
+    ErrorCode.TOO_MANY_SEEKS: (429, "this player has as many open seeks as one may"),
+    ErrorCode.LOBBY_FULL: (503, "the lobby holds as many seeks or waiting players as it can; try later"),
+    ErrorCode.UNKNOWN_SEEK: (404, "no open seek with this id (taken, cancelled or lapsed)"),
+    ErrorCode.NOT_YOUR_SEEK: (403, "only the player who made a seek may cancel it"),
+    ErrorCode.OWN_SEEK: (409, "nobody can accept their own seek"),
     ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
     ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
     ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),
@@ -321,12 +352,14 @@ class PlayedAction(_Item):
 
 
 class SeatInfo(_Out):
-    """A seat: its index, the game's name for it, who plays it (and the computer's level)."""
+    """A seat: its index, the game's name for it, who plays it (and the computer's level), and
+    the name of the player holding it (null: nobody has taken it yet, or a computer)."""
 
     index: int
     name: str
     kind: Literal["human", "computer"]
     level: str | None = None
+    player: str | None = None
 
 
 class SeatPresence(SeatInfo):
@@ -446,6 +479,10 @@ class GameInfo(_Out):
     board_module: str | None = Field(description="the URL of the game's board module, if any")
     board_style: str | None = Field(description="the URL of its stylesheet, if any")
     rules: bool = Field(description="whether /api/rules/{game} has the rules text")
+    level_ratings: dict[str, int] = Field(
+        default_factory=dict,
+        description="the computer levels' fixed ratings, estimated by tournament (may be empty)",
+    )
 
 
 class MetaAnswer(_Out):
@@ -541,10 +578,19 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
 def json_schema() -> dict[str, Any]:
     """One JSON Schema (draft 2020-12) for the whole protocol: ``clientMessage``,
     ``serverMessage`` and the REST answers, with every model under ``$defs``."""
+    from gamehall.web.hall_protocol import (
+        HALL_REST_ANSWERS,
+        LOBBY_CLIENT_MESSAGE,
+        LOBBY_SERVER_MESSAGE,
+    )
+
+    rest = (*REST_ANSWERS, *HALL_REST_ANSWERS)
     keyed: list[tuple[str, Literal["validation", "serialization"], TypeAdapter[Any]]] = [
         ("clientMessage", "validation", CLIENT_MESSAGE),
         ("serverMessage", "serialization", SERVER_MESSAGE),
-        *((model.__name__, "serialization", TypeAdapter(model)) for model in REST_ANSWERS),
+        ("lobbyClientMessage", "validation", LOBBY_CLIENT_MESSAGE),
+        ("lobbyServerMessage", "serialization", LOBBY_SERVER_MESSAGE),
+        *((model.__name__, "serialization", TypeAdapter(model)) for model in rest),
     ]
     refs, defs = TypeAdapter.json_schemas(keyed, ref_template="#/$defs/{model}")
     return {
@@ -552,7 +598,9 @@ def json_schema() -> dict[str, Any]:
         "title": f"gamehall web protocol, version {PROTOCOL_VERSION}",
         "clientMessage": refs[("clientMessage", "validation")],
         "serverMessage": refs[("serverMessage", "serialization")],
-        "rest": {model.__name__: refs[(model.__name__, "serialization")] for model in REST_ANSWERS},
+        "lobbyClientMessage": refs[("lobbyClientMessage", "validation")],
+        "lobbyServerMessage": refs[("lobbyServerMessage", "serialization")],
+        "rest": {model.__name__: refs[(model.__name__, "serialization")] for model in rest},
         "$defs": defs.get("$defs", {}),
     }
 

@@ -32,4 +32,5 @@ PLUGIN = GamePlugin(
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",
+    level_ratings="level_ratings.json",  # bench/level_ratings.py
 )

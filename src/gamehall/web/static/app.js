@@ -4,12 +4,18 @@
 //   /game/{id}      play or watch (live over WebSocket)
 //   /replay/{id}    step through a game
 //   /rules/{game}   the rules the engine plays
+//   /lobby          seeks, quick pairing, games to watch                 (lobby.js)
+//   /player/{name}  a player's ratings and games                         (profile.js)
+//   /leaderboard/{game}                                                   (profile.js)
 
 import { ApiError, absolute, api, getJSON, meta, postJSON } from "./api.js";
 import { ago, append, capitalize, h, replace } from "./dom.js";
 import { LiveGame } from "./live.js";
 import { renderMarkdown } from "./markdown.js";
 import { GenericBoard } from "./generic.js";
+import { askNameOnce, headerIdentity, playerLink } from "./hall.js";
+import { lobbyPage } from "./lobby.js";
+import { leaderboardPage, profilePage } from "./profile.js";
 
 const app = document.getElementById("app");
 const toasts = document.getElementById("toasts");
@@ -26,7 +32,9 @@ if (nav) {
   for (const game of Object.values(GAMES)) {
     if (game.rules) nav.append(h("a", { href: `/rules/${game.name}` }, `${game.title} rules`));
   }
+  headerIdentity(nav);
 }
+askNameOnce(notify);
 const boardModules = {};
 
 /** The game's own board module (served from its package), or the generic one. */
@@ -70,11 +78,19 @@ function route() {
   else if ((match = path.match(/^\/game\/([^/]+)$/))) cleanup = gamePage(decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/replay\/([^/]+)$/))) cleanup = replayPage(decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/rules\/([^/]+)$/))) cleanup = rulesPage(decodeURIComponent(match[1]));
+  else if (path === "/lobby") cleanup = lobbyPage(hallContext());
+  else if ((match = path.match(/^\/player\/([^/]+)$/))) cleanup = profilePage(hallContext(), decodeURIComponent(match[1]));
+  else if ((match = path.match(/^\/leaderboard\/([^/]+)$/))) cleanup = leaderboardPage(hallContext(), decodeURIComponent(match[1]));
   else notFound();
   window.scrollTo(0, 0);
 }
 
 // --- shared bits ---------------------------------------------------------------------------------
+
+/** What the hall's pages (lobby.js, profile.js) use of this module. */
+function hallContext() {
+  return { page, failure, loading, notify, navigate, titleOf, GAMES };
+}
 
 /** Show a message to the user for a while (errors stay longer). */
 export function notify(message, kind = "error") {
@@ -174,7 +190,10 @@ function newGameForm(game, levels) {
   const levelSelect = h(
     "select",
     { name: "level", id: id("level") },
-    levels.map((level) => h("option", { value: level, selected: level === "easy" }, capitalize(level))),
+    levels.map((level) => {
+      const rating = game.level_ratings?.[level];
+      return h("option", { value: level, selected: level === "easy" }, capitalize(level), rating ? ` (≈${rating})` : "");
+    }),
   );
   const seatRow = h("div", { class: "field seat-field" }, h("label", { for: id("seat") }, "Play as"), seatSelect);
   const levelRow = h("div", { class: "field level-field" }, h("label", { for: id("level") }, "Computer level"), levelSelect);
@@ -317,7 +336,7 @@ function gameLists(games) {
 function gameItem(game) {
   const seats = (game.seats || [])
     .map((seat) => {
-      const who = seat.kind === "computer" ? `computer${seat.level ? `, ${seat.level}` : ""}` : "human";
+      const who = seat.kind === "computer" ? `computer${seat.level ? `, ${seat.level}` : ""}` : seat.player || "human";
       return `${seatName(seat.name)} (${who})`;
     })
     .join(" vs ");
@@ -467,7 +486,7 @@ function gamePage(id) {
         return h(
           "div",
           { class: `seat seat-${seat.name}${toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat.index },
-          h("span", { class: "seat-name" }, seatLabel(seat)),
+          h("span", { class: "seat-name" }, seatLabel(seat), seat.player ? [" ", playerLink(seat.player, { class: "seat-player" })] : null),
           h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? scoreText(boardKit, scores[seat.index]) : ""),
           h("span", { class: `presence presence-${presenceClass}`, "data-presence": presenceClass }, presence),
           toMove ? h("span", { class: "seat-turn" }, "to move") : h("span"),
