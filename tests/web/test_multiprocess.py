@@ -396,3 +396,103 @@ def test_workers_on_sqlite_are_refused(tmp_path):
     assert done.returncode == 2
     assert "--workers 2 needs a PostgreSQL store" in done.stderr
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+class Member:
+    """A browser that keeps every cookie the hall sets (identity and session)."""
+
+    def __init__(self) -> None:
+        self.cookies: dict[str, str] = {}
+
+    def headers(self) -> dict[str, str]:
+        return {"cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+
+    def call(self, process: Process, method: str, path: str, body: Any = None) -> Any:
+        answer = httpx.request(
+            method, f"{process.base}{path}", json=body, headers=self.headers(), timeout=TIMEOUT
+        )
+        assert answer.status_code in (200, 201), answer.text
+        self.cookies.update({k: v for k, v in answer.cookies.items() if v})
+        return answer.json()
+
+    def socket(self, process: Process, path: str) -> Socket:
+        ws = connect(
+            f"ws://127.0.0.1:{process.port}{path}",
+            additional_headers=self.headers(),
+            open_timeout=TIMEOUT,
+        )
+        return Socket(ws)
+
+
+def _ratings(db: str, game_id: str) -> tuple[list[tuple[str, int]], int]:
+    """(player id, rated games) of every rating, and how many history rows ``game_id`` has."""
+    from sqlalchemy import func, select
+
+    from gamehall.store.hall import rating_history_table, ratings_table
+
+    store = Store(db)
+    try:
+        with store.engine.connect() as conn:
+            rows = conn.execute(select(ratings_table.c.player_id, ratings_table.c.games)).all()
+            history = conn.execute(
+                select(func.count())
+                .select_from(rating_history_table)
+                .where(rating_history_table.c.game_id == game_id)
+            ).scalar_one()
+        return sorted((r.player_id, r.games) for r in rows), int(history)
+    finally:
+        store.dispose()
+
+
+def test_a_seek_made_on_one_process_is_accepted_on_another_and_rated_once(hall_db):
+    with hall(hall_db, 2) as (a, b):
+        ada, bob = Member(), Member()
+        ada.call(a, "POST", "/api/account/signup", {"username": "Ada", "password": "a long pass"})
+        bob.call(b, "POST", "/api/account/signup", {"username": "Bob", "password": "a long pass"})
+        ada_lobby, bob_lobby = ada.socket(a, "/ws/lobby"), bob.socket(b, "/ws/lobby")
+        for lobby in (ada_lobby, bob_lobby):
+            lobby.send({"type": "hello"})
+            lobby.until(lambda m: m["type"] == "lobby")
+        body = {"game": "acadmu", "options": {"target": 1}, "clock": "5+3", "rated": True}
+        made = ada.call(a, "POST", "/api/seeks", {**body, "side": 0})
+        # Process B's lobby page hears of it, and B's REST lists it.
+        seen = bob_lobby.until(lambda m: m["type"] == "lobby" and m["seeks"])
+        assert [(s["id"], s["name"], s["mine"]) for s in seen["seeks"]] == [
+            (made["id"], "Ada", False)
+        ]
+        assert [s["id"] for s in bob.call(b, "GET", "/api/seeks")["seeks"]] == [made["id"]]
+        game = bob.call(b, "POST", f"/api/seeks/{made['id']}/accept")
+        assert game["you"] == [1]
+        assert [s["player"] for s in game["seats"]] == ["Ada", "Bob"]
+        # Ada's lobby page, on process A, is told of the game made on B.
+        paired = ada_lobby.until(lambda m: m["type"] == "paired")
+        assert paired["id"] == game["id"] and paired["rated"] is True
+        # The seek is gone everywhere: A's lobby shows none, and nobody else can take it.
+        ada_lobby.until(lambda m: m["type"] == "lobby" and not m["seeks"])
+        carl = Member()
+        carl.call(a, "POST", "/api/account/signup", {"username": "Carl", "password": "a long pass"})
+        late = httpx.post(
+            f"{a.base}/api/seeks/{made['id']}/accept", headers=carl.headers(), timeout=TIMEOUT
+        )
+        assert late.status_code == 404, late.text
+        for lobby in (ada_lobby, bob_lobby):
+            lobby.close()
+        # Ada plays on A, Bob on B, to the end; both processes hear that the game ended.
+        s0 = ada.socket(a, f"/ws/games/{game['id']}")
+        s1 = bob.socket(b, f"/ws/games/{game['id']}")
+        assert [s.hello()["you"] for s in (s0, s1)] == [[0], [1]]
+        final = play({0: s0, 1: s1}, [], random.Random(5))
+        assert final["over"]
+        for s in (s0, s1):
+            s.close()
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            ratings, history = _ratings(hall_db, game["id"])
+            if ratings:
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)  # the other process's listener has heard it too by now
+        ratings, history = _ratings(hall_db, game["id"])
+        assert [games for _, games in ratings] == [1, 1] and history == 2
+        profile = ada.call(b, "GET", "/api/players/Ada")
+        assert [r["games"] for r in profile["ratings"]] == [1]

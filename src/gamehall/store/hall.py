@@ -385,8 +385,8 @@ class HallStore:
             )
         return len({game_id for game_id, _ in held})
 
-    # --- seeks (the lobby keeps them in memory; the store keeps a copy for inspection and
-    # clears it on start, since a seek lapses when its creator leaves) ---
+    # --- seeks (each process's lobby keeps them in memory; the store holds them for every
+    # process of the hall, and is the one that says which accept takes a seek) ---
 
     def add_seek(self, seek: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
@@ -400,6 +400,51 @@ class HallStore:
         if seek_ids:
             with self.engine.begin() as conn:
                 conn.execute(delete(seeks_table).where(seeks_table.c.id.in_(seek_ids)))
+
+    def take_seek(self, seek_id: str) -> bool:
+        """Remove a seek to accept it: True for the one caller (of any process) that removed
+        it, False if it was gone already (taken, cancelled or lapsed)."""
+        with self.engine.begin() as conn:
+            return (
+                conn.execute(delete(seeks_table).where(seeks_table.c.id == seek_id)).rowcount == 1
+            )
+
+    def remove_lapsed_seeks(self) -> None:
+        """Remove the seeks whose time is up (those of a process that died with them)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(seeks_table).where(seeks_table.c.expires <= now_text()))
+
+    def open_seeks(self) -> list[dict[str, Any]]:
+        """The stored seeks, oldest first, each with its creator's ``name`` and (for a rated
+        seek) ``rating`` in its game (None if they have none yet)."""
+        query = (
+            select(seeks_table, players_table.c.name, ratings_table.c.rating)
+            .join(players_table, players_table.c.id == seeks_table.c.player_id)
+            .outerjoin(
+                ratings_table,
+                (ratings_table.c.player_id == seeks_table.c.player_id)
+                & (ratings_table.c.game == seeks_table.c.game),
+            )
+            .order_by(seeks_table.c.created, seeks_table.c.id)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            {
+                "id": r.id,
+                "player_id": r.player_id,
+                "name": r.name,
+                "rating": r.rating,
+                "game": r.game,
+                "options": json.loads(r.options),
+                "clock": r.clock,
+                "rated": bool(r.rated),
+                "side": r.side,
+                "created": r.created,
+                "expires": r.expires,
+            }
+            for r in rows
+        ]
 
     def clear_seeks(self) -> None:
         with self.engine.begin() as conn:

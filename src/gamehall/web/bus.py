@@ -22,7 +22,7 @@ Two buses:
   committed, and after the commit: commit-before-tell holds across processes too.
 
 Kinds the hub publishes (others, such as chat or clocks, may ride the same bus with a kind of
-their own and a version to load from the store):
+their own and a version to load from the store; the hall's are below):
 
 * ``action``: ``version`` is the game's new version, ``action`` and ``mover`` the action's text
   and seat (absent when the text is long: then it is loaded from the store).
@@ -30,6 +30,13 @@ their own and a version to load from the store):
   reload it.
 * ``presence``: ``seats`` are the seats whose players are connected to the ``origin`` process;
   ``ask`` asks every process to say its presence for a game (sent when a process loads it).
+
+Kinds the hall publishes (:mod:`~gamehall.web.hall`; ``game`` is empty):
+
+* ``lobby``: the seeks in the store changed (one was made, cancelled, taken or lapsed): reload
+  them.
+* ``paired``: a seek was accepted or a pairing made; ``player`` (a player id) is to be told of
+  the game ``id`` (with its ``rated`` and ``clock``) on whichever process their lobby page is.
 """
 
 from __future__ import annotations

@@ -5,6 +5,14 @@ games, listens to it (a game loaded: name its seats; a game over: rate it) and k
 clients. Its rules are pure units (:mod:`~gamehall.web.pairing`, :mod:`~gamehall.web.ratings`,
 :mod:`~gamehall.web.names`, :mod:`~gamehall.web.accounts`); this module wires them to the store
 and to connections. A refused request raises :class:`ProtocolError` and changes nothing.
+
+Several processes on one database are one hall (:mod:`~gamehall.web.bus`). The seeks live in the
+store; each process's :class:`~gamehall.web.pairing.Lobby` is a copy of them, reloaded when any
+process says on the bus that the lobby changed (a ``lobby`` event). Accepting a seek deletes its
+row: the one accept whose delete removed it makes the game, on whichever process. A pairing made
+on one process tells the players connected to any other (a ``paired`` event). A rated game is
+rated once however many processes hear that it ended: the rating update claims the game's
+``counted`` flag in its own transaction. Quick pairing's waiting pools are still per process.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from gamehall.web.accounts import (
     new_session_token,
     token_hash,
 )
+from gamehall.web.bus import Bus, Event
 from gamehall.web.hall_protocol import (
     CreateSeek,
     HistoryPoint,
@@ -146,7 +155,12 @@ class Hall:
 
     async def start(self) -> None:
         self.hub.listeners.append(self)
-        await self.db(self.store.clear_seeks)  # seeks lapse with their creators' connections
+        self.bus.subscribe(self._on_event)
+        if self.bus.shared:  # other processes' seeks stay; those of one that died lapse
+            await self.db(self.store.remove_lapsed_seeks)
+            await self._reload_seeks()
+        else:  # one process: seeks lapse with their creators' connections
+            await self.db(self.store.clear_seeks)
         for game_id in await self.db(self.store.uncounted_rated_games):
             with contextlib.suppress(ProtocolError):
                 await self.finished(await self.hub.get(game_id))
@@ -168,6 +182,71 @@ class Hall:
 
     async def db(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await self.hub.db(function, *args, **kwargs)
+
+    @property
+    def bus(self) -> Bus:
+        return self.hub.bus
+
+    # --- the other processes of the hall ---
+
+    async def _on_event(self, event: Event) -> None:
+        """A lobby event of another process: reload the seeks, or tell a player of a game."""
+        if event.get("origin") == self.bus.origin:
+            return
+        kind = event.get("kind")
+        if kind == "lobby":
+            await self._reload_seeks()
+            self.changed()
+        elif kind == "paired":
+            player, game_id = event.get("player"), event.get("id")
+            if isinstance(player, str) and isinstance(game_id, str):
+                message = PairedMessage(
+                    id=game_id,
+                    url=f"/game/{game_id}",
+                    rated=bool(event.get("rated")),
+                    clock=event.get("clock") if isinstance(event.get("clock"), str) else None,
+                )
+                for connection in self.connections.get(player, ()):
+                    connection.send(message)
+            self.changed()
+
+    async def _lobby_changed(self) -> None:
+        """The stored seeks changed here: the other processes reload them."""
+        self.changed()
+        if self.bus.shared:
+            try:
+                await self.bus.publish(self.bus.event("lobby", ""))
+            except Exception:  # they reload on their next change or restart
+                log.exception("cannot tell the other processes of the lobby")
+
+    async def _reload_seeks(self) -> None:
+        """Make this process's seeks those of the store (keeping what only it knows: the
+        network addresses of the seeks made here)."""
+        rows = await self.db(self.store.open_seeks)
+        now, wall = self.clock(), datetime.datetime.now(datetime.UTC)
+        known = self.lobby.seeks
+        seeks: dict[str, Seek] = {}
+        for row in rows:
+            old = known.get(row["id"])
+            if old is not None:
+                seeks[old.id] = old
+                continue
+            left = (datetime.datetime.fromisoformat(row["expires"]) - wall).total_seconds()
+            side = row["side"]
+            seeks[row["id"]] = Seek(
+                id=row["id"],
+                player=row["player_id"],
+                name=row["name"],
+                rating=_seek_rating(row["rating"]) if row["rated"] else None,
+                game=row["game"],
+                options=row["options"],
+                clock=row["clock"],
+                rated=row["rated"],
+                side="random" if side == "random" else int(side),
+                created=now,
+                expires=now + left,
+            )
+        self.lobby.seeks = seeks
 
     # --- who is asking ---
 
@@ -381,7 +460,7 @@ class Hall:
         except RuleError as error:
             raise refused(error) from None
         await self.db(self.store.add_seek, _stored_seek(seek))
-        self.changed()
+        await self._lobby_changed()
         return seek
 
     async def cancel_seek(self, me: Me, seek_id: str) -> Seek:
@@ -390,11 +469,13 @@ class Hall:
         except RuleError as error:
             raise refused(error) from None
         await self.db(self.store.remove_seeks, [seek.id])
-        self.changed()
+        await self._lobby_changed()
         return seek
 
     async def accept_seek(self, me: Me, seek_id: str) -> tuple[LiveGame, int]:
         """Make the seek's game with both players seated; returns it and the accepter's seat."""
+        if seek_id not in self.lobby.seeks and self.bus.shared:
+            await self._reload_seeks()  # made on another process a moment ago
         try:
             seek = self.lobby.check_accept(seek_id, me.id)
         except RuleError as error:
@@ -403,15 +484,17 @@ class Hall:
             raise ProtocolError(ErrorCode.ACCOUNT_NEEDED, "rated games need an account: sign in")
         seats = game_class(seek.game)(**seek.options).num_players
         creator_seat = seat_of_creator(seek.side, seats, secrets.randbelow(seats))
-        if self.lobby.take(seek.id) is None:  # someone else accepted it meanwhile
+        taken = await self.db(self.store.take_seek, seek.id)  # one accept, of any process
+        self.lobby.take(seek.id)
+        await self._lobby_changed()
+        if not taken:  # someone else accepted it meanwhile
             raise refused(RuleError("unknown_seek", f"the seek {seek_id!r} was just taken"))
-        await self.db(self.store.remove_seeks, [seek.id])
         other = next(i for i in range(seats) if i != creator_seat)
         live = await self.start_game(
             seek.game, seek.options, seek.clock, seek.rated,
             {creator_seat: seek.player, other: me.id},
         )  # fmt: skip
-        self._tell_paired(seek.player, live, creator_seat)
+        await self._tell_paired(seek.player, live, creator_seat)
         return live, other
 
     # --- quick pairing ---
@@ -455,7 +538,7 @@ class Hall:
                 self.changed()
         if gone:
             await self.db(self.store.remove_seeks, gone)
-            self.changed()
+            await self._lobby_changed()
         for a, b in self.lobby.pair(now):
             self.changed()
             seats = game_class(a.game)().num_players
@@ -468,8 +551,8 @@ class Hall:
             except ProtocolError as error:
                 log.error("quick pairing could not make a game: %s", error.message)
                 continue
-            self._tell_paired(a.player, live, first)
-            self._tell_paired(b.player, live, second)
+            await self._tell_paired(a.player, live, first)
+            await self._tell_paired(b.player, live, second)
 
     async def _ticker(self) -> None:
         assert self.tick_every
@@ -505,7 +588,7 @@ class Hall:
         self.changed()
         return live
 
-    def _tell_paired(self, player: str, live: LiveGame, seat: int) -> None:
+    async def _tell_paired(self, player: str, live: LiveGame, seat: int) -> None:
         info = live.hall or {}
         url = f"/game/{live.id}"  # the seat is held on the server: no invite needed
         message = PairedMessage(
@@ -513,6 +596,14 @@ class Hall:
         )
         for connection in self.connections.get(player, ()):
             connection.send(message)
+        if self.bus.shared:  # the player's lobby page may be on another process
+            event = self.bus.event(
+                "paired", "", player=player, id=live.id, rated=message.rated, clock=message.clock
+            )
+            try:
+                await self.bus.publish(event)
+            except Exception:  # the game is made: they find it on their games list
+                log.exception("cannot tell the other processes of a pairing")
 
     # hub listener: a game was loaded or made
     async def loaded(self, live: LiveGame) -> None:
@@ -740,6 +831,11 @@ def _checked_name(name: str) -> str:
 
 def _triple(rating: Rating) -> tuple[float, float, float]:
     return rating.rating, rating.deviation, rating.volatility
+
+
+def _seek_rating(stored: float | None) -> float:
+    """A rated seek's creator's rating (a player with no rated game yet has the first one)."""
+    return stored if stored is not None else Rating().rating
 
 
 def _stored_seek(seek: Seek) -> dict[str, Any]:
