@@ -22,7 +22,7 @@ from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
 from gamehall.web.computers import AgentFactory
-from gamehall.web.engine import played_items
+from gamehall.web.engine import diagram_info, game_of, played_items
 from gamehall.web.hub import Hub
 from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
@@ -36,6 +36,9 @@ from gamehall.web.protocol import (
     GameInfo,
     GameList,
     GameSummary,
+    HowToAnswer,
+    HowToDiagram,
+    HowToText,
     Join,
     JoinAnswer,
     MetaAnswer,
@@ -93,6 +96,9 @@ def _meta() -> MetaAnswer:
                 name=cls.name,
                 title=cls.title,
                 summary=plugin.summary,
+                duration=plugin.duration,
+                sample=diagram_info(game_of(name, {}), plugin.sample) if plugin.sample else None,
+                how_to_play=plugin.how_to_play is not None,
                 rules_version=cls.rules_version,
                 seats=list(cls.player_names),
                 options=[OptionInfo(**spec.describe()) for spec in cls.option_specs],
@@ -344,6 +350,28 @@ def create_app(
             raise ProtocolError(ErrorCode.NO_RULES, f"no rules text for {plugin.name}")
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
+    @app.get("/api/howto/{game}")
+    async def how_to_play(game: str) -> HowToAnswer:
+        plugin = plugin_of(game)
+        page = plugin.how_to_play_page()
+        if page is None:
+            raise ProtocolError(ErrorCode.NO_RULES, f"no How to play page for {plugin.name}")
+        played = game_of(plugin.name, {})
+        parts = [
+            HowToText(markdown=part)
+            if isinstance(part, str)
+            else HowToDiagram(diagram=diagram_info(played, part))
+            for part in page
+        ]
+        return HowToAnswer(
+            game=plugin.name,
+            title=plugin.game.title,
+            summary=plugin.summary,
+            duration=plugin.duration,
+            parts=parts,
+            rules=plugin.rules_text is not None,
+        )
+
     @app.get("/games/{game}/board.js", include_in_schema=False)
     async def board_module(game: str) -> Response:
         """A game's own board module, served from the game's package."""
@@ -411,6 +439,10 @@ def create_app(
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> Response:
+        return index()
+
+    @app.get("/howto/{game}", include_in_schema=False)
+    async def how_to_play_page(game: str) -> Response:
         return index()
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

@@ -94,7 +94,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.STALE_VERSION: (409, "the move was for another version than the current one; a `state` follows, resync from it"),
     ErrorCode.ILLEGAL_MOVE: (400, "the rules forbid the move, or it does not parse; the message names it and the legal ones"),
     ErrorCode.GAME_OVER: (409, "the game is over; no more moves"),
-    ErrorCode.NO_RULES: (404, "the game has no rules text"),
+    ErrorCode.NO_RULES: (404, "the game has no rules text, or no How to play page"),
     ErrorCode.NO_BOARD: (404, "the game has no board module or stylesheet of its own"),
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
@@ -343,12 +343,26 @@ class OptionInfo(_Out):
     max_length: int | None = None
 
 
+class DiagramInfo(_Out):
+    """A real position drawn for people: its text, its view (what a board draws), the move
+    drawn on it (``last``: on the position before it, or the move just played) and a caption."""
+
+    position: str
+    view: dict[str, Any]
+    last: PlayedAction | None
+    caption: str
+
+
 class GameInfo(_Out):
-    """What the server says of one game: names, seats, options, rules and board files."""
+    """What the server says of one game: names, seats, options, rules and board files, and
+    what a newcomer reads first (summary, duration, a picture of a real position)."""
 
     name: str
     title: str
     summary: str
+    duration: str = Field(description="how long a game takes, in words")
+    sample: DiagramInfo | None = Field(description="a position that shows what the game is like")
+    how_to_play: bool = Field(description="whether /api/howto/{game} has a How to play page")
     rules_version: str
     seats: list[str]
     options: list[OptionInfo]
@@ -398,6 +412,31 @@ class GameList(_Out):
     games: list[GameSummary]
 
 
+class HowToText(_Out):
+    """Part of a How to play page: Markdown text."""
+
+    kind: Literal["text"] = "text"
+    markdown: str
+
+
+class HowToDiagram(_Out):
+    """Part of a How to play page: a diagram of a real position."""
+
+    kind: Literal["diagram"] = "diagram"
+    diagram: DiagramInfo
+
+
+class HowToAnswer(_Out):
+    """``GET /api/howto/{game}``: a first lesson for players, text and diagrams in order."""
+
+    game: str
+    title: str
+    summary: str
+    duration: str
+    parts: list[Annotated[HowToText | HowToDiagram, Field(discriminator="kind")]]
+    rules: bool = Field(description="whether /api/rules/{game} has the complete rules")
+
+
 class ReplayAnswer(_Out):
     """``GET /api/games/{id}/replay``: ``states[k]`` is the view after ``k`` actions."""
 
@@ -431,6 +470,7 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
     GameList,
     StateMessage,
     ReplayAnswer,
+    HowToAnswer,
     JoinAnswer,
     ErrorAnswer,
 )
