@@ -396,10 +396,14 @@ export class Board {
             options.map((m) =>
               h(
                 "button",
-                { class: "choice", "data-action": m.text, onClick: () => this.send(m.text) },
-                m.taken.map((t) => icon(t)),
-                " ",
-                m.by === "colour" ? "by colour" : `by shape: ${m.taken.map(describe).join(" + ")}`,
+                {
+                  class: "choice",
+                  "data-action": m.text,
+                  title: `${m.taken.map(describe).join(" + ")}, by ${m.by}`,
+                  onClick: () => this.send(m.text),
+                },
+                m.taken.map((t) => icon(t, 20)),
+                m.by === "colour" ? " one, by colour" : " two, by shape",
               ),
             ),
           ),
