@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean chromium postgres
+.PHONY: run test lint bench clean chromium postgres warm
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,7 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+# numba compiles the exact solvers' kernels on first use (10-25 s); compile them here, once (a
+# second or two when they are cached), so no first move, solve or hint waits for it.
+warm: $(STAMP)
+	$(BIN)/gamehall warm-up
+
+run: warm
 	$(BIN)/gamehall serve
 
 # Browser tests drive Debian's chromium; install it when missing (root, or sudo if there is one).
@@ -30,7 +35,7 @@ postgres:
 # The browser tests run in their own pytest invocation (a plain pytest leaves them out): Playwright's
 # sync fixtures leave an event loop running that would upset the async tests of the rest.
 # Chromium and PostgreSQL are hard dependencies of the suite: without them tests fail, never skip.
-test: $(STAMP) chromium postgres
+test: warm chromium postgres
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest

@@ -62,6 +62,7 @@ class ExactOrSearchAgent(Agent):
             else None
         )
         self._note: str | None = None
+        self._warm = False
         self.last_solution: Solution | None = None
         """What the solver said about the last position it was asked (None: not asked)."""
 
@@ -82,6 +83,9 @@ class ExactOrSearchAgent(Agent):
         self.last_solution = None
         if self._tries_exact(state):
             assert self.solver is not None and self.override.exact_seconds is not None
+            if not self._warm:  # load the compiled search before its time limit starts
+                self.solver.warm_up()
+                self._warm = True
             limit = Limit(seconds=self.override.exact_seconds)
             solution = self.solver.solve(state, limit, best=self.override.exact_moves)
             self.last_solution = solution

@@ -79,7 +79,8 @@ class Node:
     """A search-tree node: a state, the player who moved into it, and its statistics.
 
     ``value`` is the sum of ``mover``'s returns over the ``visits`` simulations through the node
-    (``mover`` is :data:`CHANCE` for a chance outcome, which keeps no value). ``children`` maps an
+    and ``squares`` the sum of their squares, for the spread of an estimate (``mover`` is
+    :data:`CHANCE` for a chance outcome, which keeps no value). ``children`` maps an
     action or chance outcome to its node, in the order they were added. ``leaf`` is the returns
     the search uses instead of looking further (terminal or horizon), else None.
     """
@@ -91,6 +92,7 @@ class Node:
         "mover",
         "pending",
         "player",
+        "squares",
         "state",
         "value",
         "visits",
@@ -108,6 +110,7 @@ class Node:
         """Chance node: the fresh outcome draws, for progressive widening."""
         self.visits = 0
         self.value = 0.0
+        self.squares = 0.0
         if player == TERMINAL:
             self.leaf: tuple[float, ...] | None = tuple(state.returns())
         elif horizon:
@@ -328,7 +331,9 @@ class MCTSAgent(Agent):
             visited.visits += 1
             mover = visited.mover
             if mover >= 0:
-                visited.value += returns[mover]
+                r = returns[mover]
+                visited.value += r
+                visited.squares += r * r
 
     def _rollout(self, state: State) -> tuple[float, ...]:
         """Play on at random (or by the rollout policy) to the end or a horizon point."""

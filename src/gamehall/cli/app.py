@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from gamehall.ai import make_agent
 from gamehall.cli.analysis import register as register_analysis
+from gamehall.cli.exact import register as register_exact
 from gamehall.cli.human import HumanAgent, QuitGame
 from gamehall.cli.options import BoardOption, VariantOption, build_game
 from gamehall.cli.views import view_for
@@ -41,6 +42,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 register_analysis(app)
+register_exact(app)
 console = Console()
 err_console = Console(stderr=True)
 
@@ -268,71 +270,6 @@ def apply(
 
 
 @app.command()
-def solve(
-    game_name: GameArg,
-    position: PositionArg,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    seconds: Annotated[
-        float,
-        typer.Option("--seconds", "--time-limit", help="Seconds for the exact search."),
-    ] = 30.0,
-    seed: Annotated[int | None, typer.Option(help="Seed of the fallback search.")] = None,
-    variant: Variant = None,
-    board: Board = None,
-) -> None:
-    """Solve a position exactly where the budget allows, and say which it did."""
-    from gamehall.cli.solve import solve_text
-
-    if not seconds > 0:
-        raise UsageError("--seconds must be positive")
-    game = build_game(game_name, variant, board=board)
-    typer.echo(solve_text(game, position, seconds=seconds, as_json=as_json, seed=seed))
-
-
-@app.command()
-def hint(
-    game_name: GameArg,
-    position: PositionArg,
-    count: Annotated[int, typer.Option(help="How many moves to show.")] = 3,
-    seconds: Annotated[float, typer.Option(help="Time to think.")] = 2.0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    variant: Variant = None,
-    board: Board = None,
-) -> None:
-    """The best few moves of a position with their evaluations (exact where it is fast)."""
-    from gamehall.ai.hints import hints
-
-    game = build_game(game_name, variant, board=board)
-    state = game.parse_state(position)
-    if count < 1 or seconds <= 0:
-        raise UsageError("--count and --seconds must be positive")
-    found = hints(state, count=count, seconds=seconds)
-    if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "position": str(state),
-                    "to_move": state.player_name(),
-                    "hints": [
-                        {
-                            "move": str(h.action),
-                            "evaluation": h.evaluation,
-                            "exact": h.exact,
-                            "visits": h.visits,
-                        }
-                        for h in found
-                    ],
-                }
-            )
-        )
-        return
-    if not found:
-        typer.echo("no moves: " + ("the game is over" if state.is_terminal() else "chance to act"))
-    for number, h in enumerate(found, 1):
-        typer.echo(f"{number}. {h.action}  {h.evaluation}")
-
-
-@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -382,6 +319,9 @@ def replay(
             f"{number:>4}. [bold]{escape(text)}[/bold] [dim]({mover})[/dim]  {escape(str(state))}",
             highlight=False,
         )
+        comment = record.comments.get(number)
+        if comment is not None:  # e.g. a review's {value +1 → 0, cost 1, mistake, best ...}
+            console.print(f"      [italic]{{{escape(comment)}}}[/italic]", highlight=False)
         if board:
             console.print(view(state, text))
     console.print(view(states[-1], record.actions[-1] if record.actions else None))

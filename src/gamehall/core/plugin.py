@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import random
 
     from gamehall.core.metrics import Collector
-    from gamehall.core.search import LevelOverride, Solver
+    from gamehall.core.search import Judgement, LevelOverride, Solver
 
 Ref = str
 """An import path ``"package.module:attribute"``, resolved when first needed."""
@@ -186,8 +186,9 @@ def parse_page(text: str, where: str = "page") -> list[str | Diagram]:
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
-    ``solver``, ``levels``, ``collector``, ``report``, ``view`` and ``deal`` are import paths;
-    ``board_module`` and ``rules_text`` are files inside the game's package. Each is optional.
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal`` and
+    ``estimate_position`` are import paths; ``board_module`` and ``rules_text`` are files inside
+    the game's package; ``judgement`` is a value. Each is optional.
     """
 
     game: type[Game]
@@ -206,6 +207,14 @@ class GamePlugin:
     """``render(state, last_action=None)``: a Rich renderable for the terminal."""
     deal: Ref | None = None
     """A :data:`DealHook`: random positions for ``analyze --exact``."""
+    judgement: Judgement | None = None
+    """How reviews class moves by their cost, and the margin a puzzle's answer must win by, in
+    the solver's unit (:class:`~gamehall.core.search.Judgement`)."""
+    estimate_position: Ref | None = None
+    """``position(state) -> State``: what to search (MCTS) to estimate the solver's value of
+    ``state`` where it cannot be solved: a state with the same player to move and legal actions
+    whose returns are the solver's values (points), or +1/-1 for a win/loss (probabilities).
+    Default: the state itself."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
@@ -254,6 +263,9 @@ class GamePlugin:
 
     def load_deal(self) -> DealHook | None:
         return self._load("deal", self.deal)
+
+    def load_estimate_position(self) -> Callable[[State], State] | None:
+        return self._load("estimate_position", self.estimate_position)
 
     def resource_text(self, path: str | None) -> str | None:
         """The text of a file inside the game's package (None if there is none)."""

@@ -13,9 +13,11 @@
     2. take 2 from 1
     3. take 4 from 2
 
-One action per line, numbered from 1, so an action's text may contain spaces. Lines starting with
-``#`` are comments. Writing a record and replaying it reproduces the game exactly; a record that
-contains an illegal action is rejected with the move number and the reason.
+One action per line, numbered from 1, so an action's text may contain spaces. An action may be
+followed by a comment in braces (``12. RTxBS {value +1 → 0, cost 1, mistake, best RCxRT+BT}``, as
+``gamehall review`` writes them); a comment has no braces inside and stays on its line. Lines
+starting with ``#`` are ignored. Writing a record and replaying it reproduces the game exactly; a
+record that contains an illegal action is rejected with the move number and the reason.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from gamehall.core.game import Game, State
 from gamehall.core.registry import game_class
 
 _TAG = re.compile(r'^\[(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
-_MOVE = re.compile(r"^(?P<number>[0-9]{1,7})\.\s+(?P<action>\S.*?)\s*$")
+_MOVE = re.compile(
+    r"^(?P<number>[0-9]{1,7})\.\s+(?P<action>[^\s{}][^{}]*?)\s*(?:\{(?P<comment>[^{}]*)\}\s*)?$"
+)
 
 STANDARD_TAGS = (
     "Game",
@@ -51,17 +55,35 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+def _comment_problem(text: str) -> str | None:
+    if "{" in text or "}" in text or "\n" in text or "\r" in text:
+        return "a comment cannot contain braces or line breaks"
+    if text != text.strip():
+        return "a comment cannot begin or end with spaces"
+    return None
+
+
 @dataclass
 class Record:
-    """A game record: ordered header tags and the actions' notation."""
+    """A game record: ordered header tags, the actions' notation, and comments on actions
+    (``comments[n]`` follows action number ``n``, counted from 1)."""
 
     tags: dict[str, str] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
+    comments: dict[int, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
         lines.append("")
-        lines.extend(f"{number}. {action}" for number, action in enumerate(self.actions, 1))
+        for number, action in enumerate(self.actions, 1):
+            comment = self.comments.get(number)
+            if comment is None:
+                lines.append(f"{number}. {action}")
+                continue
+            problem = _comment_problem(comment)
+            if problem:
+                raise RecordError(f"move {number}: {problem}: {comment!r}")
+            lines.append(f"{number}. {action} {{{comment}}}")
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -85,7 +107,8 @@ class Record:
             match = _MOVE.match(line)
             if match is None:
                 raise RecordError(
-                    f"line {line_number}: {line!r} is not a numbered action like '1. pass'"
+                    f"line {line_number}: {line!r} is not a numbered action like '1. pass' "
+                    "(optionally followed by one comment in braces, '1. pass {only move}')"
                 )
             number = int(match["number"])
             if number != len(record.actions) + 1:
@@ -94,6 +117,8 @@ class Record:
                     f"found {number}"
                 )
             record.actions.append(match["action"])
+            if match["comment"] is not None and match["comment"].strip():
+                record.comments[number] = match["comment"].strip()
         if "Game" not in record.tags:
             raise RecordError('the record has no [Game "..."] tag')
         return record

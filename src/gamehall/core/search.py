@@ -8,7 +8,9 @@ hints, reviews, the server, the command line — talks to it only through :class
 * the answer is a :class:`Solution`: the value of the position when it is proven, else the bounds
   that are, and the best moves found. Values are in the game's own unit (:class:`ValueKind`):
   *points* (a zero-sum score difference: the other side's value is the negation) or a win
-  *probability* (the other side's is one minus it), so they read the same for any game.
+  *probability* (the other side's is one minus it), so they read the same for any game;
+* how a game classes a move by what it costs (best, good, inaccuracy, mistake, blunder) is a
+  :class:`Judgement` its plugin gives, in that same unit.
 """
 
 from __future__ import annotations
@@ -58,6 +60,12 @@ class ValueKind(enum.Enum):
     def other(self, value: Value) -> Value:
         """The opponent's value when one side's is ``value`` (two-player games)."""
         return -value if self is ValueKind.POINTS else 1 - value
+
+    def from_return(self, mean: float) -> float:
+        """A mean return of play (an MCTS estimate) in this kind's unit: points are returns as
+        they are; a probability of winning comes from returns of +1 for a win and -1 for a loss
+        (a game whose solver values are probabilities returns that)."""
+        return mean if self is ValueKind.POINTS else (mean + 1.0) / 2.0
 
 
 @dataclass(frozen=True)
@@ -134,6 +142,52 @@ class Solver(ABC):
         return f"{player_name} ends {int(value):+d}"
 
 
+VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""How a move is classed by what it costs the mover, from no cost to the most."""
+
+Verdict = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How a game classes moves by their cost: the value before a move minus the value after
+    it, from the mover's side, in the game's solver unit (points, or a probability of winning).
+
+    A move that costs nothing is ``best``; below ``inaccuracy`` it is ``good``; then
+    ``inaccuracy`` up to ``mistake``, ``mistake`` up to ``blunder``, and ``blunder`` from there.
+    ``puzzle_margin`` is what every other move must cost at least for a position with a single
+    best move to make a puzzle. ``unit`` names the unit for people ("points", "win probability").
+    Each game documents its own thresholds in its plugin.
+    """
+
+    unit: str
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    puzzle_margin: float
+
+    def __post_init__(self) -> None:
+        if not 0 < self.inaccuracy <= self.mistake <= self.blunder:
+            raise ValueError(
+                "thresholds must satisfy 0 < inaccuracy <= mistake <= blunder, not "
+                f"{self.inaccuracy}, {self.mistake}, {self.blunder}"
+            )
+        if not self.puzzle_margin > 0:
+            raise ValueError(f"the puzzle margin must be positive, not {self.puzzle_margin}")
+
+    def classify(self, cost: float) -> Verdict:
+        """The class of a move that costs ``cost`` (zero or less: best)."""
+        if cost <= 0:
+            return "best"
+        if cost < self.inaccuracy:
+            return "good"
+        if cost < self.mistake:
+            return "inaccuracy"
+        if cost < self.blunder:
+            return "mistake"
+        return "blunder"
+
+
 @dataclass(frozen=True)
 class LevelOverride:
     """How a game plays one computer level, where the generic player is not the best choice.
@@ -153,4 +207,15 @@ class LevelOverride:
     fallback: Literal["search", "solver"] = "search"
 
 
-__all__ = ["BestMoves", "LevelOverride", "Limit", "Solution", "Solver", "Value", "ValueKind"]
+__all__ = [
+    "VERDICTS",
+    "BestMoves",
+    "Judgement",
+    "LevelOverride",
+    "Limit",
+    "Solution",
+    "Solver",
+    "Value",
+    "ValueKind",
+    "Verdict",
+]

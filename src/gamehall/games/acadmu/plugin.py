@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gamehall.core.plugin import Diagram, GamePlugin
 from gamehall.games.acadmu.game import AcadmuGame
+from gamehall.games.acadmu.judgement import JUDGEMENT
 
 PLUGIN = GamePlugin(
     game=AcadmuGame,
@@ -20,6 +21,8 @@ PLUGIN = GamePlugin(
     report="gamehall.games.acadmu.report:sections",
     view="gamehall.games.acadmu.view:render",
     deal="gamehall.games.acadmu.levels:exact_deal",
+    judgement=JUDGEMENT,
+    estimate_position="gamehall.games.acadmu.judgement:round_position",
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",

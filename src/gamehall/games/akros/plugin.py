@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gamehall.core.plugin import Diagram, GamePlugin
 from gamehall.games.akros.game import AkrosGame
+from gamehall.games.akros.judgement import JUDGEMENT
 
 PLUGIN = GamePlugin(
     game=AkrosGame,
@@ -18,6 +19,7 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.akros.metrics:AkrosCollector",
     report="gamehall.games.akros.report:sections",
     view="gamehall.games.akros.view:render",
+    judgement=JUDGEMENT,
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",

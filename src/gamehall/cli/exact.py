@@ -1,0 +1,353 @@
+"""Exact analysis for players: ``solve``, ``hint``, ``review``, ``puzzles`` and ``warm-up``.
+
+``register(app)`` adds them to the ``gamehall`` Typer app. Every wait shows a status line or a
+progress bar on stderr (Rich draws nothing there when stderr is not a terminal), so the answer on
+stdout stays clean for scripts.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from gamehall.cli.options import BoardOption, VariantOption, build_game
+from gamehall.core import GamehallError, Record, find_plugin, game_names
+
+console = Console()
+err_console = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help="The game (`gamehall games` lists them).")]
+PositionArg = Annotated[str, typer.Argument(help="A position in the game's notation.")]
+DirOption = Annotated[
+    Path | None,
+    typer.Option("--dir", help="Where puzzles are kept (default: the user's data directory)."),
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``solve``, ``hint``, ``review``, ``puzzles`` and ``warm-up`` to ``app``."""
+    app.command("solve")(solve)
+    app.command("hint")(hint)
+    app.command("review")(review)
+    app.command("warm-up")(warm_up)
+    puzzles = typer.Typer(
+        name="puzzles",
+        help="Find and list positions with a single best move.",
+        no_args_is_help=True,
+    )
+    puzzles.command("generate")(puzzles_generate)
+    puzzles.command("list")(puzzles_list)
+    app.add_typer(puzzles)
+
+
+@contextmanager
+def _thinking(text: str = "thinking") -> Iterator[Any]:
+    """A status line on stderr while something takes time; yields a function to change it."""
+    with err_console.status(f"{text}…") as status:
+        yield lambda step: status.update(f"{step}…")
+
+
+def _read_record(path: Path) -> Record:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise GamehallError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise GamehallError(f"{path} is not a UTF-8 text record") from None
+    return Record.parse(text)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise GamehallError(f"cannot write {path}: {error.strerror}") from None
+
+
+# --- solve and hint ------------------------------------------------------------------------------
+
+
+def solve(
+    game_name: GameArg,
+    position: PositionArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    seconds: Annotated[
+        float,
+        typer.Option("--seconds", "--time-limit", help="Seconds for the exact search."),
+    ] = 30.0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the fallback search.")] = None,
+    variant: VariantOption = None,
+    board: BoardOption = None,
+) -> None:
+    """Solve a position exactly where the budget allows, and say which it did."""
+    from gamehall.cli.solve import solve_text
+
+    if not seconds > 0:
+        raise GamehallError("--seconds must be positive")
+    game = build_game(game_name, variant, board=board)
+    with _thinking("solving"):
+        text = solve_text(game, position, seconds=seconds, as_json=as_json, seed=seed)
+    typer.echo(text)
+
+
+def hint(
+    game_name: GameArg,
+    position: PositionArg,
+    count: Annotated[int, typer.Option(help="How many moves to show.")] = 3,
+    seconds: Annotated[float | None, typer.Option(help="Time to think (default 5 s).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the search for estimates.")] = 0,
+    variant: VariantOption = None,
+    board: BoardOption = None,
+) -> None:
+    """The best few moves of a position for the player to move: exact where the solver settles
+    them, else estimates labelled with their uncertainty; each with the line of play after it."""
+    from gamehall.ai.hints import DEFAULT_SECONDS, advise
+
+    game = build_game(game_name, variant, board=board)
+    state = game.parse_state(position)
+    seconds = DEFAULT_SECONDS if seconds is None else seconds
+    if count < 1 or not seconds > 0:
+        raise GamehallError("--count and --seconds must be positive")
+    with _thinking() as step:
+        advice = advise(state, count=count, seconds=seconds, seed=seed, on_step=step)
+    if as_json:
+        typer.echo(json.dumps(advice.to_json()))
+        return
+    if not advice.hints:
+        typer.echo("no moves: " + ("the game is over" if state.is_terminal() else "chance to act"))
+        return
+    who = state.player_name(advice.player).capitalize()
+    solver = find_plugin(game.name).load_solver()
+    if advice.position is not None and advice.position.value is not None and solver is not None:
+        words = solver.describe(advice.position.value, f"{who} (you)")
+        console.print(f"{who} to move. With best play: {escape(words)}.", highlight=False)
+    else:
+        console.print(f"{who} to move.", highlight=False)
+    for number, found in enumerate(advice.hints, 1):
+        console.print(
+            f"{number}. [bold]{escape(str(found.action))}[/bold]  {escape(found.evaluation)}",
+            highlight=False,
+        )
+        if found.line:
+            kind = "perfect play" if found.line_exact else "likeliest line of the search"
+            shown = " ".join(str(a) for a in (found.action, *found.line))
+            console.print(f"   [dim]{kind}: {escape(shown)}[/dim]", highlight=False)
+    if solver is not None and not advice.proven and len(state.legal_actions()) > 1:
+        console.print(
+            "[dim](not every move is settled: unsolved moves are ranked by estimates within "
+            "what the solver proved)[/dim]",
+            highlight=False,
+        )
+
+
+# --- review --------------------------------------------------------------------------------------
+
+VERDICT_STYLE = {
+    "best": "green",
+    "good": "green",
+    "inaccuracy": "yellow",
+    "mistake": "dark_orange",
+    "blunder": "red",
+}
+"""How a review's classes are coloured in the terminal."""
+
+
+def review(
+    path: Annotated[Path, typer.Argument(help="A finished game's record file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the annotated record to this file.")
+    ] = None,
+    seconds: Annotated[
+        float, typer.Option(help="Seconds the solver gets on each position.")
+    ] = 10.0,
+    simulations: Annotated[
+        int, typer.Option(help="MCTS simulations for each position it cannot solve.")
+    ] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of those searches.")] = 0,
+) -> None:
+    """Review every move of a game: its value before and after, its cost and its class (exact
+    where the solver settles the position, estimated elsewhere), and the best alternative.
+
+    Prints the annotated record (each move followed by a comment such as {value +1 → 0, cost 1,
+    mistake, best RCxRT+BT}); --out writes it to a file instead, --json prints the review."""
+    from gamehall.ai.review import review as review_game
+
+    record = _read_record(path)
+    progress = Progress(
+        TextColumn("[bold]reviewing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("moves"),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("review", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = review_game(
+            record, seconds=seconds, simulations=simulations, seed=seed, progress=advance
+        )
+    annotated = str(result.annotated())
+    if out is not None:
+        _write(out, annotated)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+    elif out is None:
+        typer.echo(annotated, nl=False)
+    else:
+        for name in result.game.player_names:
+            console.print(
+                f"{name.capitalize()}: {escape(result.summary_text(name))}", highlight=False
+            )
+        console.print(
+            f"Annotated record written to {out} ({result.seconds:.1f} s)", highlight=False
+        )
+
+
+# --- puzzles -------------------------------------------------------------------------------------
+
+
+def puzzles_generate(
+    game_name: GameArg,
+    count: Annotated[int, typer.Option("--count", "-n", min=1, help="Puzzles to find.")] = 10,
+    games: Annotated[int, typer.Option(min=0, help="Most self-play games to look through.")] = 50,
+    players: Annotated[
+        str, typer.Option(help="The self-play players, A,B (sides alternate).")
+    ] = "easy,easy",
+    from_records: Annotated[
+        list[Path] | None,
+        typer.Option("--from", help="A (reviewed) record to look through first (repeatable)."),
+    ] = None,
+    seconds: Annotated[
+        float, typer.Option(help="Seconds to settle a position and all its moves.")
+    ] = 3.0,
+    seed: Annotated[int, typer.Option(help="Seed of the self-play games.")] = 0,
+    per_game: Annotated[
+        int, typer.Option(min=1, help="Most puzzles from one game (they would share lines).")
+    ] = 1,
+    directory: DirOption = None,
+    variant: VariantOption = None,
+    board: BoardOption = None,
+) -> None:
+    """Find positions with exactly one best move, every other move costing at least the game's
+    puzzle margin (all proven exactly), and store them with their solution line."""
+    from itertools import chain
+
+    from gamehall.analysis.puzzles import (
+        PuzzleStore,
+        find_puzzles,
+        record_candidates,
+        selfplay_candidates,
+    )
+
+    game = build_game(game_name, variant, board=board)
+    plugin = find_plugin(game.name)
+    if plugin.solver is None or plugin.judgement is None:
+        raise GamehallError(f"{game.name} has no exact solver and puzzle margin: no puzzles")
+    if not seconds > 0:
+        raise GamehallError("--seconds must be positive")
+    seats = [p.strip() for p in players.split(",") if p.strip()]
+    if len(seats) != game.num_players:
+        raise GamehallError(f"--players takes {game.num_players} players, A,B; got {players!r}")
+    from gamehall.ai import make_agent
+
+    for name in seats:
+        make_agent(name, 0)  # an unknown name fails here, before any work
+    sources = []
+    for path in from_records or []:
+        record = _read_record(path)
+        if record.game().name != game.name:
+            raise GamehallError(f"{path} is a record of {record.game().name}, not {game.name}")
+        sources.append(record_candidates(record, str(path)))
+    candidates = chain(*sources, selfplay_candidates(game, seats, seed, games))
+    store = PuzzleStore(directory)
+    known = [p.id for p in store.load(game.name)]
+    with _thinking("looking for puzzles") as step:
+
+        def examined(done: int, found: int) -> None:
+            step(f"looking for puzzles: {done} positions examined, {found} found")
+
+        started = time.perf_counter()
+        found = find_puzzles(
+            game,
+            count,
+            candidates,
+            seconds=seconds,
+            per_game=per_game,
+            known=known,
+            on_examined=examined,
+        )
+    added = store.add(found)
+    for puzzle in found:
+        console.print(
+            f"{puzzle.id}  {escape(puzzle.position)}  answer [bold]{escape(puzzle.answer)}[/bold]"
+            f"  [dim]({escape(puzzle.source)})[/dim]",
+            highlight=False,
+        )
+    console.print(
+        f"{added} new puzzle{'s' if added != 1 else ''} stored in {store.path(game.name)} "
+        f"({time.perf_counter() - started:.1f} s)",
+        highlight=False,
+    )
+    if len(found) < count:
+        console.print(
+            f"only {len(found)} of {count} found: give more --games or --from records",
+            highlight=False,
+        )
+
+
+def puzzles_list(
+    game_name: GameArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON Lines.")] = False,
+    directory: DirOption = None,
+) -> None:
+    """List the stored puzzles of a game, with their answers and solution lines."""
+    from gamehall.analysis.puzzles import PuzzleStore
+
+    game = build_game(game_name)
+    store = PuzzleStore(directory)
+    puzzles = store.load(game.name)
+    for puzzle in puzzles:
+        if as_json:
+            typer.echo(json.dumps(puzzle.to_json(), ensure_ascii=False))
+        else:
+            line = " ".join(puzzle.line)
+            console.print(
+                f"{puzzle.id}  {escape(puzzle.position)}  ({puzzle.to_move} to move)\n"
+                f"   answer [bold]{escape(puzzle.answer)}[/bold]; line {escape(line)}",
+                highlight=False,
+            )
+    if not as_json:
+        console.print(f"{len(puzzles)} puzzles in {store.path(game.name)}", highlight=False)
+
+
+# --- warm-up -------------------------------------------------------------------------------------
+
+
+def warm_up() -> None:
+    """Compile (or load) every game's exact solver now, so no first move waits for it."""
+    for name in game_names():
+        solver = find_plugin(name).load_solver()
+        if solver is None:
+            continue
+        started = time.perf_counter()
+        with _thinking(f"compiling the {name} solver (once, after installing)"):
+            solver.warm_up()
+        console.print(
+            f"{name}: solver ready in {time.perf_counter() - started:.1f} s", highlight=False
+        )

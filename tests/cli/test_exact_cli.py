@@ -1,0 +1,47 @@
+"""The exact-analysis commands: hint and solve speak from the mover's side and keep stdout clean,
+warm-up readies every solver."""
+
+from __future__ import annotations
+
+import json
+
+from gamehall.cli.app import main
+
+LATE_AKROS = (
+    "turn=9 step=jinn-keep bag=F0S0M0 temple=-/-/- draft=FM jinn=- ifrit=- out=FS "
+    "regions=2I,0,0,1,1,1J,0,0,1J,1,2I,1I,1J,0,1,1,1I,0,1J"
+)
+SMALL_ROUND = "1,0,0,4,0,0,0,0,2/0,2,2,1,1,0,2,0,0 d -"
+
+
+def test_hint_speaks_from_the_movers_side_and_shows_the_line(capsys):
+    main(["hint", "acadmu", SMALL_ROUND, "--count", "2"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Dark to move. With best play: Dark (you) ends")
+    assert out[1].startswith("1. ") and "exact: Dark (you) ends" in out[1]
+    assert out[2].strip().startswith("perfect play: ")
+    assert "not every move is settled" not in "\n".join(out)
+
+
+def test_hint_json_has_values_lines_and_proof(capsys):
+    main(["hint", "akros", LATE_AKROS, "--json", "--count", "5"])
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["to_move"] == "jinn" and payload["proven"]
+    assert payload["value"]["exact"]
+    for hint in payload["hints"]:
+        assert hint["exact"] and hint["method"] == "exact"
+        assert hint["value"]["value"] in (0, 1)
+        assert "Jinn (you)" in hint["evaluation"]
+
+
+def test_solve_and_hint_print_nothing_but_the_answer(capsys):
+    main(["solve", "akros", LATE_AKROS, "--json"])
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["exact"]
+    assert captured.err == ""  # the status line is drawn only on a terminal
+
+
+def test_warm_up_readies_every_solver(capsys):
+    main(["warm-up"])
+    out = capsys.readouterr().out
+    assert "acadmu: solver ready in" in out and "akros: solver ready in" in out
