@@ -74,7 +74,7 @@ def test_the_app_creates_the_schema_on_start(server_factory, db_url):
     with server_factory() as server:
         assert server.hub.store.engine.dialect.name == "postgresql"
         assert server.client.get("/api/games").json() == {"games": []}
-    assert _tables(db_url) == {"schema_version", "games", "actions", "holdings"}
+    assert _tables(db_url) == {"schema_version", "games", "actions", "chat", "holdings"}
     with server_factory() as server:  # a second start on the existing schema
         assert server.client.get("/api/games").json() == {"games": []}
 

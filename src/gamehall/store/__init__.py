@@ -3,6 +3,7 @@
 from gamehall.store.db import (
     SCHEMA_VERSION,
     ActionRow,
+    ChatRow,
     GameRow,
     Seat,
     Store,
@@ -15,6 +16,7 @@ from gamehall.store.db import (
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
+    "ChatRow",
     "GameRow",
     "Seat",
     "Store",

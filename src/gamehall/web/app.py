@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
+from gamehall.web.clock import Clock
 from gamehall.web.computers import AgentFactory
 from gamehall.web.engine import diagram_info, game_of, played_items
 from gamehall.web.hub import Hub
@@ -122,10 +123,12 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
     agent_workers: int | None = None,
+    clock: Clock | None = None,
 ) -> FastAPI:
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory). ``processes`` runs computer players in a process pool (for CPU-bound
-    search); an ``agent_factory`` (tests) runs on threads."""
+    search); an ``agent_factory`` (tests) runs on threads; ``clock`` (tests) is the time the
+    server measures clocks and pauses with (default: the wall clock)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     holder: dict[str, Hub] = {}
 
@@ -137,6 +140,7 @@ def create_app(
             agent_factory=agent_factory,
             processes=processes,
             agent_workers=agent_workers,
+            clock=clock,
         )
         await hub.start()
         holder["hub"] = hub
@@ -241,6 +245,7 @@ def create_app(
             seat=body.seat,
             level=body.level,
             player_id=me,
+            clock=body.clock,
         )
         set_seat_cookie(response, live, you)
         return created_answer(request, live, you)
@@ -267,6 +272,7 @@ def create_app(
                     updated=row.updated,
                     version=row.version,
                     seats=seat_infos(cls, row),
+                    clock=row.clock,
                 )
             )
         return GameList(games=games)
@@ -277,7 +283,7 @@ def create_app(
     ) -> StateMessage:
         live = await hub().get(game_id)
         you = await held_seats(request, response, live, seat)
-        return live.state_message(you)
+        return live.state_message(you, hub().clock.now())
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> PlainTextResponse:
@@ -286,14 +292,22 @@ def create_app(
             f"computer ({s.level})" if s.kind == "computer" else "human" for s in live.row.seats
         ]
         date = live.row.created[:10].replace("-", ".")
+        extra = {"Site": "gamehall web", "GameId": live.id}
+        if live.row.clock:
+            extra["TimeControl"] = live.row.clock
         record = make_record(
             live.game,
             live.actions,
             players=players,
             date=date,
             final=live.state,
-            extra={"Site": "gamehall web", "GameId": live.id},
+            extra=extra,
         )
+        outcome = live.played.outcome()
+        if live.played.ended is not None and outcome is not None:
+            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
+            record.tags["Result"] = outcome.result
+            record.tags["Termination"] = outcome.reason
         filename = f"{live.game.name}-{live.id}.txt"
         return PlainTextResponse(
             str(record),

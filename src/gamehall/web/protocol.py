@@ -66,6 +66,14 @@ class ErrorCode(StrEnum):
     RULES_CHANGED = "rules_changed"
     STORE_ERROR = "store_error"
     BAD_GAME = "bad_game"
+    BAD_CLOCK = "bad_clock"
+    PAUSED = "paused"
+    NOT_PAUSED = "not_paused"
+    CANNOT_ABORT = "cannot_abort"
+    NO_TAKEBACK = "no_takeback"
+    CANNOT_CLAIM = "cannot_claim"
+    BAD_CHAT = "bad_chat"
+    CHAT_TOO_FAST = "chat_too_fast"
 
     @property
     def status(self) -> int:
@@ -99,6 +107,14 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
     ErrorCode.BAD_GAME: (500, "a stored game no longer replays under the engine"),
+    ErrorCode.BAD_CLOCK: (400, "a time control that does not parse or is out of bounds (M+S or dN)"),
+    ErrorCode.PAUSED: (409, "play waits for the players to go on (the end of a round): send `continue`"),
+    ErrorCode.NOT_PAUSED: (409, "`continue` when nothing waits, or for a pause you already went on from"),
+    ErrorCode.CANNOT_ABORT: (409, "abort after every side has moved (resign instead)"),
+    ErrorCode.NO_TAKEBACK: (409, "nothing of yours to take back (or only across chance), no offer to answer, or your own offer"),
+    ErrorCode.CANNOT_CLAIM: (409, "claim the win while the opponent is here, before the grace period is over, or where claims do not apply"),
+    ErrorCode.BAD_CHAT: (400, "a chat message that is empty, longer than 300 characters or holds control characters"),
+    ErrorCode.CHAT_TOO_FAST: (429, "more chat messages than the rate limit allows; wait a few seconds"),
 }  # fmt: skip
 assert set(ERRORS) == set(ErrorCode)
 
@@ -149,12 +165,64 @@ class Ping(_In):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Resync | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Move | Resync | Ping] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "move", "resync", "ping")
+class Resign(_In):
+    """Resign the game (a seated player, at any time while it goes on)."""
+
+    type: Literal["resign"]
 
 
-def parse_client_message(text: str | bytes) -> Hello | Move | Resync | Ping:
+class Abort(_In):
+    """End the game with no result: only before every side has made a move."""
+
+    type: Literal["abort"]
+
+
+class Takeback(_In):
+    """Offer to take back your last move, or accept or decline the other side's offer. Where
+    nobody else has to agree (against the computer, hot-seat) an offer is granted at once."""
+
+    type: Literal["takeback"]
+    op: Literal["offer", "accept", "decline"]
+
+
+class Continue(_In):
+    """Go on from a pause (the end of a round) at ``version``."""
+
+    type: Literal["continue"]
+    version: StrictInt
+
+
+class Claim(_In):
+    """Claim the win: the opponent left more than the grace period ago."""
+
+    type: Literal["claim"]
+
+
+class Chat(_In):
+    """A chat message: players write to the players' chat, spectators to the spectators'."""
+
+    type: Literal["chat"]
+    text: Annotated[StrictStr, Field(max_length=2000)]
+
+
+ClientIn = Hello | Move | Resync | Ping | Resign | Abort | Takeback | Continue | Claim | Chat
+ClientMessage = Annotated[ClientIn, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ClientIn] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = (
+    "hello",
+    "move",
+    "resync",
+    "ping",
+    "resign",
+    "abort",
+    "takeback",
+    "continue",
+    "claim",
+    "chat",
+)
+
+
+def parse_client_message(text: str | bytes) -> ClientIn:
     """Read one client message; raises ProtocolError(bad_json | bad_message)."""
     try:
         data = json.loads(text)
@@ -188,7 +256,8 @@ Mode = Literal["computer", "hotseat", "online"]
 
 
 class CreateGame(BaseModel):
-    """``POST /api/games``."""
+    """``POST /api/games``. ``clock`` is a time control: ``"5+3"`` (minutes each, seconds added
+    per move; minutes may be fractional) or ``"d3"`` (days per move); none by default."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -197,6 +266,7 @@ class CreateGame(BaseModel):
     mode: Mode = "computer"
     seat: Annotated[int, Field(ge=0, le=16)] = 0
     level: Annotated[str, Field(max_length=64)] = "easy"
+    clock: Annotated[str, Field(max_length=20)] | None = None
 
 
 class Join(BaseModel):
@@ -258,7 +328,45 @@ class OutcomeInfo(_Out):
     winner_name: str | None
     reason: str
     scores: list[float]
-    result: Literal["1-0", "0-1", "1/2-1/2"]
+    result: Literal["1-0", "0-1", "1/2-1/2", "*"] = Field(
+        description="'*' for a game aborted with no result"
+    )
+
+
+class ClockInfo(_Out):
+    """The clocks as the server measured them when it sent the message: each seat's remaining
+    milliseconds (null for a seat without a clock: a computer), whose clock runs and the
+    server's time. A client counts the running clock down from when it received the message."""
+
+    control: str = Field(description="the time control: '5+3' or 'd3'")
+    remaining: list[int | None]
+    running: int | None = Field(description="the seat whose clock runs, if any")
+    sent: int = Field(description="the server's time (ms since the epoch)")
+    lag_allowance: int = Field(description="ms given back on every move for the network")
+
+
+class PauseInfo(_Out):
+    """Play waits for the players to go on (e.g. a round is over): why, how long it waits at
+    most, and the seats that have not yet sent ``continue``."""
+
+    reason: str
+    left_ms: int | None = Field(description="ms until play goes on by itself, if it does")
+    waiting: list[int]
+
+
+class TakebackInfo(_Out):
+    """A takeback offer that stands: the offering seat's last move would be taken back."""
+
+    by: int
+
+
+class AbsentInfo(_Out):
+    """A human seat that nobody holding it is connected to: for how long, and in how many ms
+    its opponent may claim the win (null: no claim applies, e.g. it has not moved yet)."""
+
+    seat: int
+    away_ms: int
+    claim_in_ms: int | None
 
 
 # --- server → client: the WebSocket messages -------------------------------------------------------
@@ -286,10 +394,16 @@ class StateMessage(_Out):
     outcome: OutcomeInfo | None
     status: Literal["ongoing", "finished"]
     mode: Mode
+    # From here on the fields change between versions too (presence, clocks, time passing): the
+    # server writes the fields above once per version and these when it sends (gamehall.web.live).
     seats: list[SeatPresence]
     rematch: str | None = Field(description="the id of the rematch, once there is one")
-    # The last two fields: the server writes the message once per version and splices in each
-    # reader's own seats (see gamehall.web.live).
+    clock: ClockInfo | None = Field(description="the clocks, in a game with a time control")
+    pause: PauseInfo | None = Field(description="play waits for the players to go on")
+    takeback: TakebackInfo | None = Field(description="a takeback offer that stands")
+    absent: list[AbsentInfo] = Field(description="human seats nobody is connected to")
+    abortable: bool = Field(description="whether the game may still be aborted")
+    # The last two fields: the server splices in each reader's own seats.
     you: list[int] = Field(description="the seats this reader holds")
     legal: list[LegalAction] = Field(
         description="the legal actions of the seat to move, for everyone to see"
@@ -301,6 +415,27 @@ class PresenceMessage(_Out):
 
     type: Literal["presence"] = "presence"
     seats: list[SeatPresence]
+    absent: list[AbsentInfo]
+
+
+class ChatLine(_Out):
+    """One chat message: its number in the game's chat, the writer (a seat and its name, or a
+    spectator), the text (always shown as text, never as markup) and when it was written."""
+
+    number: int
+    seat: int | None
+    name: str
+    text: str
+    at: str
+
+
+class ChatMessage(_Out):
+    """Chat for this reader's room (players or spectators): the recent lines on ``hello``, then
+    each new line as it is written."""
+
+    type: Literal["chat"] = "chat"
+    room: Literal["players", "spectators"]
+    lines: list[ChatLine]
 
 
 class ErrorMessage(_Out):
@@ -319,12 +454,9 @@ class PongMessage(_Out):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[
-    StateMessage | PresenceMessage | ErrorMessage | PongMessage, Field(discriminator="type")
-]
-SERVER_MESSAGE: TypeAdapter[StateMessage | PresenceMessage | ErrorMessage | PongMessage] = (
-    TypeAdapter(ServerMessage)
-)
+ServerOut = StateMessage | PresenceMessage | ChatMessage | ErrorMessage | PongMessage
+ServerMessage = Annotated[ServerOut, Field(discriminator="type")]
+SERVER_MESSAGE: TypeAdapter[ServerOut] = TypeAdapter(ServerMessage)
 
 
 # --- server → client: REST answers -----------------------------------------------------------------
@@ -404,6 +536,7 @@ class GameSummary(_Out):
     updated: str
     version: int
     seats: list[SeatInfo]
+    clock: str | None = Field(description="the time control, if any")
 
 
 class GameList(_Out):
