@@ -10,6 +10,7 @@ import { append, h, replace } from "./dom.js";
 import { LiveGame } from "./live.js";
 import { openCreated } from "./home.js";
 import { TurnAlert } from "./alert.js";
+import { ChatPanel, Clocks, clockText, isLow, roomButtons } from "./room.js";
 import {
   app,
   boardModule,
@@ -56,6 +57,21 @@ export function gamePage(id) {
   const overBox = h("div", { class: "over-box" });
   const movesBox = h("section", { class: "panel moves" });
   const legalBox = h("details", { class: "panel legal" });
+  const roomBox = h("div", { class: "room-box" });
+  const clocks = new Clocks();
+  let received = performance.now(); // when the last state arrived
+  let absentAt = performance.now(); // when the last news of who is away arrived (state or presence)
+  const chat = new ChatPanel({
+    enabled: preference("chat", true),
+    onToggle: (on) => setPreference("chat", on),
+    onSend: (text) => {
+      if (!live || !live.send({ type: "chat", text })) {
+        notify("Not connected: the message was not sent.");
+        return false;
+      }
+      return true;
+    },
+  });
 
   const root = h("div", { class: "game-page", "data-game-id": id });
   page(
@@ -68,8 +84,8 @@ export function gamePage(id) {
         { class: "game-grid" },
         h("div", { class: "seats-area" }, seatsBox),
         h("div", { class: "banner-area" }, banner),
-        h("div", { class: "board-col" }, boardBox, pauseBox, controlsBox, extrasBox),
-        h("aside", { class: "side-col" }, overBox, movesBox, tools, legalBox),
+        h("div", { class: "board-col" }, boardBox, controlsBox, extrasBox),
+        h("aside", { class: "side-col" }, pauseBox, overBox, roomBox, movesBox, chat.element, tools, legalBox),
       ),
     ]),
   );
@@ -114,6 +130,8 @@ export function gamePage(id) {
     const couldMove = canMove();
     state = message;
     pending = false;
+    received = absentAt = performance.now();
+    clocks.set(message.clock);
     follow(message);
     if (first) setup().then(render);
     render();
@@ -204,6 +222,24 @@ export function gamePage(id) {
     return flipped ? (base + 1) % seats : base;
   }
 
+  /** Send a message of the game room (resign, abort, takeback, claim, continue). */
+  function send(message) {
+    if (!live || !live.send(message)) {
+      notify("Not connected: nothing was sent. Reconnecting…");
+      live?.reconnectNow();
+      return false;
+    }
+    return true;
+  }
+
+  function renderRoom() {
+    const names = (state.seats || []).map((seat) => seatName(seat.name));
+    replace(
+      roomBox,
+      isLive() ? roomButtons({ state, you: you(), send, names, absentLeft: (away) => away.claim_in_ms - (performance.now() - absentAt) }) : [],
+    );
+  }
+
   function presenceOf(seat) {
     if (seat.kind === "computer") return ["computer", `computer${seat.level ? ` · ${seat.level}` : ""}`];
     const online = you().includes(seat.index) ? connection === "live" : seat.connected;
@@ -230,6 +266,9 @@ export function gamePage(id) {
           h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? scoreText(boardKit, scores[seat.index]) : ""),
           h("span", { class: `presence presence-${presenceClass}`, "data-presence": presenceClass }, presence),
           toMove ? h("span", { class: "seat-turn" }, "to move") : h("span"),
+          state.clock && state.clock.remaining[seat.index] !== null
+            ? h("span", { class: "seat-clock", "data-clock": seat.index, role: "timer", "aria-label": `${seatName(seat.name)}'s clock` })
+            : null,
         );
       }),
     );
@@ -294,7 +333,8 @@ export function gamePage(id) {
   function renderInvite() {
     const url = invite(id);
     const friend = (state.seats || []).find((seat) => seat.kind !== "computer" && !you().includes(seat.index));
-    if (!url || !friend || state.over || (state.mode && state.mode !== "online")) {
+    const played = friend && (state.movers || []).includes(friend.index);
+    if (!url || !friend || played || state.over || (state.mode && state.mode !== "online")) {
       inviteBox.hidden = true;
       return;
     }
@@ -385,11 +425,18 @@ export function gamePage(id) {
     if (mark) list.scrollTop = mark.offsetTop - list.clientHeight / 2;
   }
 
+  let shownPause = null; // the version whose pause was last brought into view
+
   function renderPause() {
     const pause = state.pause;
     if (!pause || !isLive()) {
       replace(pauseBox);
       return;
+    }
+    if (shownPause !== state.version) {
+      // A new pause: bring the panel into view (on a phone it is under the board).
+      shownPause = state.version;
+      requestAnimationFrame(() => pauseBox.scrollIntoView({ block: "nearest" }));
     }
     const details = boardKit?.resultDetails?.(state.view, labels()) || h("p", {}, pause.reason);
     const mine = you().filter((seat) => (pause.waiting || []).includes(seat));
@@ -399,7 +446,7 @@ export function gamePage(id) {
       if (live?.send({ type: "continue", version: state.version })) button.disabled = true;
     });
     const waitingFor = (pause.waiting || []).filter((seat) => !you().includes(seat)).map((seat) => seatName(state.seats?.[seat]?.name));
-    const countdown = h("span", { class: "pause-countdown", "data-until": pause.until ?? "" });
+    const countdown = h("span", { class: "pause-countdown" });
     replace(
       pauseBox,
       h(
@@ -415,20 +462,33 @@ export function gamePage(id) {
         ),
       ),
     );
-    tickPause();
+    tick();
   }
 
-  function tickPause() {
+  /** What moves with time between messages: the clocks, the pause's and a claim's countdown. */
+  function tick() {
+    if (!state) return;
+    for (const element of seatsBox.querySelectorAll(".seat-clock")) {
+      const seat = Number(element.dataset.clock);
+      const left = clocks.remaining(seat);
+      if (left === null) continue;
+      element.textContent = clockText(left);
+      element.classList.toggle("running", state.clock?.running === seat);
+      element.classList.toggle("low", isLow(left, state.clock?.control));
+      element.classList.toggle("flagged", left <= 0);
+    }
     const countdown = pauseBox.querySelector(".pause-countdown");
-    if (!countdown || !state?.pause?.until) return;
-    const left = Math.max(0, Math.ceil((state.pause.until - serverNow()) / 1000));
-    countdown.textContent = `The next round starts in ${left} s`;
-  }
-
-  // The server's time, estimated from the last state message (its `sent` time) and our clock.
-  let offset = 0;
-  function serverNow() {
-    return Date.now() + offset;
+    const pause = state.pause;
+    if (countdown && pause && pause.left_ms !== null && pause.left_ms !== undefined) {
+      const left = Math.max(0, Math.ceil((pause.left_ms - (performance.now() - received)) / 1000));
+      countdown.textContent = `Going on by itself in ${left} s`;
+    }
+    for (const element of roomBox.querySelectorAll(".claim-countdown")) {
+      const away = (state.absent || []).find((a) => String(a.seat) === element.closest("[data-claim-seat]").dataset.claimSeat);
+      const left = away ? away.claim_in_ms - (performance.now() - absentAt) : 0;
+      if (left <= 0) renderRoom();
+      else element.textContent = clockText(left);
+    }
   }
 
   function renderOver() {
@@ -489,7 +549,9 @@ export function gamePage(id) {
     renderMoves();
     renderPause();
     renderOver();
+    renderRoom();
     renderTools();
+    tick();
     if (board) {
       const shownView = isLive() ? state.view : past.views[viewing];
       const last = isLive() ? state.last : viewing > 0 ? past.items[viewing - 1] : null;
@@ -501,6 +563,7 @@ export function gamePage(id) {
         key: isLive() ? state.version : `past-${viewing}`,
         perspective: perspective(),
         seatLabels: labels(),
+        over: isLive() && state.over,
         history: past ? past.items.slice(0, isLive() ? undefined : viewing) : [],
       });
     }
@@ -516,7 +579,7 @@ export function gamePage(id) {
     else if (event.key === "End") go(null);
   };
   document.addEventListener("keydown", onKey);
-  const ticker = setInterval(tickPause, 250);
+  const ticker = setInterval(tick, 100);
 
   async function start() {
     if (token) {
@@ -545,11 +608,17 @@ export function gamePage(id) {
       id,
       {
         onState,
-        onPresence(seats) {
+        onPresence(message) {
           if (!state) return;
-          state = { ...state, seats };
+          absentAt = performance.now();
+          state = { ...state, seats: message.seats || [], absent: message.absent || [] };
           renderSeats();
           renderInvite();
+          renderRoom();
+          tick();
+        },
+        onChat(message) {
+          if (state) chat.receive(message, labels());
         },
         onError(message) {
           pending = false;

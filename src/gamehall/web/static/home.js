@@ -90,6 +90,12 @@ function newGameForm(game, levels) {
     { name: "level", id: id("level") },
     levels.map((level) => h("option", { value: level, selected: level === "easy" }, capitalize(level))),
   );
+  const clockSelect = h(
+    "select",
+    { name: "clock", id: id("clock") },
+    CLOCKS.map(([value, label]) => h("option", { value }, label)),
+  );
+  const clockRow = h("div", { class: "field clock-field" }, h("label", { for: id("clock") }, "Time"), clockSelect);
   const seatRow = h("div", { class: "field seat-field" }, h("label", { for: id("seat") }, "Play as"), seatSelect);
   const levelRow = h("div", { class: "field level-field" }, h("label", { for: id("level") }, "Computer level"), levelSelect);
   const optionRows = offered(game).map((option) => optionField(option, id));
@@ -111,7 +117,7 @@ function newGameForm(game, levels) {
         ),
       ),
     ),
-    h("div", { class: "fields" }, seatRow, levelRow),
+    h("div", { class: "fields" }, seatRow, levelRow, clockRow),
     optionRows.length ? h("details", { class: "variants" }, h("summary", {}, "Variants"), optionRows) : null,
     submit,
   );
@@ -128,6 +134,7 @@ function newGameForm(game, levels) {
     const body = { game: game.name, mode, options: readOptions(form, game) };
     if (mode !== "hotseat") body.seat = Number(seatSelect.value);
     if (mode === "computer") body.level = levelSelect.value;
+    if (clockSelect.value) body.clock = clockSelect.value;
     submit.disabled = true;
     try {
       const created = await postJSON("/api/games", body);
@@ -140,6 +147,19 @@ function newGameForm(game, levels) {
   });
   return form;
 }
+
+// Time controls offered: Fischer M+S (M minutes each, S seconds added per move) or dN (N days
+// per move); the server takes any within its bounds.
+const CLOCKS = [
+  ["", "No clock"],
+  ["1+0", "1 min"],
+  ["3+2", "3 min + 2 s"],
+  ["5+3", "5 min + 3 s"],
+  ["10+5", "10 min + 5 s"],
+  ["15+10", "15 min + 10 s"],
+  ["d1", "1 day a move"],
+  ["d3", "3 days a move"],
+];
 
 export function openCreated(created) {
   if (created.invite) rememberInvite(created.id, absolute(created.invite));
@@ -236,7 +256,7 @@ function gameItem(game) {
   return h(
     "li",
     { class: `game-item status-${game.status}`, "data-id": game.id },
-    h("a", { href: `/game/${encodeURIComponent(game.id)}`, class: "game-link" }, h("strong", {}, titleOf(game.game)), ` · ${modeName(game.mode)}`),
+    h("a", { href: `/game/${encodeURIComponent(game.id)}`, class: "game-link" }, h("strong", {}, titleOf(game.game)), ` · ${modeName(game.mode)}${game.clock ? ` · ${game.clock}` : ""}`),
     h("span", { class: "game-seats" }, seats),
     h("span", { class: "game-status" }, status),
     h("span", { class: "game-time muted" }, ago(game.updated || game.created)),

@@ -10,7 +10,8 @@ const BACKOFF_MAX_MS = 15000;
 
 export class LiveGame {
   /**
-   * handlers: onState(message), onPresence(seats), onError(message), onStatus(status, detail)
+   * handlers: onState(message), onPresence(message), onChat(message), onError(message),
+   * onStatus(status, detail)
    * status is "connecting" | "live" | "reconnecting" | "closed".
    */
   constructor(id, handlers, { seatToken = null, version = -1 } = {}) {
@@ -113,7 +114,10 @@ export class LiveGame {
         break;
       }
       case "presence":
-        this.handlers.onPresence?.(message.seats || []);
+        this.handlers.onPresence?.(message);
+        break;
+      case "chat":
+        this.handlers.onChat?.(message);
         break;
       case "error":
         if (message.code === "stale_version") this.resync();

@@ -22,6 +22,9 @@ const SIDES = ["d", "l"]; // seat index → the view's side letter
 /** The board can be drawn from either side (a spectator may turn it round). */
 export const flippable = true;
 
+/** What the button that ends a round's pause says. */
+export const continueLabel = "Next round";
+
 export function describe(pairing) {
   return `${COLOUR_NAMES[pairing[0]]} ${SHAPE_NAMES[pairing[1]]}`;
 }
@@ -160,7 +163,8 @@ export class Board {
   /**
    * data: {view, legal (the server's legal items), canMove, last (the played item, with its
    * mover), key, perspective (the seat drawn at the bottom: 0 Dark, 1 Light), seatLabels (the
-   * seats' labels, by seat index), history (the played items so far, when known)}
+   * seats' labels, by seat index), over (the game has ended, on the board or off it: resigned,
+   * on time), history (the played items so far, when known)}
    */
   update(data) {
     if (data.key !== this.key) {
@@ -286,7 +290,7 @@ export class Board {
     const g = s("g", { class: `side side-${side}`, transform: `translate(0 ${y})` });
     g.append(s("rect", { class: "side-bg", x: 0, y: 0, width: WIDTH, height: PANEL_H, rx: 10 }));
     const tags = [];
-    if (view.phase === "play" && !view.round_over && view.to_move === side) tags.push("to move");
+    if (view.phase === "play" && !view.round_over && !this.data.over && view.to_move === side) tags.push("to move");
     if (view.passed === side) tags.push("passed");
     g.append(
       s(
@@ -378,6 +382,7 @@ export class Board {
       );
     } else if (canMove && this.selected) {
       const mine = moves.filter((m) => m.own === this.selected);
+      const cancel = h("button", { class: "ghost", onClick: () => this.clearSelection() }, "Cancel");
       if (this.picked) {
         const options = mine.filter((m) => m.taken.includes(this.picked));
         items.push(
@@ -388,7 +393,7 @@ export class Board {
             icon(this.selected),
             ` ${describe(this.selected)} takes `,
             icon(this.picked),
-            ` ${describe(this.picked)}: click a second highlighted token, or choose:`,
+            ` ${describe(this.picked)}: click a second token, or choose:`,
           ),
           h(
             "div",
@@ -400,18 +405,19 @@ export class Board {
                   class: "choice",
                   "data-action": m.text,
                   title: `${m.taken.map(describe).join(" + ")}, by ${m.by}`,
+                  "aria-label": `take ${m.taken.map(describe).join(" and ")}, by ${m.by}`,
                   onClick: () => this.send(m.text),
                 },
                 m.taken.map((t) => icon(t, 20)),
-                m.by === "colour" ? " one, by colour" : " two, by shape",
+                m.by === "colour" ? " alone" : null,
               ),
             ),
+            cancel,
           ),
         );
       } else {
-        items.push(h("p", { class: "hint" }, "Your ", icon(this.selected), ` ${describe(this.selected)}: click a highlighted token to take.`));
+        items.push(h("p", { class: "hint" }, "Your ", icon(this.selected), ` ${describe(this.selected)}: click a highlighted token to take.`), cancel);
       }
-      items.push(h("button", { class: "ghost", onClick: () => this.clearSelection() }, "Cancel"));
     } else if (canMove && moves.length) {
       items.push(h("p", { class: "hint" }, "Your move: click one of your highlighted tokens (the one you give up)."));
     }

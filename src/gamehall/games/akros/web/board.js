@@ -293,7 +293,8 @@ export class Board {
           h(
             "div",
             { class: "choices hand" },
-            keeps.map((item) =>
+            // Every tile in hand (a draft may hold two alike: either one keeps that kind).
+            handTiles(view.draft, keeps).map((item) =>
               h(
                 "button",
                 {
@@ -323,6 +324,12 @@ export class Board {
     }
     replace(this.controls, items);
   }
+}
+
+/** The legal keep for each tile of the draft, in the draft's order. */
+function handTiles(draft, keeps) {
+  const tiles = draft && draft.length ? draft : keeps.map((item) => item.tile);
+  return tiles.map((letter) => keeps.find((item) => item.tile === letter)).filter(Boolean);
 }
 
 /** Each environment counted as the rulebook counts it: 1 per servant plus the tiles under it. */
