@@ -64,12 +64,16 @@ def test_from_the_home_page_to_the_end_of_a_first_round(server, new_context):
         before = version(page)
         acadmu_click_move(page, rng)
         wait_settled(page, before)
+        if version(page) > 6 and page.locator(".game-page").get_attribute("data-viewing") == "live":
+            _step_back_and_return(page)
     assert is_paused(page), "the round did not end in 60 moves"
     panel = page.locator(".pause-panel")
     assert panel.is_visible() and in_view(page, ".pause-panel button.continue")
     assert "The round is over" in panel.inner_text()
     assert panel.locator(".round-table tbody tr").count() == 2
-    assert page.locator(".game-page").get_attribute("data-position").split()[0]  # the final position
+    assert (
+        page.locator(".game-page").get_attribute("data-position").split()[0]
+    )  # the final position
     screenshot(page, "newcomer-round-end-desktop", full_page=False)
     final = page.locator(".game-page").get_attribute("data-position")
     page.locator(".pause-panel button.continue", has_text="Next round").click()
@@ -78,6 +82,27 @@ def test_from_the_home_page_to_the_end_of_a_first_round(server, new_context):
     )
     assert not is_paused(page)
     assert errors == []
+
+
+_stepped = []
+
+
+def _step_back_and_return(page):
+    """Once per test run: step back through the live game's moves, then back to live."""
+    if _stepped:
+        return
+    _stepped.append(True)
+    live_position = page.locator(".game-page").get_attribute("data-position")
+    page.locator('.move-list li[data-step="3"] button').click()
+    page.wait_for_selector('.game-page[data-viewing="3"]')
+    assert page.locator(".turn-banner").inner_text().startswith("Viewing move 3 of")
+    assert page.locator(".group.selectable").count() == 0  # nothing to click in the past
+    page.locator('.moves button[data-step="back"]').click()
+    page.wait_for_selector('.game-page[data-viewing="2"]')
+    screenshot(page, "newcomer-step-back-desktop", full_page=False)
+    page.locator(".turn-banner button.back-to-live").click()
+    page.wait_for_selector('.game-page[data-viewing="live"]')
+    assert page.locator(".game-page").get_attribute("data-position") == live_position
 
 
 def test_the_round_end_panel_and_your_tokens_fit_a_phone(server, new_context):

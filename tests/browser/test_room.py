@@ -136,6 +136,13 @@ def test_the_players_chat_and_a_leaving_player_shows_offline(server, new_context
     spectator.wait_for_selector('.conn[data-status="live"]')
     assert spectator.locator(".chat h2").inner_text() == "Spectators' chat"
     assert spectator.locator(".chat-lines li").count() == 0
+    # A spectator may turn the board round: Light's side at the bottom.
+    assert spectator.locator(".acadmu-svg .side-l").get_attribute("transform") == "translate(0 0)"
+    spectator.locator("button.flip").click()
+    spectator.wait_for_function(
+        "() => document.querySelector('.acadmu-svg .side-d').getAttribute('transform')"
+        " === 'translate(0 0)'"
+    )
     # Each player can turn the chat off (remembered by the page).
     friend.locator(".chat-toggle").click()
     assert friend.locator(".chat-body").is_hidden()
@@ -143,9 +150,14 @@ def test_the_players_chat_and_a_leaving_player_shows_offline(server, new_context
     friend.wait_for_selector(".chat-toggle")
     assert friend.locator(".chat-body").is_hidden()
     # The friend makes a move, then leaves: the creator sees them offline and a countdown.
+    # While the creator's tab is in the background, the title says when it is their turn.
     rng = random.Random(1)
     for page in (creator, friend):
         wait_settled(page)
+    creator.evaluate(
+        "() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
     for _ in range(2):
         mover = _mover([creator, friend])
         if mover is None:
@@ -153,6 +165,7 @@ def test_the_players_chat_and_a_leaving_player_shows_offline(server, new_context
         before = version(mover)
         acadmu_click_move(mover, rng)
         wait_settled(mover, before)
+    creator.wait_for_function("() => document.title.startsWith('▶ Your turn')", timeout=5000)
     friend.context.close()
     creator.wait_for_selector('.seat[data-seat="1"] [data-presence="offline"]')
     creator.wait_for_selector(".leaving .claim-countdown")

@@ -10,7 +10,7 @@ kind        what happened                                 ``mover``
 action      a game action (the rules engine's text)       the seat, or -1 for chance
 offer       a takeback offered                            the seat that offers
 decline     the offer declined                            the seat that declines
-takeback    ``takeback N``: the last N game actions undone the seat that asked (or accepted)
+takeback    ``takeback N``: the last N game actions undone the seat whose move is taken back
 resign      the game ends: the seat resigned              the seat that resigns
 abort       the game ends with no result                  the seat that aborts
 flag        the game ends: the seat's time ran out        the seat whose time ran out
