@@ -317,6 +317,24 @@ def test_a_rounds_end_waits_for_every_player_to_go_on(server):
         )
 
 
+def test_a_pause_waits_again_after_a_restart(server_factory):
+    with server_factory() as server:
+        answer = server.client.post("/api/games", json={"game": "acadmu", "mode": "hotseat"})
+        game_id = answer.json()["id"]
+        with server.client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            state = _to_a_pause(server, ws, hello(server, ws), {0: ws, 1: ws})
+    with server_factory() as again:
+        again.client.cookies.update(server.client.cookies)  # the same browser
+        live = again.hub.games[game_id]  # a game whose next action is chance is resumed
+        assert live.pause is not None and live.pause.waiting == {0, 1}
+        resumed = again.client.get(f"/api/games/{game_id}").json()
+        assert resumed["version"] == state["version"] and resumed["pause"]["waiting"] == [0, 1]
+        with again.client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            hello(again, ws)
+            ws.send_json({"type": "continue", "version": state["version"]})
+            assert again.receive_state(ws, state["version"] + 1)["last"]["kind"] == "pour"
+
+
 def test_against_the_computer_the_next_round_follows_after_a_few_seconds_or_a_click(server_factory):
     clock = FakeClock()
     with server_factory(clock=clock) as server:

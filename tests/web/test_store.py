@@ -122,6 +122,12 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
         # Games stored before schema 2 were made under every game's first rules version.
         assert row is not None and row.rules_version == "1" and row.version == 1
         assert [a.text for a in store.actions(GAME)] == ["draw RS:BS/RC:BS"]
+        # Schema 3: every entry stored before is a game action, with no clock; chat is empty.
+        (entry,) = store.actions(GAME)
+        assert (entry.kind, entry.clock) == ("action", None) and row.clock is None
+        assert store.chat(GAME, "players") == []
+        store.add_chat(GAME, "players", 0, "hello")
+        assert [c.text for c in store.chat(GAME, "players")] == ["hello"]
         new = _row("g_newgame000")
         new.rules_version = "7"
         store.create_game(new)

@@ -676,7 +676,6 @@ class Hub:
         line = clean(text)
         if connection.chat_limit is None:
             connection.chat_limit = RateLimit(self.clock.now)
-        assert isinstance(connection.chat_limit, RateLimit)
         connection.chat_limit.check()
         room = room_of(connection.seats)
         seat = None

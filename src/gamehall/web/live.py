@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from gamehall.core import Game, State
 from gamehall.store import ActionRow, GameRow
+from gamehall.web.chat import RateLimit
 from gamehall.web.clock import (
     LAG_ALLOWANCE_MS,
     TimeControl,
@@ -64,7 +65,7 @@ class Connection:
     def __init__(self, transport: Transport, seats: frozenset[int]) -> None:
         self.transport = transport
         self.seats = seats
-        self.chat_limit: object | None = None
+        self.chat_limit: RateLimit | None = None
         """The connection's chat rate limit (made by the hub at its first message)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
