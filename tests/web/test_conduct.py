@@ -48,9 +48,15 @@ def test_a_takeback_undoes_your_last_move_and_what_followed_never_across_chance(
 def test_takebacks_are_granted_at_once_without_another_person_else_offered_and_answered():
     movers = [-1, -1, 0, 1]
 
-    def ask(op, seats, offer=None, consent=True):
+    def ask(op, seats, offer=None, consent=True, declined=()):
         return conduct.takeback(
-            op, over=False, seats=seats, movers=movers, offer=offer, consent_needed=consent
+            op,
+            over=False,
+            seats=seats,
+            movers=movers,
+            offer=offer,
+            consent_needed=consent,
+            declined=declined,
         )
 
     # Against the computer: back to before your last move, the computer's reply included.
@@ -65,6 +71,10 @@ def test_takebacks_are_granted_at_once_without_another_person_else_offered_and_a
     assert _code(ask, "offer", {1}, offer=1) == "no_takeback"  # already offered
     assert _code(ask, "offer", {0}, offer=1) == "no_takeback"  # answer theirs first
     assert _code(ask, "accept", {0}) == "no_takeback"  # no offer
+    # A declined offer is not made again before the next move (where nobody is asked, no limit).
+    assert _code(ask, "offer", {1}, declined={1}) == "no_takeback"
+    assert ask("offer", {0}, declined={1}) == conduct.TakebackRuling("offer", 0)
+    assert ask("offer", {0}, consent=False, declined={0}) == conduct.TakebackRuling("grant", 0, 2)
     assert _code(ask, "offer", set()) == "not_your_seat"
     with pytest.raises(ProtocolError) as caught:
         conduct.takeback(
@@ -140,6 +150,8 @@ def test_a_log_with_offers_takebacks_and_an_ending_replays_to_the_same_game():
     played = replay_log(game, log[:7])
     assert played.actions == [draw, keep] and played.movers == [-1, 0]
     assert played.offer == 0 and played.version == 7 and str(played.state) == str(after_keep)
+    played = replay_log(game, log[:8])
+    assert played.offer is None and played.declined == {0}  # a restart keeps the refusal
     played = replay_log(game, log)
     assert played.offer is None and played.ended == Ending("resign", 1) and played.over
     outcome = played.outcome()

@@ -210,14 +210,18 @@ def test_an_online_takeback_is_offered_then_declined_or_accepted(server):
         assert declined["takeback"] is None and declined["actions"] == state["actions"]
         server.receive_state(theirs, declined["version"])
 
+        # Declined, the offer is not made again before the next move; then it undoes that too.
+        error = _refused(server, mine, game_id, {"type": "takeback", "op": "offer"}, "no_takeback")
+        assert "after the next move" in error["message"]
+        replied = _move(server, theirs, declined, [mine])
         mine.send_json({"type": "takeback", "op": "offer"})
-        offered = server.receive_state(theirs, declined["version"] + 1)
+        offered = server.receive_state(theirs, replied["version"] + 1)
         server.receive_state(mine, offered["version"])
         theirs.send_json({"type": "takeback", "op": "accept"})
         back = server.receive_state(mine, offered["version"] + 1)
         assert back["actions"] == state["actions"][:-1] and back["to_move"] == first
         kinds = [kind for kind, _, _ in _log(server, game_id)]
-        assert kinds[-5:] == ["action", "offer", "decline", "offer", "takeback"]
+        assert kinds[-6:] == ["action", "offer", "decline", "action", "offer", "takeback"]
 
         # An offer lapses when a move is played.
         state = _move(server, mine, back, [theirs])

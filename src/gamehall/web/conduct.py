@@ -8,7 +8,8 @@ changes); none reads a store, a clock or a socket.
 * **Takeback**: undoes the asker's last move and whatever followed it, never across chance (a
   pour or a draw is never drawn again). It needs the consent of every other person in the game:
   where there is none (against the computer, hot-seat) it is granted at once; online it is
-  offered, and the other player accepts or declines. An offer lapses when a move is played.
+  offered, and the other player accepts or declines. An offer lapses when a move is played; a
+  declined offer may be made again only after the next move (so offers stay bounded by moves).
 * **Claim**: in an online game, once a human opponent who has moved has been gone longer than
   the grace period (:func:`leave_grace_ms`), the player who stayed may claim the win.
 * **Continue**: a pause (the end of a round) waits for each person seated to go on.
@@ -116,8 +117,10 @@ def takeback(
     movers: Sequence[int],
     offer: int | None,
     consent_needed: bool,
+    declined: Collection[int] = (),
 ) -> TakebackRuling:
-    """A takeback request of ``seats`` (``consent_needed``: another person must agree)."""
+    """A takeback request of ``seats`` (``consent_needed``: another person must agree;
+    ``declined``: the seats whose offer was declined since the last move)."""
     _seated(over, seats)
     if op == "offer":
         seat = _asker(movers, seats)
@@ -128,6 +131,11 @@ def takeback(
             raise ProtocolError(
                 ErrorCode.NO_TAKEBACK,
                 "the other side has offered a takeback: accept or decline it first",
+            )
+        if consent_needed and seat in declined:
+            raise ProtocolError(
+                ErrorCode.NO_TAKEBACK,
+                "your takeback offer was declined; you may offer again after the next move",
             )
         if not consent_needed:
             return TakebackRuling("grant", seat, count)

@@ -19,7 +19,8 @@ claim       the game ends: the opponent left              the seat that claims t
 
 A takeback never deletes an entry: the game's actions are the log's actions with the undone ones
 taken off, so replaying the log gives the same game, takebacks included. A takeback offer lapses
-when a game action is played.
+when a game action is played; a declined offer is not made again before the next game action,
+so offers and declines never outnumber the moves.
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ class Played:
     ended: Ending | None = None
     offer: int | None = None
     """The seat that offered a takeback, while the offer stands."""
+    declined: set[int] = field(default_factory=set)
+    """The seats whose takeback offer was declined since the last game action."""
     clock: tuple[int | None, ...] | None = None
     """Each seat's remaining time after the last entry (None: no clock)."""
 
@@ -115,6 +118,7 @@ class Played:
         self.actions.append(text)
         self.movers.append(mover)
         self.offer = None
+        self.declined.clear()
 
     def take_back(self, count: int) -> None:
         """Undo the last ``count`` game actions."""
@@ -124,6 +128,7 @@ class Played:
         del self.actions[-count:]
         del self.movers[-count:]
         self.offer = None
+        self.declined.clear()
 
     def apply(self, entry: ActionRow, *, checked: bool = True, state: State | None = None) -> None:
         """Take one entry into account: game actions through the rules' checked door (unless
@@ -143,6 +148,8 @@ class Played:
         elif entry.kind == "offer":
             self.offer = entry.mover
         elif entry.kind == "decline":
+            if self.offer is not None:
+                self.declined.add(self.offer)
             self.offer = None
         elif entry.kind == "takeback":
             self.take_back(takeback_count(entry.text))

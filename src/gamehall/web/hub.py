@@ -604,6 +604,7 @@ class Hub:
                 movers=live.movers,
                 offer=live.played.offer,
                 consent_needed=consent,
+                declined=live.played.declined,
             )
             if ruling.what == "grant":
                 await self._entry(live, "takeback", takeback_text(ruling.count), ruling.seat)
