@@ -436,3 +436,25 @@ def test_chat_is_rate_limited(server_factory):
             clock.advance(CHAT_WINDOW_MS)
             ws.send_json({"type": "chat", "text": "later"})
             assert _chat(server, ws)["lines"][0]["text"] == "later"
+
+
+def test_a_games_chat_holds_a_bounded_number_of_messages(server, monkeypatch):
+    monkeypatch.setattr("gamehall.web.hub.CHAT_STORED", 3)
+    game_id, creator, _, watcher = _online(server)
+    with (
+        creator.websocket_connect(f"/ws/games/{game_id}") as ws,
+        watcher.websocket_connect(f"/ws/games/{game_id}") as spectator,
+    ):
+        for socket in (ws, spectator):
+            hello(server, socket)
+            _chat(server, socket)
+        for n in range(2):
+            ws.send_json({"type": "chat", "text": f"message {n}"})
+            _chat(server, ws)
+        spectator.send_json({"type": "chat", "text": "from the stands"})
+        _chat(server, spectator)
+        # Both rooms count: the game's chat is full for players and spectators alike.
+        for socket in (ws, spectator):
+            error = _refused(server, socket, game_id, {"type": "chat", "text": "more"}, "bad_chat")
+            assert "holds its 3 messages" in error["message"]
+        assert len(server.hub.store.chat(game_id, "players")) == 2

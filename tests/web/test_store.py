@@ -128,6 +128,8 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
         assert store.chat(GAME, "players") == []
         store.add_chat(GAME, "players", 0, "hello")
         assert [c.text for c in store.chat(GAME, "players")] == ["hello"]
+        assert store.add_chat(GAME, "spectators", None, "full", most=1) is None  # bounded
+        assert store.chat(GAME, "spectators") == []
         new = _row("g_newgame000")
         new.rules_version = "7"
         store.create_game(new)

@@ -436,14 +436,19 @@ class Store:
 
     # --- chat ---
 
-    def add_chat(self, game_id: str, room: str, seat: int | None, text: str) -> ChatRow:
-        """Store a chat message, numbered after the game's last one (in one transaction)."""
+    def add_chat(
+        self, game_id: str, room: str, seat: int | None, text: str, most: int | None = None
+    ) -> ChatRow | None:
+        """Store a chat message, numbered after the game's last one (in one transaction); None
+        (and nothing stored) when the game's chat holds ``most`` messages already."""
         for _ in range(5):  # two writers may take the same number: the key refuses one
             try:
                 with self.engine.begin() as conn:
                     last = conn.execute(
                         select(func.max(chat_table.c.number)).where(chat_table.c.game_id == game_id)
                     ).scalar()
+                    if most is not None and (last or 0) >= most:
+                        return None
                     row = ChatRow((last or 0) + 1, room, seat, text, now_text())
                     conn.execute(
                         insert(chat_table).values(

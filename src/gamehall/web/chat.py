@@ -4,7 +4,8 @@ Players (anyone holding a seat) write to and read the players' room; everyone el
 reads the spectators' room, so spectators never talk to the players during a game. Messages are
 stored with the game (:meth:`gamehall.store.Store.add_chat`), at most :data:`CHAT_LENGTH`
 characters of plain text (clients show them as text, never as markup), and each writer may send
-at most :data:`CHAT_BURST` messages in :data:`CHAT_WINDOW_MS`. Each player can turn the chat off
+at most :data:`CHAT_BURST` messages in :data:`CHAT_WINDOW_MS`; a game's chat holds at most
+:data:`CHAT_STORED` messages. Each player can turn the chat off
 in their page (a preference of the page).
 """
 
@@ -22,6 +23,8 @@ CHAT_LENGTH = 300
 CHAT_BURST = 5
 CHAT_WINDOW_MS = 10_000
 """A writer may send :data:`CHAT_BURST` messages in any :data:`CHAT_WINDOW_MS` milliseconds."""
+CHAT_STORED = 2000
+"""The most messages a game's chat holds (both rooms together); then it refuses more."""
 CHAT_HISTORY = 100
 """How many of a room's last messages a client gets when it connects."""
 
@@ -86,6 +89,7 @@ __all__ = [
     "CHAT_BURST",
     "CHAT_HISTORY",
     "CHAT_LENGTH",
+    "CHAT_STORED",
     "CHAT_WINDOW_MS",
     "PLAYERS",
     "SPECTATORS",

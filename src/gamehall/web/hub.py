@@ -45,7 +45,7 @@ from gamehall.core import (
 )
 from gamehall.store import ActionRow, GameRow, Seat, Store, now_text
 from gamehall.web import conduct
-from gamehall.web.chat import CHAT_HISTORY, RateLimit, clean, room_of
+from gamehall.web.chat import CHAT_HISTORY, CHAT_STORED, RateLimit, clean, room_of
 from gamehall.web.clock import Clock, ClockError, SystemClock, TimeControl, flag_due, time_left
 from gamehall.web.computers import AgentFactory, Computers
 from gamehall.web.engine import (
@@ -684,12 +684,17 @@ class Hub:
             player = live.state.current_player
             seat = conduct.acting_seat(connection.seats, player if player >= 0 else None)
         try:
-            row = await self.db(self.store.add_chat, live.id, room, seat, line)
+            row = await self.db(self.store.add_chat, live.id, room, seat, line, CHAT_STORED)
         except Exception as error:
             log.exception("cannot store a chat message of %s", live.id)
             raise ProtocolError(
                 ErrorCode.STORE_ERROR, f"the message could not be stored: {error}"
             ) from None
+        if row is None:
+            raise ProtocolError(
+                ErrorCode.BAD_CHAT,
+                f"this game's chat holds its {CHAT_STORED} messages already; it takes no more",
+            )
         message = ChatMessage(room=room, lines=[self._chat_line(live, row)])  # type: ignore[arg-type]
         text_out = message.model_dump_json()
         for other in list(live.connections):

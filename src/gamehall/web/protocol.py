@@ -113,7 +113,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.CANNOT_ABORT: (409, "abort after every side has moved (resign instead)"),
     ErrorCode.NO_TAKEBACK: (409, "nothing of yours to take back (or only across chance), no offer to answer, or your own offer"),
     ErrorCode.CANNOT_CLAIM: (409, "claim the win while the opponent is here, before the grace period is over, or where claims do not apply"),
-    ErrorCode.BAD_CHAT: (400, "a chat message that is empty, longer than 300 characters or holds control characters"),
+    ErrorCode.BAD_CHAT: (400, "a chat message that is empty, longer than 300 characters or holds control characters, or a game whose chat is full (2000 messages)"),
     ErrorCode.CHAT_TOO_FAST: (429, "more chat messages than the rate limit allows; wait a few seconds"),
 }  # fmt: skip
 assert set(ERRORS) == set(ErrorCode)
