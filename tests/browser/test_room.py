@@ -115,11 +115,13 @@ def test_a_takeback_against_the_computer(server, new_context):
     assert page.evaluate("window.gamehall.state.actions.length") == actions_before
     assert my_turn(page)
     screenshot(page, "takeback-after-desktop", full_page=False)
+    assert page.locator(".panel.chat").is_hidden()  # nobody to talk to against the computer
     assert page.js_errors == []
 
 
 def test_the_players_chat_and_a_leaving_player_shows_offline(server, new_context):
     game_id, creator, friend = _online_pair(server, new_context)
+    assert creator.locator(".panel.chat").is_visible()
     creator.locator(".chat-form input").fill("Good luck! <b>not bold</b>")
     creator.locator(".chat-form button").click()
     line = friend.locator(".chat-lines li").last

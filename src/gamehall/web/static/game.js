@@ -330,6 +330,13 @@ export function gamePage(id) {
     replace(tools, items);
   }
 
+  /** The players' chat only where another person holds a seat (not against the computer, nor
+   * hot-seat, where nobody would read it); spectators always have theirs. */
+  function renderChat() {
+    const other = (state.seats || []).some((seat) => seat.kind !== "computer" && !you().includes(seat.index));
+    chat.element.hidden = you().length > 0 && !other;
+  }
+
   function renderInvite() {
     const url = invite(id);
     const friend = (state.seats || []).find((seat) => seat.kind !== "computer" && !you().includes(seat.index));
@@ -551,6 +558,7 @@ export function gamePage(id) {
     renderOver();
     renderRoom();
     renderTools();
+    renderChat();
     tick();
     if (board) {
       const shownView = isLive() ? state.view : past.views[viewing];
