@@ -458,3 +458,31 @@ def test_a_games_chat_holds_a_bounded_number_of_messages(server, monkeypatch):
             error = _refused(server, socket, game_id, {"type": "chat", "text": "more"}, "bad_chat")
             assert "holds its 3 messages" in error["message"]
         assert len(server.hub.store.chat(game_id, "players")) == 2
+
+
+def test_a_takeback_offer_at_a_rounds_end_keeps_the_pause(server):
+    game_id, creator, guest, _ = _online(server)
+    with (
+        creator.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        guest.websocket_connect(f"/ws/games/{game_id}") as ws1,
+    ):
+        for ws in (ws0, ws1):
+            state = hello(server, ws)
+        state = _to_a_pause(server, ws0, state, {0: ws0, 1: ws1})
+        version = state["version"]
+        ws0.send_json({"type": "continue", "version": version})
+        waiting = server.receive_state(ws1, version)
+        while waiting["pause"]["waiting"] != [1]:
+            waiting = server.receive_state(ws1, version)
+        # An offer and its decline are entries, but the round's end still waits, for the same seat.
+        ws0.send_json({"type": "takeback", "op": "offer"})
+        offered = server.receive_state(ws1, version + 1)
+        assert offered["takeback"] == {"by": 0}
+        assert offered["pause"] is not None and offered["pause"]["waiting"] == [1]
+        ws1.send_json({"type": "takeback", "op": "decline"})
+        declined = server.receive_state(ws0, version + 2)
+        assert declined["pause"] is not None and declined["pause"]["waiting"] == [1]
+        assert declined["actions"] == state["actions"]
+        ws1.send_json({"type": "continue", "version": version + 2})
+        poured = server.receive_state(ws0, version + 3)
+        assert poured["pause"] is None and poured["last"]["kind"] == "pour"

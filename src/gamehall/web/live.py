@@ -239,7 +239,8 @@ class LiveGame:
         if entry.clock is not None:
             self.clocks = list(entry.clock)
         self.turn_started = now
-        self.pause = None
+        if entry.kind not in ("offer", "decline"):  # a takeback's question leaves a pause be
+            self.pause = None
         self.row.version = self.version
         self.row.status = "finished" if self.over else "ongoing"
 
