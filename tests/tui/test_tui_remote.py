@@ -150,3 +150,31 @@ async def test_watch_an_online_akros_game(server):
 def test_a_server_error_is_one_line(server):
     with pytest.raises(GamehallError, match=r"the server says: .*g_nosuchgame"):
         connect_session(f"{server}/game/g_nosuchgame")
+
+
+def test_chat_is_left_aside_and_a_resignation_ends_the_game_here(server):
+    answer, tokens = create(server, {"game": "acadmu", "mode": "online"})
+    guest_token = answer["invite"].split("?seat=")[1]
+    session = connect_session(f"{answer['url']}?seat={tokens[0]}")
+    from websockets.sync.client import connect
+
+    def wait(check) -> None:
+        deadline = time.monotonic() + 20
+        while not check():
+            assert time.monotonic() < deadline
+            session.poll()  # a chat message must not upset the session
+            time.sleep(0.05)
+
+    try:
+        wait(lambda: session.version >= 0)
+        url = f"{server.replace('http', 'ws')}/ws/games/{answer['id']}?seat={guest_token}"
+        with connect(url, open_timeout=10) as guest:
+            guest.send(json.dumps({"type": "hello", "version": -1}))
+            guest.send(json.dumps({"type": "chat", "text": "hello from the browser"}))
+            version = session.version
+            guest.send(json.dumps({"type": "resign"}))
+            wait(lambda: session.version > version)
+        assert session.over and session.last_error is None
+        assert session.result_text() == "Light resigned: Dark wins"
+    finally:
+        session.close()

@@ -33,6 +33,7 @@ from gamehall.core import Action, GamehallError, Record, State, make_record
 from gamehall.tui.session import new_save_path
 from gamehall.web.protocol import (
     SERVER_MESSAGE,
+    Continue,
     ErrorAnswer,
     ErrorMessage,
     Hello,
@@ -116,6 +117,8 @@ class RemoteSession:
         self.actions: list[Action] = []
         self.version = -1
         self.you: list[int] = []
+        self.ended: str | None = None
+        """Why the game ended off the board (resigned, out of time, …), if it did."""
         self.seats: list[SeatPresence] = []
         self.players = [
             p.lower() for p in (record.tags.get(n.capitalize(), "") for n in self.game.player_names)
@@ -181,7 +184,8 @@ class RemoteSession:
             return Down(
                 f"the server sent a message this client cannot read ({error.error_count()} problems)"
             )
-        return None if message.type == "pong" else message
+        # The terminal app is no chat client: chat lines are left to the browser.
+        return None if message.type in ("pong", "chat") else message
 
     def _post(self, message: StateMessage | PresenceMessage | ErrorMessage | Down | None) -> None:
         if message is not None:
@@ -244,9 +248,25 @@ class RemoteSession:
         self.you = list(message.you)
         self.seats = list(message.seats)
         self.last_error = None
+        # Ended off the board (resigned, aborted, out of time, claimed): the server says why.
+        if message.over and message.outcome is not None and not self.state.is_terminal():
+            self.ended = self._ending_text(message.outcome.reason)
+        else:
+            self.ended = None
         self._note()
+        # A round's end waits for every player: this terminal goes on at once (it shows the
+        # round's final position as the last one of the moves).
+        pause = message.pause
+        if pause is not None and set(pause.waiting) & set(self.you) and self._socket is not None:
+            with contextlib.suppress(Exception):  # a dropped socket: the next hello resyncs
+                self._socket.send(Continue(type="continue", version=self.version).model_dump_json())
         self._save()
         return True
+
+    @staticmethod
+    def _ending_text(reason: str) -> str:
+        """The server's reason says who won, if anyone: "Light resigned: Dark wins"."""
+        return reason[:1].upper() + reason[1:]
 
     def _note(self) -> None:
         names = self.game.player_names
@@ -286,7 +306,7 @@ class RemoteSession:
 
     @property
     def over(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_terminal() or self.ended is not None
 
     def now(self) -> float:
         return time.monotonic()
@@ -318,6 +338,8 @@ class RemoteSession:
         return [state.player_name() for state in self.states[:-1]]
 
     def result_text(self) -> str | None:
+        if self.ended is not None:
+            return self.ended
         outcome = self.state.outcome()
         if outcome is None:
             return None
