@@ -178,3 +178,26 @@ def test_chat_is_left_aside_and_a_resignation_ends_the_game_here(server):
         assert session.result_text() == "Light resigned: Dark wins"
     finally:
         session.close()
+
+
+def test_two_terminals_go_on_from_a_rounds_end_by_themselves(server):
+    answer, tokens = create(server, {"game": "acadmu", "mode": "online", "options": {"target": 99}})
+    guest_token = answer["invite"].split("?seat=")[1]
+    sessions = [
+        connect_session(f"{answer['url']}?seat={tokens[0]}"),
+        connect_session(f"{answer['url']}?seat={guest_token}"),
+    ]
+    rounds = lambda: sum(1 for a in sessions[0].actions if str(a).startswith("pour"))  # noqa: E731
+    try:
+        deadline = time.monotonic() + 60
+        while rounds() < 2:  # the second pour follows the first round's end
+            assert time.monotonic() < deadline, "the round's end was not gone on from"
+            for session in sessions:
+                session.poll()
+                assert session.last_error is None, session.last_error
+                if session.human_to_move():
+                    session.play(session.state.legal_actions()[0])
+            time.sleep(0.02)
+    finally:
+        for session in sessions:
+            session.close()

@@ -118,6 +118,7 @@ class RemoteSession:
         self.version = -1
         self.you: list[int] = []
         self.ended: str | None = None
+        self._went_on = -1
         """Why the game ended off the board (resigned, out of time, …), if it did."""
         self.seats: list[SeatPresence] = []
         self.players = [
@@ -257,7 +258,13 @@ class RemoteSession:
         # A round's end waits for every player: this terminal goes on at once (it shows the
         # round's final position as the last one of the moves).
         pause = message.pause
-        if pause is not None and set(pause.waiting) & set(self.you) and self._socket is not None:
+        if (
+            pause is not None
+            and set(pause.waiting) & set(self.you)
+            and self._socket is not None
+            and self._went_on != self.version
+        ):
+            self._went_on = self.version  # once: later states may still list this seat
             with contextlib.suppress(Exception):  # a dropped socket: the next hello resyncs
                 self._socket.send(Continue(type="continue", version=self.version).model_dump_json())
         self._save()
