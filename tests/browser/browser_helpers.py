@@ -157,6 +157,8 @@ def acadmu_click_move(page: Any, rng: random.Random) -> str:
     pick(page.locator(".group.target"), rng).click()
     if page.locator(".group.picked").count():
         choices = page.locator(".controls button.choice")
+        if choices.count():  # the shape-capture choices come up where the player looks
+            assert in_view(page, ".controls button.choice"), "the choices are out of view"
         if rng.random() < 0.5 and choices.count():
             pick(choices, rng).click()
             return "choice"

@@ -373,7 +373,7 @@ export class Board {
 
   renderControls(moves, canMove) {
     const { legal = [] } = this.data;
-    const items = [this.drawNote()];
+    const items = [];
     const pass = legal.find((item) => item.kind === "pass");
     if (canMove && pass && !moves.length) {
       items.push(
@@ -421,6 +421,8 @@ export class Board {
     } else if (canMove && moves.length) {
       items.push(h("p", { class: "hint" }, "Your move: click one of your highlighted tokens (the one you give up)."));
     }
+    // The draw comes after what to do now, so the choices stay next to the board (in view).
+    items.push(this.drawNote());
     replace(this.controls, items);
   }
 }
