@@ -92,11 +92,15 @@ class Server:
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 30.0) -> None:
-        code = (
+    def start_code(self) -> str:
+        """The Python the server process runs."""
+        return (
             "from gamehall.web.server import serve; "
             f"serve('127.0.0.1', {self.port}, {self.db_url!r})"
         )
+
+    def start(self, timeout: float = 30.0) -> None:
+        code = self.start_code()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         src = str(ROOT / "src")
         env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")

@@ -245,7 +245,7 @@ def test_clocks_survive_a_restart_exactly_and_then_still_fall(server_factory, cl
     assert server.hub.store.actions(game_id)[-1].clock == tuple(stored)
     later = FakeClock(clock.ms + 3_600_000)  # restarted an hour later
     with server_factory(clock=later) as again:
-        live = again.hub.games[game_id]  # a timed game is loaded at start, to watch its clock
+        live = again.resumed().games[game_id]  # a timed game is loaded at start, to watch its clock
         assert live.clocks == stored and live.running() == running
         answer = again.client.get(f"/api/games/{game_id}").json()
         assert answer["clock"]["remaining"] == stored  # the downtime cost nobody anything

@@ -160,6 +160,13 @@ def test_a_takeback_against_the_computer_is_granted_at_once_back_to_your_move(se
             assert back["actions"] == before["actions"] and back["position"] == before["position"]
             assert back["version"] == state["version"] + 1  # versions only grow
             assert back["to_move"] == 0 and back["takeback"] is None
+            # The delta of a takeback carries no action: it keeps fewer of the client's.
+            assert back["sent"] == {"since": len(before["actions"]), "actions": [], "movers": []}
+            # A client that had a version with the undone moves keeps only what still stands.
+            ws.send_json({"type": "hello", "version": before["version"] + 1})
+            again = server.receive_state(ws)
+            assert again["sent"]["since"] == len(before["actions"]) and not again["sent"]["actions"]
+            assert again["actions"] == before["actions"]
             undone = len(state["actions"]) - len(before["actions"])
             assert _log(server, game_id)[-1] == ("takeback", f"takeback {undone}", 0)
             # Play on: after the Jinn places, chance draws: that cannot be taken back.
@@ -329,7 +336,7 @@ def test_a_pause_waits_again_after_a_restart(server_factory):
             state = _to_a_pause(server, ws, hello(server, ws), {0: ws, 1: ws})
     with server_factory() as again:
         again.client.cookies.update(server.client.cookies)  # the same browser
-        live = again.hub.games[game_id]  # a game whose next action is chance is resumed
+        live = again.resumed().games[game_id]  # a game whose next action is chance is resumed
         assert live.pause is not None and live.pause.waiting == {0, 1}
         resumed = again.client.get(f"/api/games/{game_id}").json()
         assert resumed["version"] == state["version"] and resumed["pause"]["waiting"] == [0, 1]

@@ -221,6 +221,14 @@ class Game(ABC):
     def num_players(self) -> int:
         return len(self.player_names)
 
+    @property
+    def max_game_length(self) -> int | None:
+        """The most actions (chance included) one game with these options can take, when the
+        rules bound it (OpenSpiel's ``MaxGameLength``); None when they do not (rounds that may
+        score nothing, draws that may tie again). A front end that must bound every game (the
+        web server) refuses options whose bound exceeds its own and caps the others."""
+        return None
+
     def variant_text(self) -> str:
         """The options that differ from their defaults, as ``name=value ...`` (shell-quoted)."""
         parts = []

@@ -20,6 +20,7 @@ Outside the game's package nothing names a game: front ends, AI and analysis ask
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -291,6 +292,11 @@ class GamePlugin:
     """A real position that shows what the game looks like (the home page's picture)."""
     duration: str = ""
     """How long a game takes, for people choosing one (e.g. "about 15 minutes")."""
+    """Markdown in the package: the rules for players."""
+    level_ratings: str | None = None
+    """JSON in the package: ``{"ratings": {level: rating}, ...}``, the computer levels' fixed
+    ratings on the hall's Glicko-2 scale, estimated by ``bench/level_ratings.py`` with the
+    tournament tool (data, never computed when asked for)."""
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -332,6 +338,7 @@ class GamePlugin:
 
     def load_estimate_position(self) -> Callable[[State], State] | None:
         return self._load("estimate_position", self.estimate_position)
+
     def load_simulator(self) -> Any:
         """The :class:`gamehall.kernels.simulator.Simulator`, or None (typed ``Any``: core
         knows no layer above it)."""
@@ -374,6 +381,14 @@ class GamePlugin:
         if text is None:
             return None
         return parse_page(text, f"{self.name} {self.how_to_play}")
+
+    def level_ratings_table(self) -> dict[str, int]:
+        """The computer levels' fixed ratings (empty if the game has none)."""
+        if "level_ratings" not in self._cache:
+            text = self.resource_text(self.level_ratings)
+            ratings = json.loads(text).get("ratings", {}) if text else {}
+            self._cache["level_ratings"] = {str(k): int(v) for k, v in ratings.items()}
+        return dict(self._cache["level_ratings"])
 
 
 __all__ = [

@@ -11,17 +11,25 @@ from gamehall.store.db import (
     VersionConflict,
     default_url,
     now_text,
+    player_key,
 )
+from gamehall.store.hall import HallStore, NameTaken, PlayerRow, RatedResult, RatingRow
 
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
     "ChatRow",
     "GameRow",
+    "HallStore",
+    "NameTaken",
+    "PlayerRow",
+    "RatedResult",
+    "RatingRow",
     "Seat",
     "Store",
     "StoreError",
     "VersionConflict",
     "default_url",
     "now_text",
+    "player_key",
 ]

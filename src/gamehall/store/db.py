@@ -5,11 +5,16 @@ killed and restarted resumes every game exactly where it was. Tables::
 
     schema_version(version)                        one row: the schema this database has
     games(id, game, rules_version, options, mode, seed, seats, created, updated, version,
-          status, result, pending, rematch_of, rematch, clock)
+          status, result, pending, rematch_of, rematch, problem, clock)
     actions(game_id, number, kind, text, mover, at, clock)
                                                    the game's log: number = 1, 2, …
     chat(game_id, number, room, seat, text, at)    the players' and the spectators' chat
-    holdings(player_id, game_id, seat)             which browser (cookie ``gh_player``) holds what
+    holdings(player_id, game_id, seat)             which browser holds which seat: player_id is
+                                                   the SHA-256 of its identity cookie
+                                                   (:func:`player_key`), never the cookie
+
+A game with a ``problem`` (it no longer replays, or takes too long to load) is *quarantined*:
+the server does not load it again, and says why when asked for it.
 
 The ``actions`` table is the game's log, append-only: an entry of kind ``action`` is a game
 action (``mover`` a seat index, or -1 for chance); the other kinds are what happens around the
@@ -26,6 +31,7 @@ can never both append action N (the primary key ``(game_id, number)`` says so to
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -54,16 +60,24 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
 (a game is only replayed by an engine with the same rules version). Games stored before had no
 rules version: they were made when every game was at its first, ``"1"``.
 
-2 → 3: the log around the actions and the clocks: ``actions.kind`` (every entry stored before is
+2 → 3: ``games.problem``, why a game is quarantined (null for every game until then); and
+``holdings.player_id`` becomes the SHA-256 of the identity cookie (:func:`player_key`) instead of
+the cookie itself, so the store holds no credential: each stored id is replaced by its hash.
+
+3 → 4: the hall's tables (players, accounts, sessions, seeks, hall_games, ratings,
+rating_history: :mod:`gamehall.store.hall`), new tables only, made by ``create_all``; players
+of earlier games get their row (and a name) when they are first seen.
+
+4 → 5: the log around the actions and the clocks: ``actions.kind`` (every entry stored before is
 a game action), ``actions.clock`` and ``games.clock`` (no game had a clock), and the ``chat``
-table.
+table (new, made by ``create_all``).
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -94,6 +108,7 @@ games_table = Table(
     Column("pending", Boolean, nullable=False, default=False),  # the server is to move
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("problem", Text, nullable=True),  # why the game is quarantined; null: it is not
     Column("clock", String(32), nullable=True),  # the time control ("5+3", "d3"), or none
 )
 
@@ -127,6 +142,12 @@ holdings_table = Table(
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
 )
+
+
+def player_key(identity: str) -> str:
+    """What the store keeps of a browser's identity cookie: its SHA-256 (hex), so a copy of
+    the database lets no one act as the browser."""
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()
 
 
 class StoreError(Exception):
@@ -181,6 +202,8 @@ class GameRow:
     pending: bool = False
     rematch_of: str | None = None
     rematch: str | None = None
+    problem: str | None = None
+    """Why the game is quarantined (it is not loaded), or None."""
     clock: str | None = None
     """The time control (``"5+3"``: minutes and seconds added per move; ``"d3"``: days per
     move), or None."""
@@ -236,6 +259,7 @@ def _row_to_game(row: Any) -> GameRow:
         pending=bool(row.pending),
         rematch_of=row.rematch_of,
         rematch=row.rematch,
+        problem=row.problem,
         clock=row.clock,
     )
 
@@ -302,6 +326,10 @@ class Store:
                     )
                 )
             if stored < 3:
+                if "problem" not in _columns(conn, "games"):
+                    conn.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
+                _hash_player_ids(conn)
+            if stored < 5:
                 actions = _columns(conn, "actions")
                 if "kind" not in actions:
                     conn.execute(
@@ -417,6 +445,15 @@ class Store:
                 )
             )
 
+    def quarantine(self, game_id: str, problem: str) -> None:
+        """Mark a game that cannot be loaded, saying why (it is no longer resumed)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(problem=problem[:2000], pending=False)
+            )
+
     def set_pending(self, game_id: str, pending: bool) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -429,7 +466,9 @@ class Store:
             return list(
                 conn.execute(
                     select(games_table.c.id).where(
-                        games_table.c.pending.is_(True), games_table.c.status == "ongoing"
+                        games_table.c.pending.is_(True),
+                        games_table.c.status == "ongoing",
+                        games_table.c.problem.is_(None),
                     )
                 ).scalars()
             )
@@ -506,6 +545,45 @@ class Store:
         ).first()
         return found is not None
 
+    def claim_seat(self, player_id: str, game_id: str, seat: int) -> bool:
+        """Give ``seat`` to ``player_id`` if no one holds it yet (True), else change nothing
+        (False, unless ``player_id`` holds it already: True). The caller serialises claims on
+        one game (the web server claims under the game's lock)."""
+        with self.engine.begin() as conn:
+            holders = (
+                conn.execute(
+                    select(holdings_table.c.player_id).where(
+                        holdings_table.c.game_id == game_id, holdings_table.c.seat == seat
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            if holders:
+                return player_id in holders
+            conn.execute(
+                insert(holdings_table).values(player_id=player_id, game_id=game_id, seat=seat)
+            )
+            return True
+
+    def ongoing_count(self, player_id: str, mode: str) -> int:
+        """How many ongoing games of ``mode`` the browser ``player_id`` holds a seat in."""
+        with self.engine.connect() as conn:
+            ids = (
+                select(holdings_table.c.game_id)
+                .where(holdings_table.c.player_id == player_id)
+                .distinct()
+            )
+            found = conn.execute(
+                select(games_table.c.id).where(
+                    games_table.c.id.in_(ids),
+                    games_table.c.mode == mode,
+                    games_table.c.status == "ongoing",
+                    games_table.c.problem.is_(None),
+                )
+            ).all()
+        return len(found)
+
     def holders(self, game_id: str) -> list[tuple[str, int]]:
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -532,6 +610,17 @@ class Store:
         return [_row_to_game(r) for r in rows]
 
 
+def _hash_player_ids(conn: Any) -> None:
+    """Schema 3: every stored browser id becomes its hash (:func:`player_key`)."""
+    ids = conn.execute(select(holdings_table.c.player_id).distinct()).scalars().all()
+    for old in ids:  # one transaction with the version's update: never hashed twice
+        conn.execute(
+            update(holdings_table)
+            .where(holdings_table.c.player_id == old)
+            .values(player_id=player_key(old))
+        )
+
+
 def _columns(conn: Any, table: str) -> set[str]:
     return {column["name"] for column in inspect(conn).get_columns(table)}
 
@@ -544,3 +633,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# The hall's tables join this metadata (so create_all and the migration include them).
+from gamehall.store import hall as _hall  # noqa: E402, F401

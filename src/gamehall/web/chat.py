@@ -3,18 +3,16 @@
 Players (anyone holding a seat) write to and read the players' room; everyone else writes to and
 reads the spectators' room, so spectators never talk to the players during a game. Messages are
 stored with the game (:meth:`gamehall.store.Store.add_chat`), at most :data:`CHAT_LENGTH`
-characters of plain text (clients show them as text, never as markup), and each writer may send
-at most :data:`CHAT_BURST` messages in :data:`CHAT_WINDOW_MS`; a game's chat holds at most
-:data:`CHAT_STORED` messages. Each player can turn the chat off
+characters of plain text (clients show them as text, never as markup), and each browser may send
+a burst of ``chat_burst`` messages, then ``chat_per_second`` (settings of the server,
+:mod:`gamehall.web.settings`, counted by the hub's per-client rate table); a game's chat holds
+at most :data:`CHAT_STORED` messages. Each player can turn the chat off
 in their page (a preference of the page).
 """
 
 from __future__ import annotations
 
-import math
 import unicodedata
-from collections import deque
-from collections.abc import Callable
 
 from gamehall.web.protocol import ErrorCode, ProtocolError
 
@@ -22,7 +20,8 @@ CHAT_LENGTH = 300
 """The longest chat message, in characters."""
 CHAT_BURST = 5
 CHAT_WINDOW_MS = 10_000
-"""A writer may send :data:`CHAT_BURST` messages in any :data:`CHAT_WINDOW_MS` milliseconds."""
+"""With the default settings a writer may send :data:`CHAT_BURST` messages at once, and as many
+again after :data:`CHAT_WINDOW_MS` milliseconds (``chat_burst``, ``chat_per_second``)."""
 CHAT_STORED = 2000
 """The most messages a game's chat holds (both rooms together); then it refuses more."""
 CHAT_HISTORY = 100
@@ -60,31 +59,6 @@ def clean(text: str) -> str:
     return "".join(out)
 
 
-class RateLimit:
-    """At most ``burst`` events in any ``window_ms`` per writer (``now``: milliseconds)."""
-
-    def __init__(
-        self, now: Callable[[], int], burst: int = CHAT_BURST, window_ms: int = CHAT_WINDOW_MS
-    ) -> None:
-        self.now = now
-        self.burst = burst
-        self.window_ms = window_ms
-        self._times: deque[int] = deque()
-
-    def check(self) -> None:
-        """Count one message, or refuse it (CHAT_TOO_FAST) and count nothing."""
-        now = self.now()
-        while self._times and now - self._times[0] >= self.window_ms:
-            self._times.popleft()
-        if len(self._times) >= self.burst:
-            wait = math.ceil((self.window_ms - (now - self._times[0])) / 1000)
-            raise ProtocolError(
-                ErrorCode.CHAT_TOO_FAST,
-                f"at most {self.burst} chat messages in {self.window_ms // 1000} s: wait {wait} s",
-            )
-        self._times.append(now)
-
-
 __all__ = [
     "CHAT_BURST",
     "CHAT_HISTORY",
@@ -93,7 +67,6 @@ __all__ = [
     "CHAT_WINDOW_MS",
     "PLAYERS",
     "SPECTATORS",
-    "RateLimit",
     "clean",
     "room_of",
 ]

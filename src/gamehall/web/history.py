@@ -25,6 +25,7 @@ so offers and declines never outnumber the moves.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -95,6 +96,8 @@ class Played:
     """The seats whose takeback offer was declined since the last game action."""
     clock: tuple[int | None, ...] | None = None
     """Each seat's remaining time after the last entry (None: no clock)."""
+    lengths: list[int] = field(default_factory=lambda: [0])
+    """The number of game actions after each number of entries (``lengths[v]``: at version v)."""
 
     @property
     def state(self) -> State:
@@ -109,6 +112,12 @@ class Played:
             return self.ended.outcome(self.game)
         outcome = self.state.outcome()
         return outcome_info(self.game, outcome) if outcome is not None else None
+
+    def kept(self, version: int) -> int:
+        """How many game actions a reader who had the game at ``version`` still has right: those
+        no takeback since has undone (the state messages' ``since``)."""
+        version = min(max(version, 0), self.version)
+        return min(self.lengths[version:])
 
     # --- entries ---
 
@@ -156,6 +165,7 @@ class Played:
         else:
             self.ended = Ending(entry.kind, entry.mover)
         self.version = entry.number
+        self.lengths.append(len(self.actions))
         if entry.clock is not None:
             self.clock = entry.clock
 
@@ -171,12 +181,34 @@ def takeback_count(text: str) -> int:
     return int(number)
 
 
-def replay_log(game: Game, entries: Iterable[ActionRow], *, checked: bool = True) -> Played:
-    """What the log ``entries`` (in order, numbered 1, 2, …) comes to."""
+def replay_log(
+    game: Game,
+    entries: Iterable[ActionRow],
+    *,
+    checked: bool = True,
+    deadline: float | None = None,
+) -> Played:
+    """What the log ``entries`` (in order, numbered 1, 2, …) comes to; past ``deadline`` (a
+    ``time.monotonic()`` value) TimeoutError."""
     played = Played(game, [game.new_initial_state()])
-    for entry in entries:
+    for count, entry in enumerate(entries):
+        if deadline is not None and count % 64 == 0 and time.monotonic() > deadline:
+            raise ReplayTimeout(f"replaying took longer than the limit, at entry {count + 1}")
         played.apply(entry, checked=checked)
     return played
 
 
-__all__ = ["ENDINGS", "KINDS", "Ending", "Played", "replay_log", "takeback_count", "takeback_text"]
+class ReplayTimeout(Exception):
+    """Replaying a log took longer than its deadline."""
+
+
+__all__ = [
+    "ENDINGS",
+    "KINDS",
+    "Ending",
+    "Played",
+    "ReplayTimeout",
+    "replay_log",
+    "takeback_count",
+    "takeback_text",
+]

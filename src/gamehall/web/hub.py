@@ -1,11 +1,11 @@
 """The authoritative game server behind the web app: live games, moves, chance and computers.
 
-One :class:`Hub` per app, given its store (and its computer players): it keeps each game that is
-in play as a :class:`~gamehall.web.live.LiveGame` and is the only writer of the store. The order
-of an accepted action is always: the :func:`~gamehall.web.referee.referee` accepts it (the rules
-engine's checked door), it is committed to the store, then the state changes in memory and every
-client is told. A refused request raises :class:`~gamehall.web.protocol.ProtocolError` and
-changes nothing.
+One :class:`Hub` per app, given its store, its :class:`~gamehall.web.settings.Settings` (and its
+computer players): it keeps each game that is in play as a :class:`~gamehall.web.live.LiveGame`
+and is the only writer of the store. The order of an accepted action is always: the
+:func:`~gamehall.web.referee.referee` accepts it (the rules engine's checked door), it is
+committed to the store, then the state changes in memory and every client is told. A refused
+request raises :class:`~gamehall.web.protocol.ProtocolError` and changes nothing.
 
 Chance and computer moves follow each other until a human seat is to move or the game ends;
 computers think off the event loop (:mod:`gamehall.web.computers`). Where the game says people
@@ -15,11 +15,19 @@ computer and :data:`PAUSE_BETWEEN_PEOPLE_MS` otherwise. Resigning, aborting, tak
 (:mod:`gamehall.web.conduct`) are entries of the game's log like moves (:mod:`gamehall.web.history`),
 committed before anyone is told. Clocks (:mod:`gamehall.web.clock`) are measured with the hub's
 :class:`~gamehall.web.clock.Clock`; a timer per game ends it on time, whether or not anyone is
-connected. Chat goes to the players' room or the spectators' (:mod:`gamehall.web.chat`).
+connected. Chat goes to the players' room or the spectators' (:mod:`gamehall.web.chat`), within
+the per-client rates of :mod:`gamehall.web.limits`.
 
 Clients are :class:`~gamehall.web.live.Connection` objects on any transport, and
 :meth:`Hub.receive` handles one client message, so the hub runs (and is tested) without a web
 framework.
+
+Loading a stored game replays its log through the engine's trusted path (each action was checked
+once, when it was played) on a thread, within ``load_seconds``; a game that does not replay, or
+not in time, is *quarantined*: marked in the store with the reason, logged, and answered with
+``quarantined`` from then on, while every other game is served. Games nobody uses (no client, no
+computer thinking, no clock or pause waiting) leave memory after ``idle_seconds`` (and past
+``max_live_games``) and are loaded again when asked for.
 """
 
 from __future__ import annotations
@@ -27,12 +35,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 import string
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from gamehall.core import (
     CHANCE,
@@ -45,7 +55,7 @@ from gamehall.core import (
 )
 from gamehall.store import ActionRow, GameRow, Seat, Store, now_text
 from gamehall.web import conduct
-from gamehall.web.chat import CHAT_HISTORY, CHAT_STORED, RateLimit, clean, room_of
+from gamehall.web.chat import CHAT_HISTORY, CHAT_STORED, clean, room_of
 from gamehall.web.clock import Clock, ClockError, SystemClock, TimeControl, flag_due, time_left
 from gamehall.web.computers import AgentFactory, Computers
 from gamehall.web.engine import (
@@ -56,9 +66,25 @@ from gamehall.web.engine import (
     game_of,
     outcome_info,
     replay,
-    safe_options,
 )
-from gamehall.web.history import ENDINGS, Ending, Played, replay_log, takeback_count, takeback_text
+from gamehall.web.history import (
+    ENDINGS,
+    Ending,
+    Played,
+    ReplayTimeout,
+    replay_log,
+    takeback_count,
+    takeback_text,
+)
+from gamehall.web.limits import (
+    Rate,
+    RateTable,
+    check_length,
+    check_options,
+    over_limit,
+    quote,
+    shorten_echoes,
+)
 from gamehall.web.live import Connection, LiveGame, Pause
 from gamehall.web.protocol import (
     Abort,
@@ -80,12 +106,29 @@ from gamehall.web.protocol import (
     parse_client_message,
 )
 from gamehall.web.referee import referee
+from gamehall.web.settings import Settings
 
 log = logging.getLogger("gamehall.web")
 
 T = TypeVar("T")
 
+
+class HubListener(Protocol):
+    """Told of games as they come and go (the hall: names seats, rates finished games)."""
+
+    async def loaded(self, live: LiveGame) -> None:
+        """A game was made or loaded from the store."""
+
+    async def finished(self, live: LiveGame) -> None:
+        """A game ended (its final action is committed)."""
+
+
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
+GAME_ID = re.compile(r"g_[A-Za-z0-9_-]{10}")
+"""What a game id looks like; anything else is no game, and is not looked up."""
+FREE_DELTA = 32
+"""A state asked for (hello, resync) with at most this many actions of history is not counted
+as a full resync."""
 
 
 def new_game_id() -> str:
@@ -113,6 +156,16 @@ def parse_clock(text: str | None) -> TimeControl | None:
         raise ProtocolError(ErrorCode.BAD_CLOCK, str(error)) from None
 
 
+LoadTimeout = ReplayTimeout
+"""Replaying a stored game took longer than ``load_seconds``."""
+
+
+def replay_within(game: Game, entries: Sequence[ActionRow], deadline: float) -> Played:
+    """What the log ``entries`` comes to, by the trusted path, or LoadTimeout past ``deadline``
+    (a ``time.monotonic()`` value)."""
+    return replay_log(game, entries, checked=False, deadline=deadline)
+
+
 class Hub:
     """Every live game of one server, its store, and the workers for the store and computers."""
 
@@ -120,6 +173,7 @@ class Hub:
         self,
         store: Store,
         *,
+        settings: Settings | None = None,
         agent_factory: AgentFactory | None = None,
         processes: bool = False,
         agent_workers: int | None = None,
@@ -128,13 +182,31 @@ class Hub:
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
+        self.settings = settings = settings or Settings()
         self.computers = computers or Computers(
-            agent_factory, processes=processes, workers=agent_workers
+            agent_factory,
+            processes=processes,
+            workers=agent_workers or settings.search_workers,
+            quick_workers=settings.quick_workers,
+            limit=settings.computer_limit,
         )
         self.games: dict[str, LiveGame] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._db_pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.listeners: list[HubListener] = []
+        per_minute = settings.games_per_minute
+        self._made = RateTable(per_minute / 60, per_minute)
+        wide = per_minute * settings.address_factor
+        self._made_at = RateTable(wide / 60, wide)
+        seconds = self._seconds
+        self._chats = RateTable(settings.chat_per_second, settings.chat_burst, clock=seconds)
+        takebacks = settings.takebacks_per_minute
+        self._takebacks = RateTable(takebacks / 60, max(1, takebacks // 2), clock=seconds)
+        self.connections = 0
+        """WebSocket connections held now."""
+        self.resumed = asyncio.Event()
+        """Set once the games waiting for the server at start have been resumed (or set aside)."""
 
     # --- life ---
 
@@ -143,17 +215,26 @@ class Hub:
         self._db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.is_sqlite else 8, thread_name_prefix="gamehall-store"
         )
-        self.computers.start()
-        for game_id in await self.db(self.store.pending_games):
-            try:
-                await self.get(game_id)  # loading a game resumes its chance and computer moves
-            except ProtocolError as error:
-                log.error("cannot resume game %s: %s", game_id, error.message)
-            except Exception:  # one broken game must not keep the server from starting
-                log.exception("cannot resume game %s", game_id)
+        await self.computers.start()
+        self._background(self._resume_pending())
+        self._background(self._sweeper())
+
+    async def _resume_pending(self) -> None:
+        """Carry on the games whose next action is the server's, one at a time, while the
+        server serves everything else; a game that cannot be loaded is set aside."""
+        try:
+            for game_id in await self.db(self.store.pending_games):
+                try:
+                    await self.get(game_id)  # loading a game resumes its chance and computers
+                except ProtocolError as error:
+                    log.error("cannot resume game %s: %s", game_id, error.message)
+                except Exception:  # one broken game must not keep the others from resuming
+                    log.exception("cannot resume game %s", game_id)
+        finally:
+            self.resumed.set()
 
     async def stop(self) -> None:
-        for live in self.games.values():
+        for live in list(self.games.values()):
             for connection in list(live.connections):
                 await connection.stop()
         tasks = [t for t in self._tasks if not t.done()]
@@ -162,10 +243,16 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.computers.stop()
+        await self.computers.stop()
         if self._db_pool is not None:
             self._db_pool.shutdown(wait=True)
         self.store.dispose()
+
+    def _background(self, coroutine: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call on the store thread, off the event loop."""
@@ -176,39 +263,75 @@ class Hub:
     # --- games ---
 
     async def get(self, game_id: str) -> LiveGame:
-        """The live game ``game_id``, loaded from the store (and resumed) if need be."""
+        """The live game ``game_id``, loaded from the store (and resumed) if need be. A malformed
+        or unknown id leaves nothing behind."""
         live = self.games.get(game_id)
         if live is not None:
+            live.touch()
             return live
-        lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self.games.get(game_id)
-            if live is not None:
-                return live
+        if not GAME_ID.fullmatch(game_id):
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {quote(game_id)}")
+        loading = self._loading.get(game_id)
+        if loading is not None:  # someone else is loading it: wait for the same result
+            return await asyncio.shield(loading)
+        loading = self._loading[game_id] = asyncio.get_running_loop().create_future()
+        try:
             live = await self._load(game_id)
-            self.games[game_id] = live
-        self._loading.pop(game_id, None)
+            await self._tell("loaded", live)
+        except BaseException as error:
+            if isinstance(error, Exception):
+                loading.set_exception(error)
+                loading.exception()  # retrieved: waiters (if any) get it too
+            else:
+                loading.cancel()
+            raise
+        finally:
+            self._loading.pop(game_id, None)
+        self.games[game_id] = live
+        loading.set_result(live)
         await self.resume(live)
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
-        if not game_id.startswith("g_") or len(game_id) > 32:
-            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {game_id!r}")
         row = await self.db(self.store.get_game, game_id)
         if row is None:
-            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {game_id!r}")
-        stored = await self.db(self.store.actions, game_id)
-        try:
-            check_rules_version(game_id, game_class(row.game), row.rules_version)
-            game = game_of(row.game, row.options)
-            played = replay_log(game, stored)
-            control = TimeControl.parse(row.clock) if row.clock else None
-        except (GamehallError, ValueError) as error:
-            log.error("game %s does not replay: %s", game_id, error)
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {game_id}")
+        if row.problem:
             raise ProtocolError(
-                ErrorCode.BAD_GAME, f"game {game_id} cannot be replayed: {error}"
+                ErrorCode.QUARANTINED,
+                f"game {game_id} cannot be loaded and is set aside: {row.problem}",
+            )
+        cls = game_class(row.game)
+        check_rules_version(game_id, cls, row.rules_version)
+        stored = await self.db(self.store.actions, game_id)
+        holders = await self.db(self.store.holders, game_id)
+        seconds = self.settings.load_seconds
+        deadline = time.monotonic() + seconds
+
+        def build() -> tuple[Game, Played]:
+            game = game_of(row.game, row.options)
+            return game, replay_within(game, stored, deadline)
+
+        try:
+            game, played = await asyncio.wait_for(asyncio.to_thread(build), seconds + 1.0)
+        except Exception as error:  # any failure of this one game: it is set aside
+            why = str(error) or type(error).__name__
+            if isinstance(error, TimeoutError):
+                why = f"loading took longer than {seconds:g} s (limit load_seconds)"
+            problem = f"it does not replay under the engine: {why}"
+            if isinstance(error, LoadTimeout | TimeoutError):
+                problem = f"it does not load in time: {why}"
+            log.error("game %s is quarantined: %s", game_id, problem)
+            with contextlib.suppress(Exception):
+                await self.db(self.store.quarantine, game_id, problem)
+            raise ProtocolError(
+                ErrorCode.QUARANTINED,
+                f"game {game_id} cannot be loaded and is set aside: {problem}",
             ) from None
-        return LiveGame(row, game, played, now=self.clock.now(), control=control)
+        control = TimeControl.parse(row.clock) if row.clock else None
+        live = LiveGame(row, game, played, now=self.clock.now(), control=control)
+        live.set_holders(holders)
+        return live
 
     async def create(
         self,
@@ -219,19 +342,23 @@ class Hub:
         seat: int,
         level: str,
         player_id: str,
+        address: str = "",
         clock: str | None = None,
     ) -> tuple[LiveGame, frozenset[int]]:
-        """Make and store a new game; returns it and the seats the creator holds."""
+        """Make and store a new game for the browser ``player_id`` (an identity key); returns
+        it and the seats the creator holds."""
         try:
             cls = game_class(game_name)
         except UnknownGameError as error:
             raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
         control = parse_clock(clock)
-        safe_options(cls, options)
+        check_options(cls, options, self.settings)
         try:
             game = cls(**options)
         except GamehallError as error:
-            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
+            given = [*options, *options.values()]
+            raise ProtocolError(ErrorCode.BAD_OPTION, shorten_echoes(str(error), given)) from None
+        check_length(game, self.settings)
         players = game.num_players
         if not 0 <= seat < players:
             raise ProtocolError(
@@ -240,6 +367,7 @@ class Hub:
             )
         if mode == "computer":
             self.computers.check_level(level)
+            await self._check_computer_games(player_id)
             seats = [
                 Seat("human", new_token()) if i == seat else Seat("computer", "", level)
                 for i in range(players)
@@ -248,6 +376,7 @@ class Hub:
         else:
             seats = [Seat("human", new_token()) for _ in range(players)]
             held = frozenset(range(players)) if mode == "hotseat" else frozenset({seat})
+        self._check_made(player_id, address)
         now = now_text()
         row = GameRow(
             id=new_game_id(),
@@ -262,17 +391,44 @@ class Hub:
             pending=True,  # until the opening chance is drawn
             clock=str(control) if control is not None else None,
         )
-        return await self._insert(row, game, [(player_id, s) for s in sorted(held)]), held
+        holders = [(player_id, s) for s in sorted(held)]
+        return await self._insert(row, game, holders), held
+
+    async def _check_computer_games(self, player_id: str) -> None:
+        most = self.settings.computer_games
+        going = await self.db(self.store.ongoing_count, player_id, "computer")
+        if going >= most:
+            raise over_limit(
+                "computer_games",
+                f"you have {going} games against the computer going on, the most one browser "
+                "may have; finish one first",
+            )
+
+    def _check_made(self, player_id: str, address: str) -> None:
+        most = self.settings.games_per_minute
+        if not self._made.take(player_id):
+            raise over_limit("games_per_minute", f"you made {most} games in the last minute")
+        if address and not self._made_at.take(address):
+            raise over_limit(
+                "games_per_minute × address_factor",
+                f"{most * self.settings.address_factor} games were made from your network "
+                "address in the last minute",
+            )
 
     async def rematch(
-        self, live: LiveGame, held: frozenset[int]
+        self, live: LiveGame, held: frozenset[int], player_id: str, address: str = ""
     ) -> tuple[LiveGame, frozenset[int]]:
         """A new game like ``live`` (same options and mode) with the seats turned round one
-        place (swapped, for two players); every holder keeps their person's seat. Asking twice
-        gives the same new game."""
+        place (swapped, for two players), once ``live`` is over; every browser holding a seat
+        holds its person's new seat. Asking twice gives the same new game. The new game's
+        seats have secrets of their own: nothing of the old game's is reused or sent."""
         if not held:
             raise ProtocolError(
                 ErrorCode.NOT_YOUR_SEAT, "only a player of this game can ask for a rematch"
+            )
+        if not live.state.is_terminal():
+            raise ProtocolError(
+                ErrorCode.NOT_OVER, "a rematch can be asked for once the game is over"
             )
         players = len(live.row.seats)
 
@@ -284,7 +440,8 @@ class Hub:
             return await self.get(live.row.rematch), mapped
         seats: list[Seat] = [live.row.seats[0]] * players
         for old, seat in enumerate(live.row.seats):
-            seats[new_index(old)] = Seat(seat.kind, seat.token, seat.level)
+            token = new_token() if seat.kind == "human" else ""
+            seats[new_index(old)] = Seat(seat.kind, token, seat.level)
         now = now_text()
         row = GameRow(
             id=new_game_id(),
@@ -304,6 +461,7 @@ class Hub:
         async with live.lock:
             if live.row.rematch:  # another request made it meanwhile
                 return await self.get(live.row.rematch), mapped
+            self._check_made(player_id, address)
             new = await self._insert(row, live.game, holders)
             live.row.rematch = new.id
         live.broadcast_state(self.clock.now())
@@ -320,15 +478,74 @@ class Hub:
         control = TimeControl.parse(row.clock) if row.clock else None
         played = Played(game, [game.new_initial_state()])
         live = LiveGame(row, game, played, now=self.clock.now(), control=control)
+        live.set_holders(holders)
+        await self._tell("loaded", live)
         self.games[row.id] = live
         await self.resume(live)
         return live
 
+    # --- seats ---
+
+    async def claim(self, live: LiveGame, player_id: str, token: str) -> frozenset[int]:
+        """Take the seat an invite secret names, for the browser ``player_id``: the first to
+        open the link holds it; the link is spent after that (see gamehall.web.identity)."""
+        seats = live.seats_of([token])
+        if not seats:
+            raise ProtocolError(
+                ErrorCode.BAD_SEAT_TOKEN, "that invite is not one of this game's seats"
+            )
+        seat = min(seats)
+        name = live.game.player_names[seat]
+        async with live.lock:
+            mine = live.seats_for(player_id)
+            if seat in mine:
+                return mine
+            if live.claimed(seat):
+                raise ProtocolError(
+                    ErrorCode.SEAT_TAKEN,
+                    f"this invite link was used already: someone else plays {name}; you can "
+                    "watch the game",
+                )
+            if mine:
+                held = ", ".join(live.game.player_names[i] for i in sorted(mine))
+                raise ProtocolError(
+                    ErrorCode.SEAT_TAKEN,
+                    f"you play {held} in this game; the invite link is for the other player: "
+                    "send it to them",
+                )
+            taken = await self.db(self.store.claim_seat, player_id, live.id, seat)
+            if not taken:
+                raise ProtocolError(
+                    ErrorCode.SEAT_TAKEN, f"this invite link was used already: {name} is taken"
+                )
+            live.hold(player_id, seat)
+        return live.seats_for(player_id)
+
+    @staticmethod
+    def invite_seat(live: LiveGame, player_id: str | None) -> int | None:
+        """The free seat whose invite the browser ``player_id`` may show: an online game's human
+        seat no one holds yet, for a browser that holds another seat; else None."""
+        if live.row.mode != "online" or not live.seats_for(player_id) or live.state.is_terminal():
+            return None
+        for index, seat in enumerate(live.row.seats):
+            if seat.kind == "human" and not live.claimed(index):
+                return index
+        return None
+
     # --- clients ---
 
     def attach(self, live: LiveGame, connection: Connection) -> None:
+        """Add a client to a game (ProtocolError(over_limit) when the server holds too many)."""
+        if self.connections >= self.settings.max_connections:
+            raise over_limit("max_connections", "the server holds all the connections it can")
+        self.connections += 1
+        per_second = self.settings.messages_per_second
+        connection.rates["messages"] = Rate(per_second, 2 * per_second, time.monotonic())
+        resyncs = self.settings.resyncs_per_minute
+        connection.rates["resyncs"] = Rate(resyncs / 60, resyncs, time.monotonic())
         before = live.connected()
         live.connections.add(connection)
+        live.touch()
         connection.start()
         live.note_presence(self.clock.now())
         if live.connected() != before:
@@ -336,24 +553,89 @@ class Hub:
 
     async def detach(self, live: LiveGame, connection: Connection) -> None:
         before = live.connected()
+        if connection in live.connections:
+            self.connections -= 1
         live.connections.discard(connection)
+        live.touch()
         await connection.stop()
         live.note_presence(self.clock.now())
         if live.connected() != before:
             live.broadcast_presence(self.clock.now())
 
+    def _within_rate(self, connection: Connection) -> bool:
+        """Whether a client's message is within ``messages_per_second``: past it the message is
+        dropped (the first dropped one of a run is answered with ``over_limit``), and a client
+        that has had 20 seconds' worth of messages dropped is disconnected (counted over the
+        connection's life, so a slow link or a busy server cannot stretch a flood out of it)."""
+        rate = connection.rates.get("messages")
+        if not isinstance(rate, Rate) or rate.take(time.monotonic()):
+            connection.warned = False
+            return True
+        connection.dropped += 1
+        if not connection.warned:
+            connection.warned = True
+            limit = self.settings.messages_per_second
+            error = over_limit("messages_per_second", f"more than {limit:g} messages a second")
+            connection.send(ErrorMessage(code=error.code, message=error.message, version=None))
+        if connection.dropped > 20 * self.settings.messages_per_second:
+            connection.close(1008)
+        return False
+
+    def _seconds(self) -> float:
+        """The hub's clock in seconds, for the rate tables of chat and takebacks."""
+        return self.clock.now() / 1000
+
+    @staticmethod
+    def _client(connection: Connection) -> str:
+        """Whose rate a connection's chat and takebacks count against: its browser, else its
+        network address, else the connection alone."""
+        return connection.identity or connection.address or f"connection {id(connection)}"
+
+    def _within(self, what: str, connection: Connection) -> None:
+        """Count one takeback request of the connection's client, or refuse it (over_limit)."""
+        assert what == "takebacks"
+        if not self._takebacks.take(self._client(connection)):
+            limit = self.settings.takebacks_per_minute
+            raise over_limit(
+                "takebacks_per_minute", f"more than {limit} takeback requests a minute"
+            )
+
+    def _send_state(self, live: LiveGame, connection: Connection, since: int | None) -> None:
+        """Answer a client's request for the state: the actions after ``since`` (None: all),
+        counted against ``resyncs_per_minute`` when that is more than a few."""
+        start = 0 if since is None or not 0 <= since <= live.version else since
+        if live.version - start > FREE_DELTA:
+            rate = connection.rates.get("resyncs")
+            if isinstance(rate, Rate) and not rate.take(time.monotonic()):
+                limit = self.settings.resyncs_per_minute
+                raise over_limit(
+                    "resyncs_per_minute", f"more than {limit} full states asked for a minute"
+                )
+        live.send_state(connection, self.clock.now(), start)
+
     async def receive(self, live: LiveGame, connection: Connection, text: str | bytes) -> None:
         """Handle one message from a client: answer it, or do what it asks."""
+        if not self._within_rate(connection):
+            return
+        live.touch()
         seats = connection.seats
         try:
             message = parse_client_message(text)
-            if isinstance(message, Hello | Resync):
-                connection.send(live.state_text(seats, self.clock.now()))
-                if isinstance(message, Hello):
-                    await self.send_chat_history(live, connection)
+            if isinstance(message, Hello):
+                self._send_state(live, connection, message.version)
+                await self.send_chat_history(live, connection)
+            elif isinstance(message, Resync):
+                self._send_state(live, connection, None)
             elif isinstance(message, Ping):
                 connection.send(PongMessage())
             elif isinstance(message, Move):
+                longest = self.settings.max_action_chars
+                if len(message.action) > longest:
+                    raise ProtocolError(
+                        ErrorCode.BAD_MESSAGE,
+                        f"an action is at most {longest} characters (limit max_action_chars), "
+                        f"not {len(message.action)}",
+                    )
                 await self.move(live, seats, message)
             elif isinstance(message, Continue):
                 await self.go_on(live, seats, message.version)
@@ -362,9 +644,10 @@ class Hub:
             elif isinstance(message, Abort):
                 await self.abort(live, seats)
             elif isinstance(message, Takeback):
+                self._within("takebacks", connection)
                 await self.takeback(live, seats, message.op)
             elif isinstance(message, Claim):
-                await self.claim(live, seats)
+                await self.claim_win(live, seats)
             elif isinstance(message, Chat):
                 await self.chat(live, connection, message.text)
         except ProtocolError as error:
@@ -372,7 +655,8 @@ class Hub:
                 ErrorMessage(code=error.code, message=error.message, version=live.version)
             )
             if error.code == ErrorCode.STALE_VERSION:
-                connection.send(live.state_text(seats, self.clock.now()))
+                with contextlib.suppress(ProtocolError):
+                    self._send_state(live, connection, connection.version)
 
     # --- moving ---
 
@@ -433,6 +717,12 @@ class Hub:
         pending: bool,
     ) -> ActionRow:
         number = live.version + 1
+        if number > self.settings.max_actions and kind not in ENDINGS:
+            raise ProtocolError(
+                ErrorCode.GAME_TOO_LONG,
+                f"the game has {live.version} entries, the most this server plays "
+                "(limit max_actions)",
+            )
         try:
             await self.db(
                 self.store.append_action,
@@ -475,6 +765,22 @@ class Hub:
         live.broadcast_state(now)
         if over:
             self.computers.forget(live.id)
+            self._spawn(self._tell("finished", live))
+
+    async def _tell(self, event: str, live: LiveGame) -> None:
+        """Tell every listener of ``event`` (one that fails is logged, never the caller's
+        problem: the game itself is stored and told already)."""
+        for listener in self.listeners:
+            try:
+                tell = listener.loaded if event == "loaded" else listener.finished
+                await tell(live)
+            except Exception:
+                log.exception("a listener failed on %s of %s", event, live.id)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _pause_if_due(self, live: LiveGame, now: int) -> bool:
         """Hold the game if the state says people should look before chance goes on (set
@@ -549,7 +855,11 @@ class Hub:
         watch its clocks."""
         if live.server_to_move():
             async with live.lock:
-                await self._chance(live)
+                try:
+                    await self._chance(live)
+                except ProtocolError as error:
+                    log.error("chance in %s: %s", live.id, error.message)
+                    return
         self._after(live)
 
     def _after(self, live: LiveGame) -> None:
@@ -614,7 +924,8 @@ class Hub:
                 await self._entry(live, "decline", "decline takeback", ruling.seat)
         self._after(live)
 
-    async def claim(self, live: LiveGame, seats: frozenset[int]) -> None:
+    async def claim_win(self, live: LiveGame, seats: frozenset[int]) -> None:
+        """A player claims the win: the opponent has been gone past the grace period."""
         async with live.lock:
             seat = conduct.claim(
                 online=live.row.mode == "online",
@@ -675,9 +986,13 @@ class Hub:
     async def chat(self, live: LiveGame, connection: Connection, text: str) -> None:
         """Store a chat message and tell the writer's room."""
         line = clean(text)
-        if connection.chat_limit is None:
-            connection.chat_limit = RateLimit(self.clock.now)
-        connection.chat_limit.check()
+        if not self._chats.take(self._client(connection)):
+            burst, rate = self.settings.chat_burst, self.settings.chat_per_second
+            raise ProtocolError(
+                ErrorCode.CHAT_TOO_FAST,
+                f"at most {burst} chat messages at once and {rate:g} a second after "
+                "(limits chat_burst, chat_per_second): wait a few seconds",
+            )
         room = room_of(connection.seats)
         seat = None
         if connection.seats:
@@ -719,10 +1034,7 @@ class Hub:
             and live.pause is None
             and (live.thinking is None or live.thinking.done())
         ):
-            task = asyncio.get_running_loop().create_task(self._computers(live))
-            live.thinking = task
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            live.thinking = self._background(self._computers(live))
 
     async def _computers(self, live: LiveGame) -> None:
         """Computer seats move (chance in between) until a person is to move or the game ends."""
@@ -734,15 +1046,18 @@ class Hub:
                         return
                     player = live.state.current_player
                     version = live.version
+                    state = live.state
                     actions = list(live.actions)
                     level = live.row.seats[player].level or "easy"
                 seed = derived_seed(live.row.seed, "agent", player)
-                text = await self.computers.choose(live.id, live.game, actions, player, level, seed)
+                choice = await self.computers.choose(
+                    live.id, state, actions, player, level, seed, client=live.owner
+                )
                 async with live.lock:
                     if live.version != version:
                         continue
                     try:
-                        action = live.state.parse_action(text)
+                        action = live.state.parse_action(choice.text)
                     except GamehallError as error:
                         log.error("computer (%s) in %s chose badly: %s", level, live.id, error)
                         return
@@ -754,6 +1069,27 @@ class Hub:
             log.error("computer move in %s failed: %s", live.id, error.message)
         except Exception:
             log.exception("computer move in %s failed", live.id)
+
+    # --- memory ---
+
+    async def _sweeper(self) -> None:
+        every = max(0.05, min(30.0, self.settings.idle_seconds / 2))
+        while True:
+            await asyncio.sleep(every)
+            self.sweep()
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Let idle games leave memory: those unused for ``idle_seconds``, then the longest
+        unused past ``max_live_games``. Returns the ids that left (they load again on demand)."""
+        now = time.monotonic() if now is None else now
+        idle = sorted((live.used, live.id) for live in self.games.values() if live.idle())
+        gone = [game_id for used, game_id in idle if now - used >= self.settings.idle_seconds]
+        over = len(self.games) - len(gone) - self.settings.max_live_games
+        if over > 0:
+            gone += [game_id for _, game_id in idle if game_id not in gone][:over]
+        for game_id in gone:
+            self.games.pop(game_id, None)
+        return gone
 
 
 def outcome_dump(live: LiveGame, outcome: Outcome | None) -> dict[str, Any] | None:

@@ -2,26 +2,35 @@
 
 A :class:`LiveGame` holds a game's stored row, what its stored log comes to
 (:class:`~gamehall.web.history.Played`: the state, the actions and who played each, an ending, a
-takeback offer, the clocks), a pause, and its :class:`Connection` objects; it makes the
-protocol's ``state`` and ``presence`` messages and tells every client. A connection writes to a
-:class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette WebSocket, or a fake in
-the tests), so a live game runs without a web framework.
+takeback offer, the clocks), a pause, which browsers hold its seats, and its :class:`Connection`
+objects; it makes the protocol's ``state`` and ``presence`` messages and tells every client. A
+connection writes to a :class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette
+WebSocket, or a fake in the tests), so a live game runs without a web framework.
+
+State messages carry the action history as a delta: the game's actions after those the reader
+still has right (``since``: the actions it was sent that no takeback has undone since). A
+connection remembers the last version it was sent, so telling it of one action costs one
+action's text, whatever the game's length; a connection that has not said ``hello`` is told
+nothing until it does. The fields that change with presence and time (:data:`DYNAMIC`: seats,
+rematch, clocks, pause, takeback offer, absences, abortable) are written at each broadcast, once
+for every reader.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from gamehall.core import Game, State
 from gamehall.store import ActionRow, GameRow
-from gamehall.web.chat import RateLimit
 from gamehall.web.clock import (
     LAG_ALLOWANCE_MS,
     TimeControl,
@@ -62,14 +71,31 @@ class Connection:
     waits on a slow one; one that falls :data:`SEND_QUEUE_LIMIT` messages behind is closed.
     """
 
-    def __init__(self, transport: Transport, seats: frozenset[int]) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        seats: frozenset[int],
+        *,
+        identity: str | None = None,
+        address: str = "",
+    ) -> None:
         self.transport = transport
         self.seats = seats
-        self.chat_limit: RateLimit | None = None
-        """The connection's chat rate limit (made by the hub at its first message)."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.identity = identity
+        """The key of the browser's identity (None: it has none), see gamehall.web.identity."""
+        self.address = address
+        self.version: int | None = None
+        """The last version this client was sent a state of (None: none yet, it has not said
+        hello); the next state carries the actions after those it still has right."""
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.rates: dict[str, object] = {}
+        """The connection's own rate buckets (see gamehall.web.limits), made by the hub."""
+        self.dropped = 0
+        """Messages dropped for being over the rate (the socket closes past a bound)."""
+        self.warned = False
+        """Whether this run of dropped messages was answered with ``over_limit`` already."""
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._pump())
@@ -79,19 +105,24 @@ class Connection:
         if self.closed:
             return
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.closed = True
-            self.queue.put_nowait(None)
+            self.close(1013)  # try again later: it resyncs on reconnect
             return
         text = message if isinstance(message, str) else message.model_dump_json()
         self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Close the connection once what is queued has been sent (1008: it broke a limit)."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
 
     async def _pump(self) -> None:
         try:
             while True:
                 text = await self.queue.get()
-                if text is None:
+                if isinstance(text, int):
                     with contextlib.suppress(Exception):
-                        await self.transport.close(code=1013)
+                        await self.transport.close(code=text)
                     return
                 await self.transport.send_text(text)
         except Exception:  # the client went away; the receive loop notices and detaches
@@ -117,6 +148,8 @@ class Pause:
 
 DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
 """The state message's fields written when it is sent (they change with presence and time)."""
+HISTORY = ("since", "actions", "movers")
+"""The state message's history fields, a delta for each reader."""
 
 
 class _Tail(BaseModel):
@@ -165,6 +198,15 @@ class LiveGame:
         """When the running clock started: the last entry, or when the game was loaded."""
         human = [i for i, seat in enumerate(row.seats) if seat.kind == "human"]
         self.absent_since: dict[int, int] = {seat: now for seat in human}
+        # Who sits where (seat → player id and name) and how the hall made the game
+        # ({"rated", "clock"} or None): filled in by the hall (gamehall.web.hall).
+        self.player_ids: dict[int, str] = {}
+        self.players: dict[int, str] = {}
+        self.hall: dict[str, Any] | None = None
+        self.holders: dict[str, frozenset[int]] = {}
+        """The seats each browser holds (identity key -> seat indices), as stored."""
+        self.used = time.monotonic()
+        """When the game was last asked for (idle games leave memory, see the hub)."""
         self._cached: tuple[int, StateMessage, str, str] | None = None
 
     @property
@@ -244,7 +286,47 @@ class LiveGame:
         self.row.version = self.version
         self.row.status = "finished" if self.over else "ongoing"
 
+    def touch(self) -> None:
+        self.used = time.monotonic()
+
+    def idle(self) -> bool:
+        """Nobody watches, no computer thinks, no clock or pause waits on a timer and no action
+        is being committed."""
+        return (
+            not self.connections
+            and (self.thinking is None or self.thinking.done())
+            and (self.timer is None or self.timer.done())
+            and not self.lock.locked()
+        )
+
     # --- seats ---
+
+    def set_holders(self, holdings: Iterable[tuple[str, int]]) -> None:
+        """Take the stored holdings (identity key, seat) of this game."""
+        found: dict[str, set[int]] = {}
+        for key, seat in holdings:
+            found.setdefault(key, set()).add(seat)
+        self.holders = {key: frozenset(seats) for key, seats in found.items()}
+
+    def hold(self, key: str, seat: int) -> None:
+        """A browser now holds ``seat`` (already stored)."""
+        self.holders[key] = self.holders.get(key, frozenset()) | {seat}
+
+    def seats_for(self, key: str | None) -> frozenset[int]:
+        """The seats the browser with identity ``key`` holds (none for no identity)."""
+        if key is None:
+            return frozenset()
+        return self.holders.get(key, frozenset())
+
+    def claimed(self, seat: int) -> bool:
+        """Whether some browser holds ``seat``."""
+        return any(seat in seats for seats in self.holders.values())
+
+    @property
+    def owner(self) -> str:
+        """The browser whose game this is, for fair shares of the computers: the first holder
+        (by key) of a seat, or nobody."""
+        return min(self.holders) if self.holders else ""
 
     def seats_of(self, tokens: Iterable[str]) -> frozenset[int]:
         """The human seats whose secret token is among ``tokens``."""
@@ -284,7 +366,7 @@ class LiveGame:
         return {seat: now - since for seat, since in self.absent_since.items()}
 
     def seat_infos(self) -> list[SeatInfo]:
-        return seat_infos(self.game, self.row)
+        return seat_infos(self.game, self.row, self.players)
 
     def seat_presence(self) -> list[SeatPresence]:
         connected = self.connected()
@@ -295,6 +377,7 @@ class LiveGame:
                 name=names[index],
                 kind=seat.kind,  # type: ignore[arg-type]
                 level=seat.level,
+                player=self.players.get(index),
                 connected=connected[index],
             )
             for index, seat in enumerate(self.row.seats)
@@ -335,6 +418,7 @@ class LiveGame:
             view=state.view(),
             to_move=player if player >= 0 else None,
             to_move_name=state.player_name() if not ended else "nobody",
+            since=0,
             actions=list(self.actions),
             movers=list(self.movers),
             last=last,
@@ -352,7 +436,7 @@ class LiveGame:
             you=[],
             legal=[item for item, _ in legal],
         )
-        head = base.model_dump_json(exclude={*DYNAMIC, "you", "legal"})
+        head = base.model_dump_json(exclude={*DYNAMIC, *HISTORY, "you", "legal"})
         assert head.endswith("}")
         legal_json = "[" + ",".join(text for _, text in legal) + "]"
         self._cached = (self.version, base, head[:-1], legal_json)
@@ -389,32 +473,54 @@ class LiveGame:
         )
 
     def state_message(self, you: Iterable[int], now: int) -> StateMessage:
-        """The state message for a reader holding the seats ``you``."""
+        """The state message for a reader holding the seats ``you``, with every action."""
         base, _, _ = self._base()
         return base.model_copy(update={**dict(self.tail(now)), "you": sorted(you)})
 
     def _texts(self, now: int) -> tuple[str, str]:
-        # The message as JSON up to the reader's seats, and the legal items after them: the
+        # The message as JSON up to its history (``since`` and after), and the legal items: the
         # static part is written once per version, the dynamic part once per broadcast, so
-        # telling many readers costs one serialisation (the message ends with you and legal).
+        # telling many readers costs one serialisation and a delta (the message ends with
+        # since, actions, movers, you and legal).
         _, head, legal = self._base()
         tail = self.tail(now).model_dump_json()
-        return f'{head},{tail[1:-1]},"you":', legal
+        return f'{head},{tail[1:-1]},"since":', legal
 
-    def state_text(self, you: Iterable[int], now: int) -> str:
-        """:meth:`state_message` as JSON text."""
+    def state_text(self, you: Iterable[int], now: int, since: int = 0) -> str:
+        """:meth:`state_message` as JSON text, with the actions a reader who had version
+        ``since`` does not have right."""
         head, legal = self._texts(now)
-        return _splice(head, you, legal)
+        return _splice(head, self._history(since), you, legal)
+
+    def _history(self, since: int) -> str:
+        kept = self.played.kept(since)
+        actions = json.dumps(self.actions[kept:], ensure_ascii=False, separators=(",", ":"))
+        movers = json.dumps(self.movers[kept:], separators=(",", ":"))
+        return f'{kept},"actions":{actions},"movers":{movers}'
+
+    def send_state(self, connection: Connection, now: int, since: int | None = None) -> None:
+        """Send one client the state, with the actions after those it has right as of version
+        ``since`` (default: the version it was last sent; every action if none)."""
+        if since is None:
+            since = connection.version if connection.version is not None else 0
+        connection.send(self.state_text(connection.seats, now, since))
+        connection.version = self.version
 
     def broadcast_state(self, now: int) -> None:
-        """Tell every client the current state (one text per set of seats held)."""
+        """Tell every client that has said hello the current state: one text per set of seats
+        held and version had."""
         head, legal = self._texts(now)
-        texts: dict[frozenset[int], str] = {}
+        texts: dict[tuple[frozenset[int], int], str] = {}
         for connection in list(self.connections):
-            text = texts.get(connection.seats)
+            if connection.version is None:
+                continue  # not in sync yet: its hello will be answered
+            key = (connection.seats, connection.version)
+            text = texts.get(key)
             if text is None:
-                text = texts[connection.seats] = _splice(head, connection.seats, legal)
+                history = self._history(connection.version)
+                text = texts[key] = _splice(head, history, connection.seats, legal)
             connection.send(text)
+            connection.version = self.version
 
     def broadcast_presence(self, now: int) -> None:
         message = PresenceMessage(seats=self.seat_presence(), absent=self.absent_infos(now))
@@ -423,14 +529,24 @@ class LiveGame:
             connection.send(text)
 
 
-def _splice(head: str, you: Iterable[int], legal: str) -> str:
+def _splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
     seats = ",".join(str(seat) for seat in sorted(you))
-    return f'{head}[{seats}],"legal":{legal}}}'
+    return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
 
 
-def seat_infos(game: Game | type[Game], row: GameRow) -> list[SeatInfo]:
-    """The seats of a stored game as the protocol shows them (never their tokens)."""
+def seat_infos(
+    game: Game | type[Game], row: GameRow, players: dict[int, str] | None = None
+) -> list[SeatInfo]:
+    """The seats of a stored game as the protocol shows them (never their tokens), with the
+    names of the players holding them if given."""
+    players = players or {}
     return [
-        SeatInfo(index=index, name=game.player_names[index], kind=seat.kind, level=seat.level)  # type: ignore[arg-type]
+        SeatInfo(
+            index=index,
+            name=game.player_names[index],
+            kind=seat.kind,  # type: ignore[arg-type]
+            level=seat.level,
+            player=players.get(index),
+        )
         for index, seat in enumerate(row.seats)
     ]

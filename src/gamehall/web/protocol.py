@@ -33,7 +33,9 @@ from pydantic import (
     StrictStr,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 PROTOCOL_VERSION = 1
 
@@ -66,7 +68,30 @@ class ErrorCode(StrEnum):
     RULES_CHANGED = "rules_changed"
     STORE_ERROR = "store_error"
     BAD_GAME = "bad_game"
+    # the hall: names, accounts, the lobby, ratings (gamehall.web.hall_protocol)
+    BAD_NAME = "bad_name"
+    NAME_TAKEN = "name_taken"
+    BAD_PASSWORD = "bad_password"
+    WRONG_PASSWORD = "wrong_password"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    SIGNED_IN = "signed_in"
+    ACCOUNT_NEEDED = "account_needed"
+    UNKNOWN_PLAYER = "unknown_player"
     BAD_CLOCK = "bad_clock"
+    NOT_RATABLE = "not_ratable"
+    TOO_MANY_SEEKS = "too_many_seeks"
+    LOBBY_FULL = "lobby_full"
+    UNKNOWN_SEEK = "unknown_seek"
+    NOT_YOUR_SEEK = "not_your_seek"
+    OWN_SEEK = "own_seek"
+    BAD_TEXT = "bad_text"
+    TOO_LARGE = "too_large"
+    OVER_LIMIT = "over_limit"
+    BAD_ORIGIN = "bad_origin"
+    QUARANTINED = "quarantined"
+    GAME_TOO_LONG = "game_too_long"
+    NOT_OVER = "not_over"
+    SEAT_TAKEN = "seat_taken"
     PAUSED = "paused"
     NOT_PAUSED = "not_paused"
     CANNOT_ABORT = "cannot_abort"
@@ -107,7 +132,29 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
     ErrorCode.BAD_GAME: (500, "a stored game no longer replays under the engine"),
-    ErrorCode.BAD_CLOCK: (400, "a time control that does not parse or is out of bounds (M+S or dN)"),
+    ErrorCode.BAD_NAME: (400, "a name or username breaks the naming rule (3 to 20 letters, digits, '_' or '-'); the message says how"),
+    ErrorCode.NAME_TAKEN: (409, "another player has this name (names are unique regardless of case)"),
+    ErrorCode.BAD_PASSWORD: (400, "sign-up: a password has 8 to 256 characters"),
+    ErrorCode.WRONG_PASSWORD: (401, "sign-in: no account with this username and password"),
+    ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in: too many failed attempts for this username or address; the message says when to try again"),
+    ErrorCode.SIGNED_IN: (409, "signed in already: sign out first (sign-up), or an account's name is its username (renaming)"),
+    ErrorCode.ACCOUNT_NEEDED: (403, "rated games, and signing out, need an account: sign up or sign in"),
+    ErrorCode.UNKNOWN_PLAYER: (404, "no player of this name"),
+    ErrorCode.BAD_CLOCK: (400, "a time control that does not parse or is out of bounds: M+S (minutes each, seconds added a move; minutes may be fractional), dN (days a move) or null"),
+    ErrorCode.NOT_RATABLE: (400, "rated games are for games of two seats"),
+    ErrorCode.TOO_MANY_SEEKS: (429, "this player has as many open seeks as one may"),
+    ErrorCode.LOBBY_FULL: (503, "the lobby holds as many seeks or waiting players as it can; try later"),
+    ErrorCode.UNKNOWN_SEEK: (404, "no open seek with this id (taken, cancelled or lapsed)"),
+    ErrorCode.NOT_YOUR_SEEK: (403, "only the player who made a seek may cancel it"),
+    ErrorCode.OWN_SEEK: (409, "nobody can accept their own seek"),
+    ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
+    ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
+    ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),
+    ErrorCode.BAD_ORIGIN: (403, "a state-changing request or WebSocket from a page of another origin"),
+    ErrorCode.QUARANTINED: (409, "the stored game could not be loaded and is set aside; the message says why"),
+    ErrorCode.GAME_TOO_LONG: (409, "the game reached the most actions this server plays (limit max_actions)"),
+    ErrorCode.NOT_OVER: (409, "a rematch is asked for before the game is over"),
+    ErrorCode.SEAT_TAKEN: (409, "join: the invite was used already, or you hold the game's other seat; you watch"),
     ErrorCode.PAUSED: (409, "play waits for the players to go on (the end of a round): send `continue`"),
     ErrorCode.NOT_PAUSED: (409, "`continue` when nothing waits, or for a pause you already went on from"),
     ErrorCode.CANNOT_ABORT: (409, "abort after every side has moved (resign instead)"),
@@ -124,10 +171,57 @@ class ProtocolError(Exception):
     (by default the code's own)."""
 
     def __init__(self, code: ErrorCode | str, message: str, status: int | None = None) -> None:
+        if len(message) > MESSAGE_CHARS:  # a bound on what a refusal repeats, whatever made it
+            message = message[: MESSAGE_CHARS - 1] + "…"
         super().__init__(message)
         self.code = ErrorCode(code)
         self.message = message
         self.status = self.code.status if status is None else status
+
+
+MESSAGE_CHARS = 800
+"""The longest message a refusal carries (values in it are quoted by a short prefix)."""
+
+
+# --- text from the network ---------------------------------------------------------------------
+
+
+def text_problem(value: str) -> str | None:
+    """What is wrong with a text from the network, or None: a NUL byte (no store takes it) or a
+    lone surrogate (no UTF-8 encoder takes it)."""
+    if "\x00" in value:
+        return "a NUL byte"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate (text that is not valid Unicode)"
+    return None
+
+
+def find_bad_text(data: Any, where: str = "the message") -> str | None:
+    """The first text in a JSON value (keys included) with a :func:`text_problem`, described
+    with where it is, or None when every text is clean."""
+    stack: list[tuple[Any, str]] = [(data, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            problem = text_problem(item)
+            if problem:
+                return f"{path} holds {problem}"
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                problem = text_problem(str(key))
+                if problem:
+                    return f"a key of {path} holds {problem}"
+                stack.append((inner, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{path}[{i}]") for i, inner in enumerate(item))
+    return None
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # --- client → server -----------------------------------------------------------------------------
@@ -234,11 +328,16 @@ def parse_client_message(text: str | bytes) -> ClientIn:
         raise ProtocolError(
             ErrorCode.BAD_JSON, 'the message must be a JSON object like {"type": ...}'
         )
+    bad = find_bad_text(data)
+    if bad is not None:
+        raise ProtocolError(
+            ErrorCode.BAD_TEXT, f"{bad}; text must be valid Unicode without NUL bytes"
+        )
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE,
-            f"unknown message type {kind!r}; the types are: {', '.join(CLIENT_TYPES)}",
+            f"unknown message type {_short(kind)}; the types are: {', '.join(CLIENT_TYPES)}",
         )
     try:
         return CLIENT_MESSAGE.validate_python(data)
@@ -255,7 +354,22 @@ def parse_client_message(text: str | bytes) -> ClientIn:
 Mode = Literal["computer", "hotseat", "online"]
 
 
-class CreateGame(BaseModel):
+class _Body(BaseModel):
+    """A REST request body: every text in it is clean (:func:`text_problem`), or the request is
+    refused with ``bad_text`` before any field is read."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _clean_text(cls, data: Any) -> Any:
+        bad = find_bad_text(data, "the body")
+        if bad is not None:
+            raise PydanticCustomError(
+                "bad_text", "{bad}; text must be valid Unicode without NUL bytes", {"bad": bad}
+            )
+        return data
+
+
+class CreateGame(_Body):
     """``POST /api/games``. ``clock`` is a time control: ``"5+3"`` (minutes each, seconds added
     per move; minutes may be fractional) or ``"d3"`` (days per move); none by default."""
 
@@ -269,7 +383,7 @@ class CreateGame(BaseModel):
     clock: Annotated[str, Field(max_length=20)] | None = None
 
 
-class Join(BaseModel):
+class Join(_Body):
     """``POST /api/games/{id}/join``."""
 
     model_config = ConfigDict(extra="ignore")
@@ -306,12 +420,14 @@ class PlayedAction(_Item):
 
 
 class SeatInfo(_Out):
-    """A seat: its index, the game's name for it, who plays it (and the computer's level)."""
+    """A seat: its index, the game's name for it, who plays it (and the computer's level), and
+    the name of the player holding it (null: nobody has taken it yet, or a computer)."""
 
     index: int
     name: str
     kind: Literal["human", "computer"]
     level: str | None = None
+    player: str | None = None
 
 
 class SeatPresence(SeatInfo):
@@ -373,11 +489,16 @@ class AbsentInfo(_Out):
 
 
 class StateMessage(_Out):
-    """The whole game as one reader sees it: sent on ``hello`` and ``resync``, after every
-    action (one per version, chance included) and by ``GET /api/games/{id}``."""
+    """The game as one reader sees it: sent on ``hello`` and ``resync``, after every action
+    (one per version, chance included) and by ``GET /api/games/{id}``. Everything but the
+    action history is whole; the history comes as the actions after version ``since`` (all of
+    them over REST and on a full resync, only the new ones otherwise)."""
 
     type: Literal["state"] = "state"
-    version: int = Field(description="the number of actions applied so far, chance included")
+    version: int = Field(
+        description="the number of entries in the game's log so far: actions (chance included), "
+        "takebacks and their offers, and how the game ended; it only grows"
+    )
     game: str
     rules_version: str
     id: str
@@ -387,8 +508,6 @@ class StateMessage(_Out):
     )
     to_move: int | None = Field(description="the seat to move; null at chance and at the end")
     to_move_name: str = Field(description="its name, or 'chance', or 'nobody'")
-    actions: list[str] = Field(description="every action so far")
-    movers: list[int] = Field(description="who played each action: a seat index, -1 for chance")
     last: PlayedAction | None
     over: bool
     outcome: OutcomeInfo | None
@@ -403,7 +522,15 @@ class StateMessage(_Out):
     takeback: TakebackInfo | None = Field(description="a takeback offer that stands")
     absent: list[AbsentInfo] = Field(description="human seats nobody is connected to")
     abortable: bool = Field(description="whether the game may still be aborted")
-    # The last two fields: the server splices in each reader's own seats.
+    # The last fields: the server writes the message up to here when it sends, and splices in
+    # the actions the reader does not have and the reader's own seats (see gamehall.web.live).
+    since: int = Field(
+        description="`actions` and `movers` are the game's actions after its first `since`: 0 "
+        "for every action; on the WebSocket, as many as this reader still has right (a delta: "
+        "the actions it was sent that no takeback has undone since)"
+    )
+    actions: list[str] = Field(description="the game's actions after the first `since`")
+    movers: list[int] = Field(description="who played each of them: a seat index, -1 for chance")
     you: list[int] = Field(description="the seats this reader holds")
     legal: list[LegalAction] = Field(
         description="the legal actions of the seat to move, for everyone to see"
@@ -501,6 +628,10 @@ class GameInfo(_Out):
     board_module: str | None = Field(description="the URL of the game's board module, if any")
     board_style: str | None = Field(description="the URL of its stylesheet, if any")
     rules: bool = Field(description="whether /api/rules/{game} has the rules text")
+    level_ratings: dict[str, int] = Field(
+        default_factory=dict,
+        description="the computer levels' fixed ratings, estimated by tournament (may be empty)",
+    )
 
 
 class MetaAnswer(_Out):
@@ -586,6 +717,13 @@ class JoinAnswer(_Out):
     you: list[int]
 
 
+class InviteAnswer(_Out):
+    """``GET /api/games/{id}/invite``: the invite link of an online game's free seat, for the
+    browser that holds the other seat, until someone takes it (then null)."""
+
+    invite: str | None
+
+
 class ErrorBody(_Out):
     code: ErrorCode
     message: str
@@ -605,6 +743,7 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
     ReplayAnswer,
     HowToAnswer,
     JoinAnswer,
+    InviteAnswer,
     ErrorAnswer,
 )
 
@@ -615,10 +754,19 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
 def json_schema() -> dict[str, Any]:
     """One JSON Schema (draft 2020-12) for the whole protocol: ``clientMessage``,
     ``serverMessage`` and the REST answers, with every model under ``$defs``."""
+    from gamehall.web.hall_protocol import (
+        HALL_REST_ANSWERS,
+        LOBBY_CLIENT_MESSAGE,
+        LOBBY_SERVER_MESSAGE,
+    )
+
+    rest = (*REST_ANSWERS, *HALL_REST_ANSWERS)
     keyed: list[tuple[str, Literal["validation", "serialization"], TypeAdapter[Any]]] = [
         ("clientMessage", "validation", CLIENT_MESSAGE),
         ("serverMessage", "serialization", SERVER_MESSAGE),
-        *((model.__name__, "serialization", TypeAdapter(model)) for model in REST_ANSWERS),
+        ("lobbyClientMessage", "validation", LOBBY_CLIENT_MESSAGE),
+        ("lobbyServerMessage", "serialization", LOBBY_SERVER_MESSAGE),
+        *((model.__name__, "serialization", TypeAdapter(model)) for model in rest),
     ]
     refs, defs = TypeAdapter.json_schemas(keyed, ref_template="#/$defs/{model}")
     return {
@@ -626,7 +774,9 @@ def json_schema() -> dict[str, Any]:
         "title": f"gamehall web protocol, version {PROTOCOL_VERSION}",
         "clientMessage": refs[("clientMessage", "validation")],
         "serverMessage": refs[("serverMessage", "serialization")],
-        "rest": {model.__name__: refs[(model.__name__, "serialization")] for model in REST_ANSWERS},
+        "lobbyClientMessage": refs[("lobbyClientMessage", "validation")],
+        "lobbyServerMessage": refs[("lobbyServerMessage", "serialization")],
+        "rest": {model.__name__: refs[(model.__name__, "serialization")] for model in rest},
         "$defs": defs.get("$defs", {}),
     }
 

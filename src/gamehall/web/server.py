@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-import os
-
 from gamehall.store import default_url
 from gamehall.web.app import create_app
+from gamehall.web.settings import Settings
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    settings: Settings | None = None,
+) -> None:
     """Serve the web app at ``http://host:port`` on the store ``db`` (a SQLAlchemy URL such as
-    ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory).
-    Computer players think in a process pool, so a long search never holds up other games."""
+    ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory)
+    with ``settings`` (its limits and policies). Computer players think in worker processes, so
+    a long search never holds up other games, and each move is bounded in time and memory."""
     import uvicorn
 
+    config = settings or Settings()
     url = db or default_url()
-    app = create_app(url, processes=True, agent_workers=max(1, (os.cpu_count() or 2) - 1))
+    app = create_app(url, settings=config, processes=True)
     shown = f"[{host}]" if ":" in host else host
     print(f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)})", flush=True)
     uvicorn.run(
@@ -23,11 +29,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> N
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=64 * 1024,
+        ws_max_size=config.max_message_bytes,
         # A connection that drops without closing (a lost network) is noticed within 20 s, and
         # its seat shows offline.
         ws_ping_interval=10,
         ws_ping_timeout=10,
+        h11_max_incomplete_event_size=16 * 1024,
+        timeout_keep_alive=10,
+        limit_concurrency=config.max_connections + 256,
     )
 
 

@@ -42,4 +42,5 @@ PLUGIN = GamePlugin(
         "A round takes a few minutes; a match to 12 points about half an hour "
         "(choose a lower target for a shorter match)."
     ),
+    level_ratings="level_ratings.json",  # bench/level_ratings.py
 )

@@ -226,6 +226,12 @@ class AkrosGame(Game):
         return parse_action(text)
 
     @property
+    def max_game_length(self) -> int:
+        """Nine turns of four decisions (two keeps, two placements), and a draw from the bag on
+        each of turns 1–6: 42 actions, on any board."""
+        return 4 * rules.TURNS + rules.BAG_TURNS
+
+    @property
     def num_distinct_actions(self) -> int:
         return self._num_actions
 

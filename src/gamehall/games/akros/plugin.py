@@ -35,4 +35,5 @@ PLUGIN = GamePlugin(
         caption="Turn 4: the Jinn's servant leaves the contested region 15 for a Mountain.",
     ),
     duration="About 10 to 15 minutes: nine turns of a draft and two placements.",
+    level_ratings="level_ratings.json",  # bench/level_ratings.py
 )

@@ -1,26 +1,36 @@
 // gamehall's browser front end: client-side routes over one index.html.
 //
-//   /                home: the games for newcomers, start a game, your games   (home.js)
-//   /game/{id}       play or watch (live over WebSocket)                        (game.js)
-//   /replay/{id}     step through a game                                        (replay.js)
-//   /howto/{game}    How to play: a first lesson with diagrams                  (howto.js)
-//   /rules/{game}    the complete rules                                         (howto.js)
+//   /                    home: the games for newcomers, start a game, your games   (home.js)
+//   /game/{id}           play or watch (live over WebSocket)                        (game.js)
+//   /replay/{id}         step through a game                                        (replay.js)
+//   /howto/{game}        How to play: a first lesson with diagrams                  (howto.js)
+//   /rules/{game}        the complete rules                                         (howto.js)
+//   /lobby               seeks, quick pairing, games to watch                       (lobby.js)
+//   /player/{name}       a player's ratings and games                               (profile.js)
+//   /leaderboard/{game}                                                             (profile.js)
 
 import { append, h } from "./dom.js";
 import { gamePage } from "./game.js";
+import { askNameOnce, headerIdentity } from "./hall.js";
 import { homePage } from "./home.js";
 import { howToPage, rulesPage } from "./howto.js";
+import { lobbyPage } from "./lobby.js";
+import { leaderboardPage, profilePage } from "./profile.js";
 import { replayPage } from "./replay.js";
-import { GAMES, failure, navigate, page, setRouter } from "./shared.js";
+import { GAMES, failure, loading, navigate, notify, page, setRouter, titleOf } from "./shared.js";
 
 const nav = document.querySelector(".site-head nav");
 const learnable = Object.values(GAMES).filter((game) => game.how_to_play);
-if (nav && learnable.length) {
-  append(nav, [
-    h("span", { class: "nav-label" }, "How to play:"),
-    learnable.map((game) => h("a", { href: `/howto/${game.name}` }, game.title)),
-  ]);
+if (nav) {
+  if (learnable.length) {
+    append(nav, [
+      h("span", { class: "nav-label" }, "How to play:"),
+      learnable.map((game) => h("a", { href: `/howto/${game.name}` }, game.title)),
+    ]);
+  }
+  headerIdentity(nav);
 }
+askNameOnce(notify);
 
 let cleanup = null;
 
@@ -47,8 +57,16 @@ function route() {
   else if ((match = path.match(/^\/replay\/([^/]+)$/))) cleanup = replayPage(decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/howto\/([^/]+)$/))) cleanup = howToPage(decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/rules\/([^/]+)$/))) cleanup = rulesPage(decodeURIComponent(match[1]));
+  else if (path === "/lobby") cleanup = lobbyPage(hallContext());
+  else if ((match = path.match(/^\/player\/([^/]+)$/))) cleanup = profilePage(hallContext(), decodeURIComponent(match[1]));
+  else if ((match = path.match(/^\/leaderboard\/([^/]+)$/))) cleanup = leaderboardPage(hallContext(), decodeURIComponent(match[1]));
   else page("missing", failure({ status: 404, message: `There is no page at ${location.pathname}.` }));
   window.scrollTo(0, 0);
+}
+
+/** What the hall's pages (lobby.js, profile.js) use of the shared module. */
+function hallContext() {
+  return { page, failure, loading, notify, navigate, titleOf, GAMES };
 }
 
 route();

@@ -5,11 +5,12 @@
 // between rounds, the end. Everything about a game is the board module's; the page itself is
 // generic. The moves can be stepped through while the game goes on ("Back to live" returns).
 
-import { getJSON, invite, postJSON } from "./api.js";
+import { absolute, getJSON, postJSON } from "./api.js";
 import { append, h, replace } from "./dom.js";
 import { LiveGame } from "./live.js";
 import { openCreated } from "./home.js";
 import { TurnAlert } from "./alert.js";
+import { playerLink } from "./hall.js";
 import { ChatPanel, Clocks, clockText, isLow, roomButtons } from "./room.js";
 import {
   app,
@@ -262,7 +263,7 @@ export function gamePage(id) {
         return h(
           "div",
           { class: `seat seat-${seat.name}${toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat.index },
-          h("span", { class: "seat-name" }, seatLabel(seat)),
+          h("span", { class: "seat-name" }, seatLabel(seat), seat.player ? [" ", playerLink(seat.player, { class: "seat-player" })] : null),
           h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? scoreText(boardKit, scores[seat.index]) : ""),
           h("span", { class: `presence presence-${presenceClass}`, "data-presence": presenceClass }, presence),
           toMove ? h("span", { class: "seat-turn" }, "to move") : h("span"),
@@ -337,8 +338,27 @@ export function gamePage(id) {
     chat.element.hidden = you().length > 0 && !other;
   }
 
+  // The invite link of an online game's free seat: the server gives it to the browser holding
+  // the other seat until someone takes the seat (then null), so it is asked again whenever the
+  // seats' presence changes.
+  let inviteUrl = null;
+  let inviteAsked = null;
+  function askInvite() {
+    if (!state || state.mode !== "online" || state.over || !you().length) {
+      inviteUrl = null;
+      return Promise.resolve();
+    }
+    const asking = getJSON(`/api/games/${encodeURIComponent(id)}/invite`)
+      .then((answer) => {
+        if (inviteAsked === asking) inviteUrl = answer.invite ? absolute(answer.invite) : null;
+      })
+      .catch(() => {});
+    inviteAsked = asking;
+    return asking.then(() => state && renderInvite());
+  }
+
   function renderInvite() {
-    const url = invite(id);
+    const url = inviteUrl;
     const friend = (state.seats || []).find((seat) => seat.kind !== "computer" && !you().includes(seat.index));
     const played = friend && (state.movers || []).includes(friend.index);
     if (!url || !friend || played || state.over || (state.mode && state.mode !== "online")) {
@@ -360,10 +380,9 @@ export function gamePage(id) {
     });
     input.addEventListener("focus", () => input.select());
     const body = [
-      h("p", {}, friend.connected ? `${seatName(friend.name)} has joined. Invite link:` : `Send this link to your friend; they play ${seatName(friend.name)}:`),
+      h("p", {}, `Send this link to your friend; they play ${seatName(friend.name)}. The first to open it takes the seat:`),
       h("div", { class: "invite-row" }, input, copy),
     ];
-    inviteBox.classList.toggle("joined", Boolean(friend.connected));
     replace(inviteBox, body);
   }
 
@@ -591,22 +610,26 @@ export function gamePage(id) {
 
   async function start() {
     if (token) {
+      // The invite's secret leaves the address at once (history, bookmarks, screenshots); the
+      // first browser to post it holds the seat from then on through its identity cookie.
+      window.history.replaceState({}, "", `/game/${encodeURIComponent(id)}`);
       try {
         await postJSON(`/api/games/${encodeURIComponent(id)}/join`, { seat: token });
       } catch (error) {
-        notify(`Could not take the seat: ${error.message}`);
+        if (error.code === "seat_taken") notify(`${error.message}.`, "info");
+        else notify(`Could not take the seat: ${error.message}`);
       }
-      window.history.replaceState({}, "", `/game/${encodeURIComponent(id)}`);
     }
     try {
       onState(await getJSON(`/api/games/${encodeURIComponent(id)}`));
+      await askInvite();
     } catch (error) {
       if (error.status === 404) {
         replace(app, failure({ status: 404, message: `There is no game ${id}.` }));
         return;
       }
       if (error.status === 409) {
-        replace(app, failure(error)); // stored under other rules: the message names both
+        replace(app, failure(error)); // other rules (the message names both), or set aside
         return;
       }
       notify(error.message);
@@ -621,7 +644,7 @@ export function gamePage(id) {
           absentAt = performance.now();
           state = { ...state, seats: message.seats || [], absent: message.absent || [] };
           renderSeats();
-          renderInvite();
+          askInvite();
           renderRoom();
           tick();
         },
@@ -636,7 +659,7 @@ export function gamePage(id) {
         },
         onStatus: setStatus,
       },
-      { seatToken: token, version: state ? state.version : -1 },
+      state ? { version: state.version, actions: state.actions, movers: state.movers } : {},
     );
   }
   start();

@@ -2,7 +2,7 @@
 // picture of a real position drawn by the game's own board, how long a game takes, a way to learn
 // it), a form to start one, and the games this browser plays.
 
-import { absolute, getJSON, meta, postJSON, rememberInvite } from "./api.js";
+import { getJSON, meta, postJSON } from "./api.js";
 import { ago, capitalize, h, replace } from "./dom.js";
 import { boardModule, failure, loading, modeName, navigate, notify, page, resultText, seatName, titleOf } from "./shared.js";
 
@@ -88,7 +88,10 @@ function newGameForm(game, levels) {
   const levelSelect = h(
     "select",
     { name: "level", id: id("level") },
-    levels.map((level) => h("option", { value: level, selected: level === "easy" }, capitalize(level))),
+    levels.map((level) => {
+      const rating = game.level_ratings?.[level];
+      return h("option", { value: level, selected: level === "easy" }, capitalize(level), rating ? ` (≈${rating})` : "");
+    }),
   );
   const clockSelect = h(
     "select",
@@ -162,7 +165,6 @@ const CLOCKS = [
 ];
 
 export function openCreated(created) {
-  if (created.invite) rememberInvite(created.id, absolute(created.invite));
   navigate(`/game/${encodeURIComponent(created.id)}`);
 }
 
@@ -247,7 +249,7 @@ function gameLists(games) {
 function gameItem(game) {
   const seats = (game.seats || [])
     .map((seat) => {
-      const who = seat.kind === "computer" ? `computer${seat.level ? `, ${seat.level}` : ""}` : "human";
+      const who = seat.kind === "computer" ? `computer${seat.level ? `, ${seat.level}` : ""}` : seat.player || "human";
       return `${seatName(seat.name)} (${who})`;
     })
     .join(" vs ");
