@@ -426,7 +426,7 @@ class Hub:
             raise ProtocolError(
                 ErrorCode.NOT_YOUR_SEAT, "only a player of this game can ask for a rematch"
             )
-        if not live.state.is_terminal():
+        if not live.over:  # ended on the board, or resigned, on time, claimed, aborted
             raise ProtocolError(
                 ErrorCode.NOT_OVER, "a rematch can be asked for once the game is over"
             )
@@ -525,7 +525,7 @@ class Hub:
     def invite_seat(live: LiveGame, player_id: str | None) -> int | None:
         """The free seat whose invite the browser ``player_id`` may show: an online game's human
         seat no one holds yet, for a browser that holds another seat; else None."""
-        if live.row.mode != "online" or not live.seats_for(player_id) or live.state.is_terminal():
+        if live.row.mode != "online" or not live.seats_for(player_id) or live.over:
             return None
         for index, seat in enumerate(live.row.seats):
             if seat.kind == "human" and not live.claimed(index):
@@ -821,8 +821,9 @@ class Hub:
         )
         live.advance(entry, now)
         live.broadcast_state(now)
-        if ending:
+        if ending:  # resigned, aborted, on time or claimed: the hall rates it (or not)
             self.computers.forget(live.id)
+            self._spawn(self._tell("finished", live))
 
     def _pending_after(self, live: LiveGame, kind: str, text: str) -> bool:
         """Whether the server has something to do after an entry that does not end the game."""

@@ -442,18 +442,22 @@ class LiveGame:
         self._cached = (self.version, base, head[:-1], legal_json)
         return base, head[:-1], legal_json
 
+    def clock_info(self, now: int) -> ClockInfo | None:
+        """The clocks as the protocol shows them at ``now`` (None: the game has no clock)."""
+        clocks = self.clocks_at(now)
+        if clocks is None or self.control is None:
+            return None
+        return ClockInfo(
+            control=str(self.control),
+            remaining=clocks,
+            running=self.running(),
+            sent=now,
+            lag_allowance=LAG_ALLOWANCE_MS,
+        )
+
     def tail(self, now: int) -> _Tail:
         """The fields of the state message written when it is sent."""
-        clock = None
-        clocks = self.clocks_at(now)
-        if clocks is not None and self.control is not None:
-            clock = ClockInfo(
-                control=str(self.control),
-                remaining=clocks,
-                running=self.running(),
-                sent=now,
-                lag_allowance=LAG_ALLOWANCE_MS,
-            )
+        clock = self.clock_info(now)
         pause = None
         if self.pause is not None and not self.over:
             left = None if self.pause.until is None else max(0, self.pause.until - now)
