@@ -66,7 +66,7 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
         '.quick-game[data-game="akros"] button[data-clock="3+2"]:has-text("1 waiting")'
     )
     screenshot(bob, "lobby-someone-waiting-phone")
-    assert bob.evaluate("document.documentElement.scrollWidth") <= 375
+    assert bob.evaluate("document.documentElement.scrollWidth") <= bob.viewport_size["width"]
     bob.locator('.quick-game[data-game="akros"] button[data-clock="3+2"]').click()
 
     # Paired: both land on the game page, each holding one seat, names on the seats.
@@ -129,7 +129,7 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
         assert seat_row.count() == 1  # the seat this player had, by its name
     screenshot(ada, "lobby-profile-desktop")
     screenshot(bob, "lobby-profile-phone")
-    assert bob.evaluate("document.documentElement.scrollWidth") <= 375
+    assert bob.evaluate("document.documentElement.scrollWidth") <= bob.viewport_size["width"]
 
     ada.goto(f"{url}/leaderboard/akros")
     ada.wait_for_selector(".leaderboard tbody tr")

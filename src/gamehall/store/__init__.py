@@ -3,6 +3,7 @@
 from gamehall.store.db import (
     SCHEMA_VERSION,
     ActionRow,
+    ChatRow,
     GameRow,
     Seat,
     Store,
@@ -17,6 +18,7 @@ from gamehall.store.hall import HallStore, NameTaken, PlayerRow, RatedResult, Ra
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
+    "ChatRow",
     "GameRow",
     "HallStore",
     "NameTaken",

@@ -26,8 +26,9 @@ from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
 from gamehall.store import Store
 from gamehall.web.accounts import Passwords
+from gamehall.web.clock import Clock
 from gamehall.web.computers import AgentFactory
-from gamehall.web.engine import played_items
+from gamehall.web.engine import diagram_info, game_of, played_items
 from gamehall.web.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
 from gamehall.web.hall_routes import add_hall_routes, current
 from gamehall.web.hub import Hub
@@ -44,6 +45,9 @@ from gamehall.web.protocol import (
     GameInfo,
     GameList,
     GameSummary,
+    HowToAnswer,
+    HowToDiagram,
+    HowToText,
     InviteAnswer,
     Join,
     JoinAnswer,
@@ -75,6 +79,9 @@ def _meta() -> MetaAnswer:
                 name=cls.name,
                 title=cls.title,
                 summary=plugin.summary,
+                duration=plugin.duration,
+                sample=diagram_info(game_of(name, {}), plugin.sample) if plugin.sample else None,
+                how_to_play=plugin.how_to_play is not None,
                 rules_version=cls.rules_version,
                 seats=list(cls.player_names),
                 options=[OptionInfo(**spec.describe()) for spec in cls.option_specs],
@@ -100,6 +107,7 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
     agent_workers: int | None = None,
+    clock: Clock | None = None,
     leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
     passwords: Passwords | None = None,
     lobby_tick: float | None = TICK,
@@ -107,7 +115,8 @@ def create_app(
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
     computer players in worker processes (for CPU-bound search); an ``agent_factory`` (tests)
-    runs on threads."""
+    runs on threads; ``clock`` (tests) is the time the server measures clocks and pauses with
+    (default: the wall clock)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     config = settings or Settings()
     holder: dict[str, Any] = {}
@@ -121,6 +130,7 @@ def create_app(
             agent_factory=agent_factory,
             processes=processes,
             agent_workers=agent_workers,
+            clock=clock,
         )
         hall = Hall(hub, passwords=passwords, leaderboard=leaderboard, tick=lobby_tick)
         await hub.start()
@@ -221,6 +231,7 @@ def create_app(
             level=body.level,
             player_id=me,
             address=address(request),
+            clock=body.clock,
         )
         return created_answer(request, live, you, me)
 
@@ -247,6 +258,7 @@ def create_app(
                     updated=row.updated,
                     version=row.version,
                     seats=seat_infos(cls, row, live.players if live else None),
+                    clock=row.clock,
                 )
             )
         return GameList(games=games)
@@ -254,7 +266,8 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request, response: Response) -> StateMessage:
         live = await hub().get(game_id)
-        return live.state_message(live.seats_for(await holder_key(request, response)))
+        you = live.seats_for(await holder_key(request, response))
+        return live.state_message(you, hub().clock.now())
 
     @app.get("/api/games/{game_id}/invite")
     async def get_invite(game_id: str, request: Request, response: Response) -> InviteAnswer:
@@ -268,14 +281,22 @@ def create_app(
             f"computer ({s.level})" if s.kind == "computer" else "human" for s in live.row.seats
         ]
         date = live.row.created[:10].replace("-", ".")
+        extra = {"Site": "gamehall web", "GameId": live.id}
+        if live.row.clock:
+            extra["TimeControl"] = live.row.clock
         record = make_record(
             live.game,
             live.actions,
             players=players,
             date=date,
             final=live.state,
-            extra={"Site": "gamehall web", "GameId": live.id},
+            extra=extra,
         )
+        outcome = live.played.outcome()
+        if live.played.ended is not None and outcome is not None:
+            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
+            record.tags["Result"] = outcome.result
+            record.tags["Termination"] = outcome.reason
         filename = f"{live.game.name}-{live.id}.txt"
         return PlainTextResponse(
             str(record),
@@ -332,6 +353,28 @@ def create_app(
         if text is None:
             raise ProtocolError(ErrorCode.NO_RULES, f"no rules text for {plugin.name}")
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+    @app.get("/api/howto/{game}")
+    async def how_to_play(game: str) -> HowToAnswer:
+        plugin = plugin_of(game)
+        page = plugin.how_to_play_page()
+        if page is None:
+            raise ProtocolError(ErrorCode.NO_RULES, f"no How to play page for {plugin.name}")
+        played = game_of(plugin.name, {})
+        parts = [
+            HowToText(markdown=part)
+            if isinstance(part, str)
+            else HowToDiagram(diagram=diagram_info(played, part))
+            for part in page
+        ]
+        return HowToAnswer(
+            game=plugin.name,
+            title=plugin.game.title,
+            summary=plugin.summary,
+            duration=plugin.duration,
+            parts=parts,
+            rules=plugin.rules_text is not None,
+        )
 
     @app.get("/games/{game}/board.js", include_in_schema=False)
     async def board_module(game: str) -> Response:
@@ -417,6 +460,10 @@ def create_app(
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> Response:
+        return index()
+
+    @app.get("/howto/{game}", include_in_schema=False)
+    async def how_to_play_page(game: str) -> Response:
         return index()
 
     @app.get("/lobby", include_in_schema=False)
