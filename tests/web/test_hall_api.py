@@ -338,6 +338,15 @@ def test_accepting_a_seek_seats_both_players_and_tells_the_creator(hall_server):
     assert hall_server.browser().get(f"/api/games/{game['id']}").json()["you"] == []  # watches
 
 
+def test_a_seek_for_a_game_with_a_file_option_can_be_accepted(hall_server):
+    host, guest = hall_server.browser(), hall_server.browser()
+    info = seek(host, game="acadmu", options={"target": 1}).json()
+    assert info["options"]["target"] == 1 and "discs_file" not in info["options"]
+    created = guest.post(f"/api/seeks/{info['id']}/accept")
+    assert created.status_code == 200, created.text
+    assert created.json()["you"] in ([0], [1])
+
+
 def test_a_seek_lapses_when_its_creator_leaves_the_lobby(hall_server):
     host = hall_server.browser()
     host.get("/api/me")  # the page asks first, so the socket comes with the identity cookie

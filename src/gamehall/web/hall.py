@@ -333,7 +333,11 @@ class Hall:
                 ErrorCode.NOT_RATABLE,
                 f"{game.name} has {game.num_players} seats; rated games have 2",
             )
-        return game.name, dict(game.options)
+        # The game's options as it spells them, less those naming files (refused over the web
+        # above, so at their defaults): the seek's game is made with them again, and a path
+        # option, even empty, may not be given over the web.
+        paths = {spec.name for spec in cls.option_specs if spec.kind == "path"}
+        return game.name, {k: v for k, v in game.options.items() if k not in paths}
 
     async def _rating(self, player_id: str, game: str) -> Rating:
         row = await self.db(self.store.rating, player_id, game)
