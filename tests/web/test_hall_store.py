@@ -62,6 +62,15 @@ def test_accounts_sessions_and_signing_out_everywhere(hall):
     assert hall.sessions_of("p1") == 0
 
 
+def test_a_browser_with_a_full_length_id_signs_up_and_gives_its_name_up(hall):
+    browser = "b" * 64  # as long as a browser's identity
+    hall.ensure_player(browser, lambda: ("Ada", "ada"))
+    hall.create_account("acct", "Ada", "ada", "hash", browser=browser)
+    hall.merge(browser, "acct")
+    assert hall.player_by_name("ada").id == "acct"
+    assert hall.player(browser).merged_into == "acct"
+
+
 def test_merging_moves_an_anonymous_players_seats(hall):
     hall.store.create_game(_game("g_one"), [("anon", 0)])
     hall.store.create_game(_game("g_two"), [("anon", 1), ("acct", 0)])

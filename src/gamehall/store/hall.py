@@ -277,7 +277,7 @@ class HallStore:
                 conn.execute(
                     update(players_table)
                     .where(players_table.c.id == browser, players_table.c.name_key == key)
-                    .values(name_key="~" + browser)
+                    .values(name_key=_released_key(browser))
                 )
                 conn.execute(
                     insert(players_table).values(
@@ -381,7 +381,7 @@ class HallStore:
             conn.execute(
                 update(players_table)
                 .where(players_table.c.id == anonymous_id)
-                .values(merged_into=into_id, name_key="~" + anonymous_id)
+                .values(merged_into=into_id, name_key=_released_key(anonymous_id))
             )
         return len({game_id for game_id, _ in held})
 
@@ -540,6 +540,13 @@ class HallStore:
                 .limit(limit)
             ).all()
         return [(r.name, _rating(r)) for r in rows]
+
+
+def _released_key(player_id: str) -> str:
+    """The ``name_key`` of a player who gave its name up: no name's (names have no "~"), unique
+    (a player id's first 63 characters), and within the column's 64 (a browser's id is 64 hex
+    characters; PostgreSQL refuses a longer value even for an update that matches no row)."""
+    return "~" + player_id[:63]
 
 
 def _rating(row: Any) -> RatingRow:
