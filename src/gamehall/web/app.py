@@ -32,7 +32,7 @@ from gamehall.web.engine import diagram_info, game_of, played_items
 from gamehall.web.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
 from gamehall.web.hall_routes import add_hall_routes, current
 from gamehall.web.hub import Hub
-from gamehall.web.identity import Identity, session_token
+from gamehall.web.identity import Identity, ensure_identity, session_token
 from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
     PROTOCOL_VERSION,
@@ -171,7 +171,7 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 404 and not request.url.path.startswith(_API_PREFIXES):
-            return index(status_code=404)  # the app's own not-found page
+            return index(request, status_code=404)  # the app's own not-found page
         code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
             error.status_code, ErrorCode.HTTP_ERROR
         )
@@ -440,43 +440,51 @@ def create_app(
 
     # --- the front end (a single-page app with client routing) ---
 
-    def index(status_code: int = 200) -> Response:
+    def index(request: Request, status_code: int = 200) -> Response:
+        """The app's page. A browser seen for the first time gets its identity cookie here,
+        before any of the page's scripts asks the API: requests sent at once from a page
+        without one would each be given a different identity, and seats held by one of them
+        would be lost when another's cookie replaced it."""
         page = static / "index.html"
+        response: Response
         if page.is_file():
-            return FileResponse(page, media_type="text/html", status_code=status_code)
-        return HTMLResponse(_PLACEHOLDER, status_code=status_code)
+            response = FileResponse(page, media_type="text/html", status_code=status_code)
+        else:
+            response = HTMLResponse(_PLACEHOLDER, status_code=status_code)
+        ensure_identity(request, response, config)
+        return response
 
     @app.get("/", include_in_schema=False)
-    async def home() -> Response:
-        return index()
+    async def home(request: Request) -> Response:
+        return index(request)
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> Response:
-        return index()
+    async def game_page(request: Request, game_id: str) -> Response:
+        return index(request)
 
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> Response:
-        return index()
+    async def replay_page(request: Request, game_id: str) -> Response:
+        return index(request)
 
     @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> Response:
-        return index()
+    async def rules_page(request: Request, game: str) -> Response:
+        return index(request)
 
     @app.get("/howto/{game}", include_in_schema=False)
-    async def how_to_play_page(game: str) -> Response:
-        return index()
+    async def how_to_play_page(request: Request, game: str) -> Response:
+        return index(request)
 
     @app.get("/lobby", include_in_schema=False)
-    async def lobby_page() -> Response:
-        return index()
+    async def lobby_page(request: Request) -> Response:
+        return index(request)
 
     @app.get("/player/{name}", include_in_schema=False)
-    async def player_page(name: str) -> Response:
-        return index()
+    async def player_page(request: Request, name: str) -> Response:
+        return index(request)
 
     @app.get("/leaderboard/{game}", include_in_schema=False)
-    async def leaderboard_page(game: str) -> Response:
-        return index()
+    async def leaderboard_page(request: Request, game: str) -> Response:
+        return index(request)
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app
