@@ -454,37 +454,20 @@ def create_app(
         ensure_identity(request, response, config)
         return response
 
-    @app.get("/", include_in_schema=False)
-    async def home(request: Request) -> Response:
+    async def page(request: Request) -> Response:
         return index(request)
 
-    @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(request: Request, game_id: str) -> Response:
-        return index(request)
-
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(request: Request, game_id: str) -> Response:
-        return index(request)
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(request: Request, game: str) -> Response:
-        return index(request)
-
-    @app.get("/howto/{game}", include_in_schema=False)
-    async def how_to_play_page(request: Request, game: str) -> Response:
-        return index(request)
-
-    @app.get("/lobby", include_in_schema=False)
-    async def lobby_page(request: Request) -> Response:
-        return index(request)
-
-    @app.get("/player/{name}", include_in_schema=False)
-    async def player_page(request: Request, name: str) -> Response:
-        return index(request)
-
-    @app.get("/leaderboard/{game}", include_in_schema=False)
-    async def leaderboard_page(request: Request, game: str) -> Response:
-        return index(request)
+    for path in (
+        "/",
+        "/game/{game_id}",
+        "/replay/{game_id}",
+        "/rules/{game}",
+        "/howto/{game}",
+        "/lobby",
+        "/player/{name}",
+        "/leaderboard/{game}",
+    ):  # the client routes: every one is the app's page, which routes itself
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app
