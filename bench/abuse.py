@@ -117,6 +117,9 @@ def settled(state: dict[str, Any]) -> bool:
     return bool(state["over"]) or (mover is not None and state["seats"][mover]["kind"] == "human")
 
 
+PACE = 0.07  # s between a bench player's messages: under the default 20 a second
+
+
 def play(base: str, browser: Browser, game_id: str, moves: int, rng: random.Random) -> dict:
     """Play ``moves`` random moves of the browser's seats; the settled state after them."""
     with connect(ws_url(base, game_id), additional_headers=browser.ws_headers()) as ws:
@@ -124,11 +127,21 @@ def play(base: str, browser: Browser, game_id: str, moves: int, rng: random.Rand
         made, expected = 0, 0
         while True:
             state = json.loads(ws.recv(timeout=120))
-            if state["type"] != "state" or state["version"] < expected or not settled(state):
+            if state["type"] != "state" or state["version"] < expected:
+                continue
+            pause = state.get("pause")
+            if pause and set(pause["waiting"]) & set(state["you"]):
+                # a round's end: play waits for these seats to go on (the game room's pause)
+                time.sleep(PACE)
+                ws.send(dumps({"type": "continue", "version": state["version"]}))
+                expected = state["version"] + 1
+                continue
+            if not settled(state) or pause:
                 continue
             if made >= moves or state["over"] or state["to_move"] not in state["you"]:
                 return state
             action = rng.choice(state["legal"])["text"]
+            time.sleep(PACE)  # within the server's messages_per_second, as a player is
             ws.send(dumps({"type": "move", "version": state["version"], "action": action}))
             made, expected = made + 1, state["version"] + 1
 
@@ -204,6 +217,7 @@ def until_the_computer_thinks(ws: Any, rng: random.Random, deadline: float) -> d
             return dict(state)
         if settled(state) and state["to_move"] in state["you"]:
             action = rng.choice(state["legal"])["text"]
+            time.sleep(PACE)  # within the server's messages_per_second, as a player is
             ws.send(dumps({"type": "move", "version": state["version"], "action": action}))
             expected = state["version"] + 1
     return None
@@ -689,7 +703,11 @@ def main() -> None:
                 except Exception as error:
                     detail = f"the attack failed: {type(error).__name__}: {str(error)[:120]}"
                 ended = time.monotonic()
-                latencies = probes(probe_file, context.window_start or started, ended)
+                # an attack over in under a second is watched for a second all the same, so
+                # its row always has probes (and a p99) to show
+                time.sleep(max(0.0, started + 1.0 - ended))
+                watched = max(ended, started + 1.0) - 0.1
+                latencies = probes(probe_file, context.window_start or started, watched)
                 if server is not None:
                     changed = changed_rows(stored or {}, store_rows(server.db_path, victims.ids))
                 else:

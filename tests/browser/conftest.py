@@ -44,12 +44,12 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 PHONE = {
-    "viewport": {"width": 375, "height": 667},
+    "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
     "is_mobile": True,
     "has_touch": True,
 }
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -188,8 +188,9 @@ def new_context(browser: Any) -> Iterator[Any]:
     """Make more browser contexts (people): new_context(phone=False)."""
     contexts = []
 
-    def make(phone: bool = False) -> Any:
-        context = browser.new_context(**(PHONE if phone else DESKTOP))
+    def make(phone: bool = False, dark: bool = False) -> Any:
+        scheme = {"color_scheme": "dark"} if dark else {}
+        context = browser.new_context(**(PHONE if phone else DESKTOP), **scheme)
         context.set_default_timeout(15000)
         contexts.append(context)
         return context

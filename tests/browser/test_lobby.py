@@ -5,11 +5,12 @@ profiles show it. Screenshots at desktop and phone sizes."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import is_over, play_turn, screenshot, wait_my_turn, watch
+from browser_helpers import is_over, play_turn, screenshot, watch
 from conftest import Server
 
 PASSWORD = "a long enough password"
@@ -66,7 +67,7 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
         '.quick-game[data-game="akros"] button[data-clock="3+2"]:has-text("1 waiting")'
     )
     screenshot(bob, "lobby-someone-waiting-phone")
-    assert bob.evaluate("document.documentElement.scrollWidth") <= 375
+    assert bob.evaluate("document.documentElement.scrollWidth") <= bob.viewport_size["width"]
     bob.locator('.quick-game[data-game="akros"] button[data-clock="3+2"]').click()
 
     # Paired: both land on the game page, each holding one seat, names on the seats.
@@ -104,7 +105,14 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
             break
         mover = ada if ada.locator('.turn-banner[data-kind="mine"]').count() else bob
         if not mover.locator('.turn-banner[data-kind="mine"]').count():
-            wait_my_turn(ada, timeout=10000) if step % 2 else wait_my_turn(bob, timeout=10000)
+            # Neither holds the turn yet (a move on its way): wait for whichever gets it.
+            deadline = time.monotonic() + 30
+            while not any(
+                page.locator('.turn-banner[data-kind="mine"]').count() or is_over(page)
+                for page in (ada, bob)
+            ):
+                assert time.monotonic() < deadline, "neither player got the turn within 30 s"
+                ada.wait_for_timeout(100)
             continue
         play_turn(mover, "akros", rng)
         if step == 10:
@@ -129,7 +137,7 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
         assert seat_row.count() == 1  # the seat this player had, by its name
     screenshot(ada, "lobby-profile-desktop")
     screenshot(bob, "lobby-profile-phone")
-    assert bob.evaluate("document.documentElement.scrollWidth") <= 375
+    assert bob.evaluate("document.documentElement.scrollWidth") <= bob.viewport_size["width"]
 
     ada.goto(f"{url}/leaderboard/akros")
     ada.wait_for_selector(".leaderboard tbody tr")

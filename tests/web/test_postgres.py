@@ -79,7 +79,8 @@ def test_the_app_creates_the_schema_on_start(server_factory, db_url):
     with server_factory() as server:
         assert server.hub.store.engine.dialect.name == "postgresql"
         assert server.client.get("/api/games").json() == {"games": []}
-    assert _tables(db_url) == {"schema_version", "games", "actions", "holdings", *HALL_TABLES}
+    tables = {"schema_version", "games", "actions", "chat", "holdings", *HALL_TABLES}
+    assert _tables(db_url) == tables
     with server_factory() as server:  # a second start on the existing schema
         assert server.client.get("/api/games").json() == {"games": []}
 

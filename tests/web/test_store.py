@@ -63,7 +63,7 @@ def test_the_store_runs_on_each_backend(store_url):
 def test_schema_is_created_then_opened_again_and_migrated(store_url):
     assert _tables(store_url) == set()
     store = Store(store_url)
-    assert _tables(store_url) == {"schema_version", "games", "actions", "holdings", *HALL}
+    assert _tables(store_url) == {"schema_version", "games", "actions", "chat", "holdings", *HALL}
     assert store.schema_version() == SCHEMA_VERSION
     store.dispose()
 
@@ -121,13 +121,21 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 4
+        assert store.schema_version() == SCHEMA_VERSION == 5
         # Schema 4 added the hall's tables; the old game's holders are there to be named.
         assert _tables(store_url) >= HALL
         row = store.get_game(GAME)
         # Games stored before schema 2 were made under every game's first rules version.
         assert row is not None and row.rules_version == "1" and row.version == 1
         assert [a.text for a in store.actions(GAME)] == ["draw RS:BS/RC:BS"]
+        # Schema 3: every entry stored before is a game action, with no clock; chat is empty.
+        (entry,) = store.actions(GAME)
+        assert (entry.kind, entry.clock) == ("action", None) and row.clock is None
+        assert store.chat(GAME, "players") == []
+        store.add_chat(GAME, "players", 0, "hello")
+        assert [c.text for c in store.chat(GAME, "players")] == ["hello"]
+        assert store.add_chat(GAME, "spectators", None, "full", most=1) is None  # bounded
+        assert store.chat(GAME, "spectators") == []
         new = _row("g_newgame000")
         new.rules_version = "7"
         store.create_game(new)

@@ -1,18 +1,26 @@
 """The game store: every game, its seats and every action, in SQL (SQLAlchemy 2.x, portable types).
 
-The store is the truth: a game's state is the replay of its stored actions, so a server that is
+The store is the truth: a game's state is the replay of its stored log, so a server that is
 killed and restarted resumes every game exactly where it was. Tables::
 
     schema_version(version)                        one row: the schema this database has
     games(id, game, rules_version, options, mode, seed, seats, created, updated, version,
-          status, result, pending, rematch_of, rematch, problem)
-    actions(game_id, number, text, mover, at)      number = 1, 2, …; mover = seat index, -1 chance
+          status, result, pending, rematch_of, rematch, problem, clock)
+    actions(game_id, number, kind, text, mover, at, clock)
+                                                   the game's log: number = 1, 2, …
+    chat(game_id, number, room, seat, text, at)    the players' and the spectators' chat
     holdings(player_id, game_id, seat)             which browser holds which seat: player_id is
                                                    the SHA-256 of its identity cookie
                                                    (:func:`player_key`), never the cookie
 
 A game with a ``problem`` (it no longer replays, or takes too long to load) is *quarantined*:
 the server does not load it again, and says why when asked for it.
+
+The ``actions`` table is the game's log, append-only: an entry of kind ``action`` is a game
+action (``mover`` a seat index, or -1 for chance); the other kinds are what happens around the
+game's actions (a takeback, a resignation, a flag fall; see :mod:`gamehall.web.history`), each
+stored like a move so a restart shows the same game. ``clock`` is each seat's remaining time after
+the entry (JSON, milliseconds; null when the game has no clock).
 
 Types are kept portable (strings, integers, booleans, text; times as ISO-8601 UTC strings, which
 sort as text), so the same code runs on SQLite and PostgreSQL. Appending an action is one
@@ -26,7 +34,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +51,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -52,7 +61,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -66,6 +75,10 @@ the cookie itself, so the store holds no credential: each stored id is replaced 
 3 → 4: the hall's tables (players, accounts, sessions, seeks, hall_games, ratings,
 rating_history: :mod:`gamehall.store.hall`), new tables only, made by ``create_all``; players
 of earlier games get their row (and a name) when they are first seen.
+
+4 → 5: the log around the actions and the clocks: ``actions.kind`` (every entry stored before is
+a game action), ``actions.clock`` and ``games.clock`` (no game had a clock), and the ``chat``
+table (new, made by ``create_all``).
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -97,6 +110,7 @@ games_table = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
     Column("problem", Text, nullable=True),  # why the game is quarantined; null: it is not
+    Column("clock", String(32), nullable=True),  # the time control ("5+3", "d3"), or none
 )
 
 actions_table = Table(
@@ -104,8 +118,21 @@ actions_table = Table(
     metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False, default="action"),
     Column("text", Text, nullable=False),
     Column("mover", Integer, nullable=False),
+    Column("at", String(40), nullable=False),
+    Column("clock", Text, nullable=True),  # JSON list: each seat's remaining ms after the entry
+)
+
+chat_table = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("room", String(16), nullable=False),  # "players" or "spectators"
+    Column("seat", Integer, nullable=True),  # the writer's seat (players' chat), else null
+    Column("text", Text, nullable=False),
     Column("at", String(40), nullable=False),
 )
 
@@ -178,14 +205,32 @@ class GameRow:
     rematch: str | None = None
     problem: str | None = None
     """Why the game is quarantined (it is not loaded), or None."""
+    clock: str | None = None
+    """The time control (``"5+3"``: minutes and seconds added per move; ``"d3"``: days per
+    move), or None."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class ActionRow:
+    """An entry of a game's log: a game action (kind ``action``) or what happened around them."""
+
     number: int
     text: str
     mover: int
+    at: str
+    kind: str = "action"
+    clock: tuple[int | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """A chat message as stored."""
+
+    number: int
+    room: str
+    seat: int | None
+    text: str
     at: str
 
 
@@ -216,12 +261,20 @@ def _row_to_game(row: Any) -> GameRow:
         rematch_of=row.rematch_of,
         rematch=row.rematch,
         problem=row.problem,
+        clock=row.clock,
     )
+
+
+def _row_to_entry(row: Any) -> ActionRow:
+    clock = tuple(json.loads(row.clock)) if row.clock else None
+    return ActionRow(row.number, row.text, row.mover, row.at, row.kind, clock)
 
 
 @dataclass(frozen=True)
 class Append:
-    """One action to append: game ``game_id`` goes from version ``number - 1`` to ``number``."""
+    """One entry to append to a game's log: game ``game_id`` goes from version ``number - 1``
+    to ``number`` (a game action, or by ``kind`` what happened around them, with each seat's
+    remaining ``clock`` after it)."""
 
     game_id: str
     number: int
@@ -232,10 +285,16 @@ class Append:
     pending: bool
     notify: str | None = None
     """A bus payload to NOTIFY in the same transaction (PostgreSQL only)."""
+    kind: str = "action"
+    clock: Sequence[int | None] | None = None
 
 
 def _result_text(result: dict[str, Any] | None) -> str | None:
     return json.dumps(result) if result is not None else None
+
+
+def _clock_text(clock: Sequence[int | None] | None) -> str | None:
+    return json.dumps(list(clock)) if clock is not None else None
 
 
 _MOVE_ON = text(
@@ -243,21 +302,23 @@ _MOVE_ON = text(
     "result = :result, pending = :pending WHERE id = :key AND version = :expected"
 )
 _ADD_ACTION = text(
-    "INSERT INTO actions (game_id, number, text, mover, at) "
-    "VALUES (:game_id, :number, :text, :mover, :at)"
+    "INSERT INTO actions (game_id, number, kind, text, mover, at, clock) "
+    "VALUES (:game_id, :number, :kind, :text, :mover, :at, :clock)"
 )
 _APPEND_PG = text(
     "WITH moved AS ("
     " UPDATE games SET version = :number, updated = :updated, status = :status,"
     " result = :result, pending = :pending"
     " WHERE id = :key AND version = :expected RETURNING id),"
-    " added AS (INSERT INTO actions (game_id, number, text, mover, at)"
-    " SELECT id, :number, :text, :mover, :updated FROM moved RETURNING number)"
+    " added AS (INSERT INTO actions (game_id, number, kind, text, mover, at, clock)"
+    " SELECT id, :number, :kind, :text, :mover, :updated, :clock FROM moved RETURNING number)"
     " SELECT count(*), max(CASE WHEN :notify THEN pg_notify(:channel, :payload)::text END)"
     " FROM added"
 )
-"""Appending an action on PostgreSQL in one statement: the version check, the insert and the
+"""Appending an entry on PostgreSQL in one statement: the version check, the insert and the
 bus notification (only when the insert happened)."""
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+"""A bus notification sent in the transaction of what it tells of (PostgreSQL)."""
 
 
 class Store:
@@ -320,6 +381,20 @@ class Store:
                 if "problem" not in _columns(conn, "games"):
                     conn.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
                 _hash_player_ids(conn)
+            if stored < 5:
+                actions = _columns(conn, "actions")
+                if "kind" not in actions:
+                    conn.execute(
+                        text(
+                            "ALTER TABLE actions ADD COLUMN kind VARCHAR(16) "
+                            "NOT NULL DEFAULT 'action'"
+                        )
+                    )
+                if "clock" not in actions:
+                    conn.execute(text("ALTER TABLE actions ADD COLUMN clock TEXT"))
+                if "clock" not in _columns(conn, "games"):
+                    conn.execute(text("ALTER TABLE games ADD COLUMN clock VARCHAR(32)"))
+                # The chat table is new: create_all above has made it.
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
 
@@ -352,6 +427,7 @@ class Store:
                     pending=row.pending,
                     rematch_of=row.rematch_of,
                     rematch=None,
+                    clock=row.clock,
                 )
             )
             if row.rematch_of:
@@ -377,7 +453,7 @@ class Store:
                 .where(actions_table.c.game_id == game_id)
                 .order_by(actions_table.c.number)
             ).all()
-        return [ActionRow(r.number, r.text, r.mover, r.at) for r in rows]
+        return [_row_to_entry(r) for r in rows]
 
     def append_action(
         self,
@@ -390,15 +466,20 @@ class Store:
         result: dict[str, Any] | None,
         pending: bool,
         notify: str | None = None,
+        kind: str = "action",
+        clock: Sequence[int | None] | None = None,
     ) -> None:
-        """Commit action ``number`` (the game must be at version ``number - 1``, else
-        VersionConflict and nothing changes). On PostgreSQL, ``notify`` is a payload sent on
+        """Commit entry ``number`` of the game's log (the game must be at version
+        ``number - 1``, else VersionConflict and nothing changes): a game action, or, by
+        ``kind``, what happened around them. On PostgreSQL, ``notify`` is a payload sent on
         the bus channel (``pg_notify``) in the same transaction: delivered if and only if the
-        action is committed (see gamehall.web.bus); elsewhere it is ignored."""
-        self.append_actions([Append(game_id, number, text, mover, status, result, pending, notify)])
+        entry is committed (see gamehall.web.bus); elsewhere it is ignored."""
+        self.append_actions(
+            [Append(game_id, number, text, mover, status, result, pending, notify, kind, clock)]
+        )
 
     def append_actions(self, appends: Sequence[Append]) -> list[bool]:
-        """Commit several actions (of different games) together: group commit, one transaction
+        """Commit several entries (of different games) together: group commit, one transaction
         for them all, each still guarded by its expected version. Returns, per append, whether
         it was committed; one append alone that conflicts raises VersionConflict."""
         if not appends:
@@ -442,9 +523,11 @@ class Store:
                         {
                             "game_id": item.game_id,
                             "number": item.number,
+                            "kind": item.kind,
                             "text": item.text,
                             "mover": item.mover,
                             "at": at,
+                            "clock": _clock_text(item.clock),
                         },
                     )
                 done.append(changed == 1)
@@ -466,8 +549,10 @@ class Store:
                         "status": item.status,
                         "result": _result_text(item.result),
                         "pending": item.pending,
+                        "kind": item.kind,
                         "text": item.text,
                         "mover": item.mover,
+                        "clock": _clock_text(item.clock),
                         "channel": "gamehall",
                         "payload": item.notify or "",
                         "notify": item.notify is not None,
@@ -499,7 +584,7 @@ class Store:
         return (
             _row_to_game(row),
             [(h.player_id, h.seat) for h in holders],
-            [ActionRow(a.number, a.text, a.mover, a.at) for a in actions],
+            [_row_to_entry(a) for a in actions],
         )
 
     def quarantine(self, game_id: str, problem: str) -> None:
@@ -529,6 +614,59 @@ class Store:
                     )
                 ).scalars()
             )
+
+    # --- chat ---
+
+    def add_chat(
+        self,
+        game_id: str,
+        room: str,
+        seat: int | None,
+        text: str,
+        most: int | None = None,
+        notify: Callable[[ChatRow], str | None] | None = None,
+    ) -> ChatRow | None:
+        """Store a chat message, numbered after the game's last one (in one transaction); None
+        (and nothing stored) when the game's chat holds ``most`` messages already. On
+        PostgreSQL, ``notify`` gives the bus payload for the stored message, sent in the same
+        transaction (delivered if and only if the message is committed)."""
+        for _ in range(5):  # two writers may take the same number: the key refuses one
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(
+                        select(func.max(chat_table.c.number)).where(chat_table.c.game_id == game_id)
+                    ).scalar()
+                    if most is not None and (last or 0) >= most:
+                        return None
+                    row = ChatRow((last or 0) + 1, room, seat, text, now_text())
+                    conn.execute(
+                        insert(chat_table).values(
+                            game_id=game_id,
+                            number=row.number,
+                            room=room,
+                            seat=seat,
+                            text=text,
+                            at=row.at,
+                        )
+                    )
+                    payload = notify(row) if notify is not None else None
+                    if payload is not None and self.is_postgresql:
+                        conn.execute(_NOTIFY, {"channel": "gamehall", "payload": payload})
+                return row
+            except IntegrityError:
+                continue
+        raise StoreError(f"game {game_id}: could not number a chat message")
+
+    def chat(self, game_id: str, room: str, limit: int = 200) -> list[ChatRow]:
+        """The last ``limit`` messages of a game's chat ``room``, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat_table)
+                .where(chat_table.c.game_id == game_id, chat_table.c.room == room)
+                .order_by(chat_table.c.number.desc())
+                .limit(limit)
+            ).all()
+        return [ChatRow(r.number, r.room, r.seat, r.text, r.at) for r in reversed(rows)]
 
     # --- who holds what ---
 

@@ -27,12 +27,13 @@ from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, ma
 from gamehall.store import Store
 from gamehall.web.accounts import Passwords
 from gamehall.web.bus import bus_for
+from gamehall.web.clock import Clock
 from gamehall.web.computers import AgentFactory
-from gamehall.web.engine import played_items
+from gamehall.web.engine import diagram_info, game_of, played_items
 from gamehall.web.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
 from gamehall.web.hall_routes import add_hall_routes, current
 from gamehall.web.hub import Hub
-from gamehall.web.identity import Identity, session_token
+from gamehall.web.identity import Identity, ensure_identity, session_token
 from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
     PROTOCOL_VERSION,
@@ -45,6 +46,9 @@ from gamehall.web.protocol import (
     GameInfo,
     GameList,
     GameSummary,
+    HowToAnswer,
+    HowToDiagram,
+    HowToText,
     InviteAnswer,
     Join,
     JoinAnswer,
@@ -76,6 +80,9 @@ def _meta() -> MetaAnswer:
                 name=cls.name,
                 title=cls.title,
                 summary=plugin.summary,
+                duration=plugin.duration,
+                sample=diagram_info(game_of(name, {}), plugin.sample) if plugin.sample else None,
+                how_to_play=plugin.how_to_play is not None,
                 rules_version=cls.rules_version,
                 seats=list(cls.player_names),
                 options=[OptionInfo(**spec.describe()) for spec in cls.option_specs],
@@ -101,6 +108,7 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
     agent_workers: int | None = None,
+    clock: Clock | None = None,
     leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
     passwords: Passwords | None = None,
     lobby_tick: float | None = TICK,
@@ -108,7 +116,8 @@ def create_app(
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
     computer players in worker processes (for CPU-bound search); an ``agent_factory`` (tests)
-    runs on threads."""
+    runs on threads; ``clock`` (tests) is the time the server measures clocks and pauses with
+    (default: the wall clock)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     config = settings or Settings()
     holder: dict[str, Any] = {}
@@ -123,6 +132,7 @@ def create_app(
             processes=processes,
             agent_workers=agent_workers,
             bus=bus_for(store.url, store.is_postgresql),
+            clock=clock,
         )
         hall = Hall(hub, passwords=passwords, leaderboard=leaderboard, tick=lobby_tick)
         await hub.start()
@@ -163,7 +173,7 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 404 and not request.url.path.startswith(_API_PREFIXES):
-            return index(status_code=404)  # the app's own not-found page
+            return index(request, status_code=404)  # the app's own not-found page
         code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
             error.status_code, ErrorCode.HTTP_ERROR
         )
@@ -223,6 +233,7 @@ def create_app(
             level=body.level,
             player_id=me,
             address=address(request),
+            clock=body.clock,
         )
         return created_answer(request, live, you, me)
 
@@ -249,6 +260,7 @@ def create_app(
                     updated=row.updated,
                     version=row.version,
                     seats=seat_infos(cls, row, live.players if live else None),
+                    clock=row.clock,
                 )
             )
         return GameList(games=games)
@@ -256,7 +268,8 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request, response: Response) -> StateMessage:
         live = await hub().get(game_id)
-        return live.state_message(live.seats_for(await holder_key(request, response)))
+        you = live.seats_for(await holder_key(request, response))
+        return live.state_message(you, hub().clock.now())
 
     @app.get("/api/games/{game_id}/invite")
     async def get_invite(game_id: str, request: Request, response: Response) -> InviteAnswer:
@@ -270,14 +283,22 @@ def create_app(
             f"computer ({s.level})" if s.kind == "computer" else "human" for s in live.row.seats
         ]
         date = live.row.created[:10].replace("-", ".")
+        extra = {"Site": "gamehall web", "GameId": live.id}
+        if live.row.clock:
+            extra["TimeControl"] = live.row.clock
         record = make_record(
             live.game,
             live.actions,
             players=players,
             date=date,
             final=live.state,
-            extra={"Site": "gamehall web", "GameId": live.id},
+            extra=extra,
         )
+        outcome = live.played.outcome()
+        if live.played.ended is not None and outcome is not None:
+            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
+            record.tags["Result"] = outcome.result
+            record.tags["Termination"] = outcome.reason
         filename = f"{live.game.name}-{live.id}.txt"
         return PlainTextResponse(
             str(record),
@@ -334,6 +355,28 @@ def create_app(
         if text is None:
             raise ProtocolError(ErrorCode.NO_RULES, f"no rules text for {plugin.name}")
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+    @app.get("/api/howto/{game}")
+    async def how_to_play(game: str) -> HowToAnswer:
+        plugin = plugin_of(game)
+        page = plugin.how_to_play_page()
+        if page is None:
+            raise ProtocolError(ErrorCode.NO_RULES, f"no How to play page for {plugin.name}")
+        played = game_of(plugin.name, {})
+        parts = [
+            HowToText(markdown=part)
+            if isinstance(part, str)
+            else HowToDiagram(diagram=diagram_info(played, part))
+            for part in page
+        ]
+        return HowToAnswer(
+            game=plugin.name,
+            title=plugin.game.title,
+            summary=plugin.summary,
+            duration=plugin.duration,
+            parts=parts,
+            rules=plugin.rules_text is not None,
+        )
 
     @app.get("/games/{game}/board.js", include_in_schema=False)
     async def board_module(game: str) -> Response:
@@ -399,39 +442,34 @@ def create_app(
 
     # --- the front end (a single-page app with client routing) ---
 
-    def index(status_code: int = 200) -> Response:
+    def index(request: Request, status_code: int = 200) -> Response:
+        """The app's page. A browser seen for the first time gets its identity cookie here,
+        before any of the page's scripts asks the API: requests sent at once from a page
+        without one would each be given a different identity, and seats held by one of them
+        would be lost when another's cookie replaced it."""
         page = static / "index.html"
+        response: Response
         if page.is_file():
-            return FileResponse(page, media_type="text/html", status_code=status_code)
-        return HTMLResponse(_PLACEHOLDER, status_code=status_code)
+            response = FileResponse(page, media_type="text/html", status_code=status_code)
+        else:
+            response = HTMLResponse(_PLACEHOLDER, status_code=status_code)
+        ensure_identity(request, response, config)
+        return response
 
-    @app.get("/", include_in_schema=False)
-    async def home() -> Response:
-        return index()
+    async def page(request: Request) -> Response:
+        return index(request)
 
-    @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> Response:
-        return index()
-
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> Response:
-        return index()
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> Response:
-        return index()
-
-    @app.get("/lobby", include_in_schema=False)
-    async def lobby_page() -> Response:
-        return index()
-
-    @app.get("/player/{name}", include_in_schema=False)
-    async def player_page(name: str) -> Response:
-        return index()
-
-    @app.get("/leaderboard/{game}", include_in_schema=False)
-    async def leaderboard_page(game: str) -> Response:
-        return index()
+    for path in (
+        "/",
+        "/game/{game_id}",
+        "/replay/{game_id}",
+        "/rules/{game}",
+        "/howto/{game}",
+        "/lobby",
+        "/player/{name}",
+        "/leaderboard/{game}",
+    ):  # the client routes: every one is the app's page, which routes itself
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app

@@ -47,6 +47,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 log = logging.getLogger("gamehall.web")
@@ -122,12 +123,14 @@ class Bus:
 
     def _deliver(self, event: Event) -> None:
         for handler in self._handlers:
-            self._spawn(handler(event))
+            self._spawn(partial(handler, event))
 
-    def _spawn(self, coroutine: Awaitable[None]) -> None:
+    def _spawn(self, call: Callable[[], Awaitable[None]]) -> None:
+        # The coroutine is made inside the task, so a task cancelled before it starts (the bus
+        # stops) leaves no coroutine never awaited.
         async def run() -> None:
             try:
-                await coroutine
+                await call()
             except asyncio.CancelledError:
                 raise
             except Exception:  # one bad event must not stop the others
@@ -186,7 +189,7 @@ class PostgresBus(Bus):
                     pause = 0.1
                     if not first:  # events may have gone by while we were away
                         for handler in self._reconnected:
-                            self._spawn(handler())
+                            self._spawn(handler)
                     first = False
                     async for notice in conn.notifies():
                         try:

@@ -289,7 +289,7 @@ class Hall:
         for live in list(self.hub.games.values()):
             if player_id in live.player_ids.values():
                 await self.loaded(live)
-                live.broadcast_state()
+                live.broadcast_state(self.hub.clock.now())
         self.changed()
 
     # --- accounts ---
@@ -379,7 +379,7 @@ class Hall:
         for live in list(self.hub.games.values()):
             if old_player in live.player_ids.values():
                 await self.loaded(live)
-                live.broadcast_state()
+                live.broadcast_state(self.hub.clock.now())
 
     async def logout(self, me: Me, everywhere: bool) -> int:
         """End this session (or every session of the account); returns how many ended."""
@@ -577,14 +577,14 @@ class Hall:
         (first_seat, first), *others = sorted(players.items())
         live, _ = await self.hub.create(
             game_name=game, options=options, mode="online", seat=first_seat, level="easy",
-            player_id=first,
+            player_id=first, clock=clock,
         )  # fmt: skip
         for seat, player in others:
             await self.db(self.hub.store.add_holding, player, live.id, seat)
             live.hold(player, seat)
         await self.db(self.store.mark_game, live.id, rated, clock)
         await self.loaded(live)
-        live.broadcast_state()
+        live.broadcast_state(self.hub.clock.now())
         self.changed()
         return live
 
@@ -617,17 +617,23 @@ class Hall:
     async def seats_changed(self, live: LiveGame) -> None:
         """Someone took a seat (an invite link): show their name."""
         await self.loaded(live)
-        live.broadcast_state()
+        live.broadcast_state(self.hub.clock.now())
         self.changed()
 
     # hub listener: a game ended
     async def finished(self, live: LiveGame) -> None:
-        """Rate a rated game that ended (by the rules, resignation or time); once."""
+        """Rate a rated game that ended, once: by the rules, or as the game room ended it (a
+        resignation, a loss on time, a claimed win). An aborted game has no result: it is
+        marked counted and changes no rating."""
         self.changed()
         info = await self.db(self.store.hall_game, live.id)
         if info is None or not info[0] or info[2]:
             return
-        outcome = live.state.outcome()
+        ended = live.played.ended
+        if ended is not None and ended.kind == "abort":
+            await self.db(self.store.count_rated, live.id, live.game.name, [])
+            return
+        outcome = live.played.outcome()
         seats = await self.db(self.store.seat_players, live.id)
         if outcome is None or sorted(seats) != [0, 1] or seats[0][0] == seats[1][0]:
             log.error("rated game %s cannot be rated (seats %s)", live.id, sorted(seats))
@@ -711,7 +717,7 @@ class Hall:
     def live_games(self) -> list[LiveInfo]:
         games = []
         for live in self.hub.games.values():
-            if live.row.mode != "online" or live.state.is_terminal():
+            if live.row.mode != "online" or live.over:
                 continue
             info = live.hall or {}
             games.append(
@@ -722,6 +728,7 @@ class Hall:
                     clock=info.get("clock"),
                     players=[live.players.get(i) for i in range(len(live.row.seats))],
                     version=live.version,
+                    clocks=live.clock_info(self.hub.clock.now()),
                 )
             )
         games.sort(key=lambda g: -g.version)

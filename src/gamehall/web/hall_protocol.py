@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
 
-from gamehall.web.protocol import ErrorCode, OutcomeInfo, ProtocolError
+from gamehall.web.protocol import ClockInfo, ErrorCode, OutcomeInfo, ProtocolError
 
 Side = Annotated[int, Field(ge=0, le=16)] | Literal["random"]
 
@@ -105,6 +105,9 @@ class LiveInfo(_Out):
     clock: str | None
     players: list[str | None] = Field(description="each seat's player name (null: nobody yet)")
     version: int
+    clocks: ClockInfo | None = Field(
+        description="the clocks as the game's state shows them (null: no clock), to run on"
+    )
 
 
 class PoolInfo(_Out):

@@ -92,6 +92,13 @@ class ErrorCode(StrEnum):
     GAME_TOO_LONG = "game_too_long"
     NOT_OVER = "not_over"
     SEAT_TAKEN = "seat_taken"
+    PAUSED = "paused"
+    NOT_PAUSED = "not_paused"
+    CANNOT_ABORT = "cannot_abort"
+    NO_TAKEBACK = "no_takeback"
+    CANNOT_CLAIM = "cannot_claim"
+    BAD_CHAT = "bad_chat"
+    CHAT_TOO_FAST = "chat_too_fast"
 
     @property
     def status(self) -> int:
@@ -120,7 +127,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.STALE_VERSION: (409, "the move was for another version than the current one; a `state` follows, resync from it"),
     ErrorCode.ILLEGAL_MOVE: (400, "the rules forbid the move, or it does not parse; the message names it and the legal ones"),
     ErrorCode.GAME_OVER: (409, "the game is over; no more moves"),
-    ErrorCode.NO_RULES: (404, "the game has no rules text"),
+    ErrorCode.NO_RULES: (404, "the game has no rules text, or no How to play page"),
     ErrorCode.NO_BOARD: (404, "the game has no board module or stylesheet of its own"),
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
@@ -133,7 +140,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.SIGNED_IN: (409, "signed in already: sign out first (sign-up), or an account's name is its username (renaming)"),
     ErrorCode.ACCOUNT_NEEDED: (403, "rated games, and signing out, need an account: sign up or sign in"),
     ErrorCode.UNKNOWN_PLAYER: (404, "no player of this name"),
-    ErrorCode.BAD_CLOCK: (400, "not a time control: M+S (minutes, seconds a move), dN (days a move) or null"),
+    ErrorCode.BAD_CLOCK: (400, "a time control that does not parse or is out of bounds: M+S (minutes each, seconds added a move; minutes may be fractional), dN (days a move) or null"),
     ErrorCode.NOT_RATABLE: (400, "rated games are for games of two seats"),
     ErrorCode.TOO_MANY_SEEKS: (429, "this player has as many open seeks as one may"),
     ErrorCode.LOBBY_FULL: (503, "the lobby holds as many seeks or waiting players as it can; try later"),
@@ -148,6 +155,13 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.GAME_TOO_LONG: (409, "the game reached the most actions this server plays (limit max_actions)"),
     ErrorCode.NOT_OVER: (409, "a rematch is asked for before the game is over"),
     ErrorCode.SEAT_TAKEN: (409, "join: the invite was used already, or you hold the game's other seat; you watch"),
+    ErrorCode.PAUSED: (409, "play waits for the players to go on (the end of a round): send `continue`"),
+    ErrorCode.NOT_PAUSED: (409, "`continue` when nothing waits, or for a pause you already went on from"),
+    ErrorCode.CANNOT_ABORT: (409, "abort after every side has moved (resign instead)"),
+    ErrorCode.NO_TAKEBACK: (409, "nothing of yours to take back (or only across chance), no offer to answer, or your own offer"),
+    ErrorCode.CANNOT_CLAIM: (409, "claim the win while the opponent is here, before the grace period is over, or where claims do not apply"),
+    ErrorCode.BAD_CHAT: (400, "a chat message that is empty, longer than 300 characters or holds control characters, or a game whose chat is full (2000 messages)"),
+    ErrorCode.CHAT_TOO_FAST: (429, "more chat messages than the rate limit allows; wait a few seconds"),
 }  # fmt: skip
 assert set(ERRORS) == set(ErrorCode)
 
@@ -245,12 +259,64 @@ class Ping(_In):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Resync | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Move | Resync | Ping] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "move", "resync", "ping")
+class Resign(_In):
+    """Resign the game (a seated player, at any time while it goes on)."""
+
+    type: Literal["resign"]
 
 
-def parse_client_message(text: str | bytes) -> Hello | Move | Resync | Ping:
+class Abort(_In):
+    """End the game with no result: only before every side has made a move."""
+
+    type: Literal["abort"]
+
+
+class Takeback(_In):
+    """Offer to take back your last move, or accept or decline the other side's offer. Where
+    nobody else has to agree (against the computer, hot-seat) an offer is granted at once."""
+
+    type: Literal["takeback"]
+    op: Literal["offer", "accept", "decline"]
+
+
+class Continue(_In):
+    """Go on from a pause (the end of a round) at ``version``."""
+
+    type: Literal["continue"]
+    version: StrictInt
+
+
+class Claim(_In):
+    """Claim the win: the opponent left more than the grace period ago."""
+
+    type: Literal["claim"]
+
+
+class Chat(_In):
+    """A chat message: players write to the players' chat, spectators to the spectators'."""
+
+    type: Literal["chat"]
+    text: Annotated[StrictStr, Field(max_length=2000)]
+
+
+ClientIn = Hello | Move | Resync | Ping | Resign | Abort | Takeback | Continue | Claim | Chat
+ClientMessage = Annotated[ClientIn, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ClientIn] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = (
+    "hello",
+    "move",
+    "resync",
+    "ping",
+    "resign",
+    "abort",
+    "takeback",
+    "continue",
+    "claim",
+    "chat",
+)
+
+
+def parse_client_message(text: str | bytes) -> ClientIn:
     """Read one client message; raises ProtocolError(bad_json | bad_message)."""
     try:
         data = json.loads(text)
@@ -304,7 +370,8 @@ class _Body(BaseModel):
 
 
 class CreateGame(_Body):
-    """``POST /api/games``."""
+    """``POST /api/games``. ``clock`` is a time control: ``"5+3"`` (minutes each, seconds added
+    per move; minutes may be fractional) or ``"d3"`` (days per move); none by default."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -313,6 +380,7 @@ class CreateGame(_Body):
     mode: Mode = "computer"
     seat: Annotated[int, Field(ge=0, le=16)] = 0
     level: Annotated[str, Field(max_length=64)] = "easy"
+    clock: Annotated[str, Field(max_length=20)] | None = None
 
 
 class Join(_Body):
@@ -376,7 +444,45 @@ class OutcomeInfo(_Out):
     winner_name: str | None
     reason: str
     scores: list[float]
-    result: Literal["1-0", "0-1", "1/2-1/2"]
+    result: Literal["1-0", "0-1", "1/2-1/2", "*"] = Field(
+        description="'*' for a game aborted with no result"
+    )
+
+
+class ClockInfo(_Out):
+    """The clocks as the server measured them when it sent the message: each seat's remaining
+    milliseconds (null for a seat without a clock: a computer), whose clock runs and the
+    server's time. A client counts the running clock down from when it received the message."""
+
+    control: str = Field(description="the time control: '5+3' or 'd3'")
+    remaining: list[int | None]
+    running: int | None = Field(description="the seat whose clock runs, if any")
+    sent: int = Field(description="the server's time (ms since the epoch)")
+    lag_allowance: int = Field(description="ms given back on every move for the network")
+
+
+class PauseInfo(_Out):
+    """Play waits for the players to go on (e.g. a round is over): why, how long it waits at
+    most, and the seats that have not yet sent ``continue``."""
+
+    reason: str
+    left_ms: int | None = Field(description="ms until play goes on by itself, if it does")
+    waiting: list[int]
+
+
+class TakebackInfo(_Out):
+    """A takeback offer that stands: the offering seat's last move would be taken back."""
+
+    by: int
+
+
+class AbsentInfo(_Out):
+    """A human seat that nobody holding it is connected to: for how long, and in how many ms
+    its opponent may claim the win (null: no claim applies, e.g. it has not moved yet)."""
+
+    seat: int
+    away_ms: int
+    claim_in_ms: int | None
 
 
 # --- server → client: the WebSocket messages -------------------------------------------------------
@@ -389,7 +495,10 @@ class StateMessage(_Out):
     them over REST and on a full resync, only the new ones otherwise)."""
 
     type: Literal["state"] = "state"
-    version: int = Field(description="the number of actions applied so far, chance included")
+    version: int = Field(
+        description="the number of entries in the game's log so far: actions (chance included), "
+        "takebacks and their offers, and how the game ended; it only grows"
+    )
     game: str
     rules_version: str
     id: str
@@ -404,15 +513,23 @@ class StateMessage(_Out):
     outcome: OutcomeInfo | None
     status: Literal["ongoing", "finished"]
     mode: Mode
+    # From here on the fields change between versions too (presence, clocks, time passing): the
+    # server writes the fields above once per version and these when it sends (gamehall.web.live).
     seats: list[SeatPresence]
     rematch: str | None = Field(description="the id of the rematch, once there is one")
-    # The last fields: the server writes the message once per version and splices in the
-    # actions since the reader's version and the reader's own seats (see gamehall.web.live).
+    clock: ClockInfo | None = Field(description="the clocks, in a game with a time control")
+    pause: PauseInfo | None = Field(description="play waits for the players to go on")
+    takeback: TakebackInfo | None = Field(description="a takeback offer that stands")
+    absent: list[AbsentInfo] = Field(description="human seats nobody is connected to")
+    abortable: bool = Field(description="whether the game may still be aborted")
+    # The last fields: the server writes the message up to here when it sends, and splices in
+    # the actions the reader does not have and the reader's own seats (see gamehall.web.live).
     since: int = Field(
-        description="`actions` and `movers` are those after this version: 0 for every action; "
-        "on the WebSocket, the version this reader had (a delta)"
+        description="`actions` and `movers` are the game's actions after its first `since`: 0 "
+        "for every action; on the WebSocket, as many as this reader still has right (a delta: "
+        "the actions it was sent that no takeback has undone since)"
     )
-    actions: list[str] = Field(description="the actions after version `since`")
+    actions: list[str] = Field(description="the game's actions after the first `since`")
     movers: list[int] = Field(description="who played each of them: a seat index, -1 for chance")
     you: list[int] = Field(description="the seats this reader holds")
     legal: list[LegalAction] = Field(
@@ -425,6 +542,27 @@ class PresenceMessage(_Out):
 
     type: Literal["presence"] = "presence"
     seats: list[SeatPresence]
+    absent: list[AbsentInfo]
+
+
+class ChatLine(_Out):
+    """One chat message: its number in the game's chat, the writer (a seat and its name, or a
+    spectator), the text (always shown as text, never as markup) and when it was written."""
+
+    number: int
+    seat: int | None
+    name: str
+    text: str
+    at: str
+
+
+class ChatMessage(_Out):
+    """Chat for this reader's room (players or spectators): the recent lines on ``hello``, then
+    each new line as it is written."""
+
+    type: Literal["chat"] = "chat"
+    room: Literal["players", "spectators"]
+    lines: list[ChatLine]
 
 
 class ErrorMessage(_Out):
@@ -443,12 +581,9 @@ class PongMessage(_Out):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[
-    StateMessage | PresenceMessage | ErrorMessage | PongMessage, Field(discriminator="type")
-]
-SERVER_MESSAGE: TypeAdapter[StateMessage | PresenceMessage | ErrorMessage | PongMessage] = (
-    TypeAdapter(ServerMessage)
-)
+ServerOut = StateMessage | PresenceMessage | ChatMessage | ErrorMessage | PongMessage
+ServerMessage = Annotated[ServerOut, Field(discriminator="type")]
+SERVER_MESSAGE: TypeAdapter[ServerOut] = TypeAdapter(ServerMessage)
 
 
 # --- server → client: REST answers -----------------------------------------------------------------
@@ -467,12 +602,26 @@ class OptionInfo(_Out):
     max_length: int | None = None
 
 
+class DiagramInfo(_Out):
+    """A real position drawn for people: its text, its view (what a board draws), the move
+    drawn on it (``last``: on the position before it, or the move just played) and a caption."""
+
+    position: str
+    view: dict[str, Any]
+    last: PlayedAction | None
+    caption: str
+
+
 class GameInfo(_Out):
-    """What the server says of one game: names, seats, options, rules and board files."""
+    """What the server says of one game: names, seats, options, rules and board files, and
+    what a newcomer reads first (summary, duration, a picture of a real position)."""
 
     name: str
     title: str
     summary: str
+    duration: str = Field(description="how long a game takes, in words")
+    sample: DiagramInfo | None = Field(description="a position that shows what the game is like")
+    how_to_play: bool = Field(description="whether /api/howto/{game} has a How to play page")
     rules_version: str
     seats: list[str]
     options: list[OptionInfo]
@@ -518,12 +667,38 @@ class GameSummary(_Out):
     updated: str
     version: int
     seats: list[SeatInfo]
+    clock: str | None = Field(description="the time control, if any")
 
 
 class GameList(_Out):
     """``GET /api/games``: newest first."""
 
     games: list[GameSummary]
+
+
+class HowToText(_Out):
+    """Part of a How to play page: Markdown text."""
+
+    kind: Literal["text"] = "text"
+    markdown: str
+
+
+class HowToDiagram(_Out):
+    """Part of a How to play page: a diagram of a real position."""
+
+    kind: Literal["diagram"] = "diagram"
+    diagram: DiagramInfo
+
+
+class HowToAnswer(_Out):
+    """``GET /api/howto/{game}``: a first lesson for players, text and diagrams in order."""
+
+    game: str
+    title: str
+    summary: str
+    duration: str
+    parts: list[Annotated[HowToText | HowToDiagram, Field(discriminator="kind")]]
+    rules: bool = Field(description="whether /api/rules/{game} has the complete rules")
 
 
 class ReplayAnswer(_Out):
@@ -566,6 +741,7 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
     GameList,
     StateMessage,
     ReplayAnswer,
+    HowToAnswer,
     JoinAnswer,
     InviteAnswer,
     ErrorAnswer,

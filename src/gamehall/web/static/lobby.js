@@ -4,6 +4,7 @@
 import { api, postJSON } from "./api.js";
 import { h, replace } from "./dom.js";
 import { LobbySocket, accountPanel, me, onMe, playerLink } from "./hall.js";
+import { Clocks, clockText as timeText } from "./room.js";
 
 function clockText(clock) {
   if (!clock) return "untimed";
@@ -229,11 +230,36 @@ export function lobbyPage(ctx) {
               game.players.map((name, index) => [index ? " vs " : "", playerLink(name)]),
             ),
             h("span", { class: "live-clock muted" }, `${clockText(game.clock)}${game.rated ? " · rated" : ""} · ${game.version} action${game.version === 1 ? "" : "s"}`),
+            game.clocks ? liveTimes(game.clocks) : null,
           ),
         ),
       ),
     );
   }
+
+  // The running clocks of the games being played, counted down from the lobby message.
+  let times = [];
+  function liveTimes(info) {
+    const clocks = new Clocks();
+    clocks.set(info);
+    const spans = info.remaining.map(() => h("span", { class: "live-time" }));
+    const element = h("span", { class: "live-times" }, spans.map((span, index) => [index ? " · " : "", span]));
+    times.push({ clocks, spans, element });
+    showTimes();
+    return element;
+  }
+  function showTimes() {
+    times = times.filter((entry) => entry.element.isConnected || !entry.shown);
+    for (const entry of times) {
+      entry.shown = true;
+      entry.spans.forEach((span, seat) => {
+        const left = entry.clocks.remaining(seat);
+        span.textContent = left === null || left === undefined ? "–" : timeText(left);
+        span.classList.toggle("running", entry.clocks.info.running === seat);
+      });
+    }
+  }
+  const ticker = setInterval(showTimes, 500);
 
   ctx.page(
     "lobby",
@@ -261,6 +287,7 @@ export function lobbyPage(ctx) {
   me().catch((error) => ctx.notify(error.message));
   return () => {
     closed = true;
+    clearInterval(ticker);
     socket?.close();
     unsubscribe();
     account.close();
