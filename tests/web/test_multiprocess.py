@@ -3,8 +3,10 @@
 Each test starts real ``gamehall serve`` processes on a fresh database of the session's throwaway
 cluster, and plays through them over HTTP and WebSockets: an online game whose two seats and a
 spectator are on three different processes, moves for one version raced through two processes
-(exactly one accepted), a process killed with SIGKILL mid-game (nothing acknowledged lost, the
-players go on through another), ``--workers`` (refused on SQLite; on PostgreSQL, workers that
+(exactly one accepted), a process killed with SIGKILL mid-game (nothing acknowledged lost, a
+chat line included; the players go on through another), the game room across processes (chat in
+both rooms, a takeback offered on one process and accepted on the other, a resignation, a flag
+fall watched by both processes and stored once), ``--workers`` (refused on SQLite; on PostgreSQL, workers that
 share a port and replace one that dies).
 """
 
@@ -149,13 +151,16 @@ class Socket:
     def receive(self) -> dict[str, Any]:
         message = json.loads(self.ws.recv(timeout=TIMEOUT))
         if message["type"] == "state":
+            assert message["since"] <= len(self.actions)
             self.actions = self.actions[: message["since"]] + message["actions"]
-            assert len(self.actions) == message["version"]
             self.state = message
         return message
 
     def hello(self) -> dict[str, Any]:
-        self.send({"type": "hello", "version": len(self.actions) if self.actions else -1})
+        # The version had (a log's entries: the actions, unless there were takebacks or their
+        # offers), else the actions had, else nothing.
+        had = self.state["version"] if self.state else len(self.actions) if self.actions else -1
+        self.send({"type": "hello", "version": had})
         return self.until(lambda m: m["type"] == "state")
 
     def until(self, wanted: Any) -> dict[str, Any]:
@@ -196,8 +201,8 @@ def stored(db: str, game_id: str) -> list[str]:
 def play(
     seats: dict[int, Socket], watchers: list[Socket], rng: random.Random, most: int = 10_000
 ) -> dict[str, Any]:
-    """Play random moves, each seat through its own socket, until the end (or ``most`` moves);
-    every socket sees every version."""
+    """Play random moves, each seat through its own socket, until the end (or ``most`` moves),
+    going on from a round's pause through each seat's socket; every socket sees every version."""
     sockets = [*seats.values(), *watchers]
     state = seats[0].state
     for _ in range(most):
@@ -207,6 +212,12 @@ def play(
             s.at_least(version)
         if state["over"]:
             return state
+        if state.get("pause"):  # a round's end: each seat goes on through its own process
+            for seat in state["pause"]["waiting"]:
+                seats[seat].send({"type": "continue", "version": version})
+            for s in sockets:
+                s.at_least(version + 1)
+            continue
         if state["to_move"] is None:  # chance: the server draws it
             for s in sockets:
                 s.at_least(version + 1)
@@ -272,6 +283,13 @@ def test_moves_for_one_version_raced_through_two_processes_one_is_accepted(hall_
             state = a.state
             if state["over"]:
                 break
+            if state.get("pause"):  # a round's end: both go on
+                for s, seat in ((a, 0), (other, 1)):
+                    if seat in state["pause"]["waiting"]:
+                        s.send({"type": "continue", "version": version})
+                for s in (a, b, other):
+                    s.at_least(version + 1)
+                continue
             if state["to_move"] == 1:
                 other.send(
                     {
@@ -322,6 +340,10 @@ def test_a_process_killed_mid_game_loses_nothing_acknowledged(hall_db):
         state = play({0: s0, 1: s1}, [], rng, most=6)
         acknowledged = list(s0.actions)
         assert len(acknowledged) >= 6 and not state["over"]
+        # A room event acknowledged by the process about to die: a chat line, echoed to its writer.
+        s0.send({"type": "chat", "text": "back in a moment"})
+        chat_lines(s0, "back in a moment")
+        chat_lines(s1, "back in a moment")
         p0.kill()  # SIGKILL, its whole process group (its computer workers too)
         with contextlib.suppress(Exception):
             s0.close()
@@ -330,6 +352,8 @@ def test_a_process_killed_mid_game_loses_nothing_acknowledged(hall_db):
         again.actions = list(acknowledged)
         resynced = again.hello()
         assert resynced["you"] == [0]
+        history = again.until(lambda m: m["type"] == "chat")
+        assert [line["text"] for line in history["lines"]] == ["back in a moment"]
         assert again.actions[: len(acknowledged)] == acknowledged
         assert stored(hall_db, game_id)[: len(acknowledged)] == acknowledged
         final = play({0: again, 1: s1}, [], rng)
@@ -496,3 +520,137 @@ def test_a_seek_made_on_one_process_is_accepted_on_another_and_rated_once(hall_d
         assert [games for _, games in ratings] == [1, 1] and history == 2
         profile = ada.call(b, "GET", "/api/players/Ada")
         assert [r["games"] for r in profile["ratings"]] == [1]
+
+
+# --- the game room across processes -----------------------------------------------------------
+
+
+def entries(db: str, game_id: str) -> list[tuple[str, str, int]]:
+    """The game's stored log: (kind, text, mover) of each entry."""
+    store = Store(db)
+    try:
+        return [(a.kind, a.text, a.mover) for a in store.actions(game_id)]
+    finally:
+        store.dispose()
+
+
+def to_people(sockets: list[Socket]) -> dict[str, Any]:
+    """Wait until a person is to move (the opening chance drawn), as every socket sees it."""
+    state = sockets[0].state
+    if state.get("to_move") is None:
+        state = sockets[0].until(lambda m: m["type"] == "state" and m["to_move"] is not None)
+    for s in sockets[1:]:
+        s.at_least(state["version"])
+    return state
+
+
+def move(mover: Socket, state: dict[str, Any], others: list[Socket]) -> dict[str, Any]:
+    """``mover`` plays its first legal move; every socket sees the next version."""
+    mover.send({"type": "move", "version": state["version"], "action": state["legal"][0]["text"]})
+    for s in [mover, *others]:
+        s.at_least(state["version"] + 1)
+    return mover.state
+
+
+def chat_lines(s: Socket, text: str) -> dict[str, Any]:
+    return s.until(lambda m: m["type"] == "chat" and any(ln["text"] == text for ln in m["lines"]))
+
+
+def test_chat_a_takeback_and_a_resignation_cross_processes(hall_db):
+    with hall(hall_db, 2) as (p0, p1):
+        creator, guest, watcher_a, watcher_b = Browser(), Browser(), Browser(), Browser()
+        game_id = online_game(creator, guest, p0, p1)
+        s0, s1 = creator.socket(p0, game_id), guest.socket(p1, game_id)
+        spectators = [watcher_a.socket(p0, game_id), watcher_b.socket(p1, game_id)]
+        everyone = [s0, s1, *spectators]
+        for s in everyone:
+            s.hello()
+        state = to_people(everyone)
+
+        # Chat: the players' room crosses processes, the spectators' too, and neither sees the
+        # other's (the spectator on the writer's process sees nothing of the players' line).
+        s0.send({"type": "chat", "text": "good luck"})
+        line = chat_lines(s1, "good luck")
+        assert line["room"] == "players" and line["lines"][-1]["seat"] == 0
+        chat_lines(s0, "good luck")
+        spectators[1].send({"type": "chat", "text": "who wins?"})
+        seen = chat_lines(spectators[0], "who wins?")
+        assert seen["room"] == "spectators"
+        store = Store(hall_db)
+        try:
+            rooms = [
+                (row.room, row.text)
+                for room in ("players", "spectators")
+                for row in store.chat(game_id, room)
+            ]
+        finally:
+            store.dispose()
+        assert rooms == [("players", "good luck"), ("spectators", "who wins?")]
+
+        # A takeback offered through one process, accepted through the other.
+        seats = {0: s0, 1: s1}
+        first = state["to_move"]
+        mine, theirs = seats[first], seats[1 - first]
+        before = list(mine.actions)
+        state = move(mine, state, [theirs, *spectators])
+        mine.send({"type": "takeback", "op": "offer"})
+        offered = theirs.at_least(state["version"] + 1)
+        assert offered["takeback"] == {"by": first}
+        for s in [mine, *spectators]:
+            s.at_least(offered["version"])
+        theirs.send({"type": "takeback", "op": "accept"})
+        for s in everyone:
+            back = s.at_least(offered["version"] + 1)
+            assert back["to_move"] == first and back["takeback"] is None
+            assert s.actions == before
+        assert [kind for kind, _, _ in entries(hall_db, game_id)][-3:] == [
+            "action",
+            "offer",
+            "takeback",
+        ]
+
+        # The player on the other process resigns: everyone sees the game over, stored once.
+        version = s1.state["version"]
+        s1.send({"type": "resign"})
+        for s in everyone:
+            over = s.at_least(version + 1)
+            assert over["over"] and over["outcome"]["winner"] == 0
+        log = entries(hall_db, game_id)
+        assert log[-1] == ("resign", "resign", 1) and len(log) == version + 1
+        for s in everyone:
+            s.close()
+
+
+def test_a_flag_falls_once_though_both_processes_watch_the_clock(hall_db):
+    with hall(hall_db, 2) as (p0, p1):
+        creator, guest = Browser(), Browser()
+        made = creator.post(
+            p0,
+            "/api/games",
+            {"game": "acadmu", "options": {"target": 1}, "mode": "online", "clock": "0.05+0"},
+        )
+        token = made["invite"].split("?seat=")[1]
+        guest.post(p1, f"/api/games/{made['id']}/join", {"seat": token})
+        game_id = made["id"]
+        s0, s1 = creator.socket(p0, game_id), guest.socket(p1, game_id)
+        for s in (s0, s1):
+            s.hello()
+        state = to_people([s0, s1])
+        seats = {0: s0, 1: s1}
+        for _ in range(2):  # each side's first move is free; then the clock runs
+            mover = seats[state["to_move"]]
+            state = move(mover, state, [s for s in seats.values() if s is not mover])
+        late = state["clock"]["running"]
+        assert late is not None and state["clock"]["remaining"][late] == 3_000
+        # Nobody moves: 3 s and the lag allowance later, the flag falls; both processes' timers
+        # try to store it, and the store keeps one.
+        for s in (s0, s1):
+            over = s.until(lambda m: m["type"] == "state" and m["over"])
+            assert over["outcome"]["winner"] == 1 - late
+            assert "ran out of time" in over["outcome"]["reason"]
+        time.sleep(1.0)  # the losing timer has had its try
+        log = entries(hall_db, game_id)
+        assert [kind for kind, _, _ in log].count("flag") == 1
+        assert log[-1][0] == "flag" and log[-1][2] == late
+        for s in (s0, s1):
+            s.close()
