@@ -654,3 +654,82 @@ def test_a_flag_falls_once_though_both_processes_watch_the_clock(hall_db):
         assert log[-1][0] == "flag" and log[-1][2] == late
         for s in (s0, s1):
             s.close()
+
+
+# --- the lobby across processes ---------------------------------------------------------------
+
+
+def test_quick_pairing_pairs_two_players_waiting_on_different_processes_once(hall_db):
+    with hall(hall_db, 2) as (a, b):
+        ada, bob = Member(), Member()
+        ada.call(a, "GET", "/api/me")
+        bob.call(b, "GET", "/api/me")
+        lobbies = [ada.socket(a, "/ws/lobby"), bob.socket(b, "/ws/lobby")]
+        for lobby in lobbies:
+            lobby.send({"type": "hello"})
+            lobby.until(lambda m: m["type"] == "lobby")
+        pool = {"game": "acadmu", "clock": "5+3", "rated": False}
+        lobbies[0].send({"type": "pair", **pool})
+        # B's lobby shows Ada waiting in the pool (the pools are the store's).
+        lobbies[1].until(
+            lambda m: m["type"] == "lobby" and m["pools"] and m["pools"][0]["waiting"] == 1
+        )
+        lobbies[1].send({"type": "pair", **pool})
+        paired = [lobby.until(lambda m: m["type"] == "paired") for lobby in lobbies]
+        assert paired[0]["id"] == paired[1]["id"]
+        game_id = paired[0]["id"]
+        # One game was made, with one seat each, though both processes ran pairing rounds.
+        store = Store(hall_db)
+        try:
+            with store.engine.connect() as conn:
+                from sqlalchemy import text
+
+                games = conn.execute(text("SELECT id FROM games")).scalars().all()
+                waits = conn.execute(text("SELECT count(*) FROM seeks")).scalar_one()
+        finally:
+            store.dispose()
+        assert games == [game_id] and waits == 0
+        seats = [m.call(p, "GET", f"/api/games/{game_id}")["you"] for m, p in ((ada, a), (bob, b))]
+        assert sorted(seats) == [[0], [1]]
+        # A third player's lobby on either process lists the game being played (the store's).
+        carl = Member()
+        carl.call(b, "GET", "/api/me")
+        watch = carl.socket(b, "/ws/lobby")
+        watch.send({"type": "hello"})
+        listed = watch.until(
+            lambda m: m["type"] == "lobby" and any(g["id"] == game_id for g in m["games"])
+        )
+        assert {g["id"] for g in listed["games"]} == {game_id}
+        for s in (*lobbies, watch):
+            s.close()
+
+
+def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
+    with hall(hall_db, 2) as (a, b):
+        ada, bob = Member(), Member()
+        ada.call(a, "GET", "/api/me")
+        bob.call(b, "GET", "/api/me")
+        ada_lobby = ada.socket(a, "/ws/lobby")
+        ada_lobby.send({"type": "hello"})
+        ada_lobby.until(lambda m: m["type"] == "lobby")
+        pool = {"game": "acadmu", "clock": "3+2", "rated": False}
+        ada_lobby.send({"type": "pair", **pool})
+        ada_lobby.until(lambda m: m["type"] == "lobby" and m["waiting"])
+        a.kill()
+        bob_lobby = bob.socket(b, "/ws/lobby")
+        bob_lobby.send({"type": "hello"})
+        # Ada's wait is stored, but nobody renews it: within the lease it lapses on B.
+        deadline = time.monotonic() + 45
+        while True:
+            seen = bob_lobby.until(lambda m: m["type"] == "lobby")
+            if not seen["pools"]:
+                break
+            assert time.monotonic() < deadline, "the dead process's wait did not lapse"
+            bob_lobby.send({"type": "hello"})
+            time.sleep(1)
+        bob_lobby.send({"type": "pair", **pool})
+        bob_lobby.until(lambda m: m["type"] == "lobby" and m["waiting"])
+        time.sleep(2.5)  # two pairing rounds: Bob waits alone
+        bob_lobby.send({"type": "hello"})
+        assert bob_lobby.until(lambda m: m["type"] == "lobby")["waiting"] is not None
+        bob_lobby.close()

@@ -409,6 +409,84 @@ class HallStore:
                 conn.execute(delete(seeks_table).where(seeks_table.c.id == seek_id)).rowcount == 1
             )
 
+    # Quick pairing's waits are rows of the same table, their ids starting with ``w_``
+    # (:func:`wait_id`): the pools are the store's, so two players waiting on different
+    # processes can be paired, and :meth:`take_pair` says which process pairs them.
+
+    def add_wait(self, wait: dict[str, Any]) -> None:
+        """A player waits in a pool (replacing any wait of theirs)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(seeks_table).where(seeks_table.c.id == wait["id"]))
+            conn.execute(
+                insert(seeks_table).values(
+                    **{**wait, "options": json.dumps(wait["options"]), "side": str(wait["side"])}
+                )
+            )
+
+    def take_pair(self, first: str, second: str) -> bool:
+        """Remove two waits to pair their players: True for the one caller (of any process)
+        that removed both; if either was gone already, nothing changes (False)."""
+        with self.engine.begin() as conn:
+            gone = conn.execute(delete(seeks_table).where(seeks_table.c.id.in_([first, second])))
+            if gone.rowcount == 2:
+                return True
+            conn.rollback()
+            return False
+
+    def renew(self, ids: list[str], expires: str) -> None:
+        """Move the lapse of these seeks or waits on (those of a live process)."""
+        if ids:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(seeks_table).where(seeks_table.c.id.in_(ids)).values(expires=expires)
+                )
+
+    def live_games(self, limit: int) -> list[dict[str, Any]]:
+        """The ongoing online games of the whole hall, most entries first (at most ``limit``),
+        each with its hall facts and each held seat's player name."""
+        query = (
+            select(
+                games_table.c.id,
+                games_table.c.game,
+                games_table.c.seats,
+                games_table.c.version,
+                hall_games_table.c.rated,
+                hall_games_table.c.clock,
+            )
+            .outerjoin(hall_games_table, hall_games_table.c.game_id == games_table.c.id)
+            .where(
+                games_table.c.mode == "online",
+                games_table.c.status == "ongoing",
+                games_table.c.problem.is_(None),
+            )
+            .order_by(games_table.c.version.desc(), games_table.c.id)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            ids = [r.id for r in rows]
+            names = conn.execute(
+                select(holdings_table.c.game_id, holdings_table.c.seat, players_table.c.name)
+                .outerjoin(players_table, players_table.c.id == holdings_table.c.player_id)
+                .where(holdings_table.c.game_id.in_(ids))
+                .order_by(holdings_table.c.seat, holdings_table.c.player_id)
+            ).all()
+        seated: dict[str, dict[int, str]] = {}
+        for name in names:
+            seated.setdefault(name.game_id, {}).setdefault(name.seat, name.name or "anonymous")
+        return [
+            {
+                "id": r.id,
+                "game": r.game,
+                "seats": len(json.loads(r.seats)),
+                "version": r.version,
+                "rated": bool(r.rated),
+                "clock": r.clock,
+                "players": seated.get(r.id, {}),
+            }
+            for r in rows
+        ]
+
     def remove_lapsed_seeks(self) -> None:
         """Remove the seeks whose time is up (those of a process that died with them)."""
         with self.engine.begin() as conn:

@@ -12,7 +12,13 @@ process says on the bus that the lobby changed (a ``lobby`` event). Accepting a 
 row: the one accept whose delete removed it makes the game, on whichever process. A pairing made
 on one process tells the players connected to any other (a ``paired`` event). A rated game is
 rated once however many processes hear that it ended: the rating update claims the game's
-``counted`` flag in its own transaction. Quick pairing's waiting pools are still per process.
+``counted`` flag in its own transaction. Quick pairing's waits are rows of the seeks' table too
+(ids ``w_…``), renewed by their process while its player waits (so a dead process's waits lapse
+within :data:`WAIT_LEASE`): every process pairs over the whole hall's pools, and a pair is made by
+the one process whose delete removed both waits. The live games list is the store's (every
+process's games), read every :data:`LIVE_EVERY` seconds. The limits on seeks per player and in
+the whole hall count the store's seeks; the limit per network address counts the seeks made
+through this process (the store keeps no addresses).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import hashlib
 import logging
 import secrets
 import time
@@ -90,6 +97,10 @@ LEADERBOARD_MAX_DEVIATION = 150.0
 LIVE_GAMES_SHOWN = 50
 TICK = 1.0
 """Seconds between the lobby's rounds of lapsing seeks and pairing."""
+WAIT_LEASE = 30.0
+"""A stored quick-pairing wait lapses this long after its process last renewed it."""
+LIVE_EVERY = 5.0
+"""Seconds between reads of the hall's live games from the store (several processes)."""
 
 _RULE_CODES = {
     "too_many_seeks": ErrorCode.TOO_MANY_SEEKS,
@@ -150,6 +161,10 @@ class Hall:
         self.away: dict[str, float] = {}
         self._dirty = asyncio.Event()
         self._tasks: list[asyncio.Task[Any]] = []
+        self._waits_here: set[str] = set()
+        """The players whose quick-pairing wait was made through this process."""
+        self._live: list[LiveInfo] | None = None
+        self._live_read = -LIVE_EVERY
 
     # --- life ---
 
@@ -226,7 +241,20 @@ class Hall:
         now, wall = self.clock(), datetime.datetime.now(datetime.UTC)
         known = self.lobby.seeks
         seeks: dict[str, Seek] = {}
+        waits: dict[str, WaitingEntry] = {}
         for row in rows:
+            if row["id"].startswith(WAIT_PREFIX):
+                mine = self.lobby.waiting.get(row["player_id"])
+                if mine is None or row["player_id"] not in self._waits_here:
+                    waited = (
+                        wall - datetime.datetime.fromisoformat(row["created"])
+                    ).total_seconds()
+                    mine = WaitingEntry(
+                        row["player_id"], row["name"], _seek_rating(row["rating"]), row["game"],
+                        row["clock"], row["rated"], now - max(0.0, waited),
+                    )  # fmt: skip
+                waits[mine.player] = mine
+                continue
             old = known.get(row["id"])
             if old is not None:
                 seeks[old.id] = old
@@ -247,6 +275,8 @@ class Hall:
                 expires=now + left,
             )
         self.lobby.seeks = seeks
+        self.lobby.waiting = waits
+        self._waits_here &= set(waits)  # the others were paired through another process
 
     # --- who is asking ---
 
@@ -435,6 +465,8 @@ class Hall:
             raise ProtocolError(
                 ErrorCode.BAD_SEAT, f"seat {body.side} does not exist; {name} has 0 to {seats - 1}"
             )
+        if self.bus.shared:  # count the seeks every process made, as stored now
+            await self._reload_seeks()
         try:
             self.lobby.check_room(me.id, address)
         except RuleError as error:
@@ -460,15 +492,19 @@ class Hall:
         except RuleError as error:
             raise refused(error) from None
         await self.db(self.store.add_seek, _stored_seek(seek))
+        self.lobby.seeks[seek.id] = seek  # again, if a reload meanwhile missed it
         await self._lobby_changed()
         return seek
 
     async def cancel_seek(self, me: Me, seek_id: str) -> Seek:
+        if seek_id not in self.lobby.seeks and self.bus.shared:
+            await self._reload_seeks()  # made on another process a moment ago
         try:
             seek = self.lobby.cancel(seek_id, me.id)
         except RuleError as error:
             raise refused(error) from None
         await self.db(self.store.remove_seeks, [seek.id])
+        self.lobby.seeks.pop(seek.id, None)  # again, if a reload meanwhile brought it back
         await self._lobby_changed()
         return seek
 
@@ -520,11 +556,27 @@ class Hall:
             self.lobby.wait(entry)
         except RuleError as error:
             raise refused(error) from None
+        if self.bus.shared:  # the pools are the store's: any process may pair this wait
+            self._waits_here.add(me.id)
+            entry = self.lobby.waiting[me.id]
+            await self.db(self.store.add_wait, _stored_wait(entry, self.clock()))
+            self._waits_here.add(me.id)  # again, if a reload meanwhile missed it
+            self.lobby.waiting[me.id] = entry
+            await self._lobby_changed()
         self.changed()
 
     async def unpair(self, me: Me) -> None:
-        self.lobby.unwait(me.id)
-        self.changed()
+        await self._unwait(me.id)
+
+    async def _unwait(self, player: str) -> None:
+        """A player waits no more (they asked, or their lobby page went away)."""
+        if self.lobby.unwait(player) is not None:
+            self.changed()
+        if player in self._waits_here:
+            self._waits_here.discard(player)
+            await self.db(self.store.remove_seeks, [wait_id(player)])
+            self.lobby.waiting.pop(player, None)  # again, if a reload meanwhile brought it back
+            await self._lobby_changed()
 
     async def tick(self, now: float | None = None) -> None:
         """One round: lapse old seeks and those of players who left, pair who can be paired."""
@@ -538,9 +590,18 @@ class Hall:
                 self.changed()
         if gone:
             await self.db(self.store.remove_seeks, gone)
+            for seek_id in gone:  # again, if a reload meanwhile brought them back
+                self.lobby.seeks.pop(seek_id, None)
             await self._lobby_changed()
+        if self.bus.shared:
+            await self._shared_round(now)
         for a, b in self.lobby.pair(now):
             self.changed()
+            if self.bus.shared:  # the pair is this process's if it removes both waits first
+                if not await self.db(self.store.take_pair, wait_id(a.player), wait_id(b.player)):
+                    continue
+                self._waits_here -= {a.player, b.player}
+                await self._lobby_changed()
             seats = game_class(a.game)().num_players
             first = secrets.randbelow(seats)
             second = (first + 1) % seats
@@ -553,6 +614,37 @@ class Hall:
                 continue
             await self._tell_paired(a.player, live, first)
             await self._tell_paired(b.player, live, second)
+
+    async def _shared_round(self, now: float) -> None:
+        """Of a lobby round with other processes: renew this process's waits, drop the lapsed
+        seeks and waits (a dead process's), read the pools again, and now and then the live
+        games of the whole hall."""
+        lease = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=WAIT_LEASE)
+        renewed = [wait_id(player) for player in self._waits_here]
+        await self.db(self.store.renew, renewed, lease.isoformat(timespec="milliseconds"))
+        await self.db(self.store.remove_lapsed_seeks)
+        await self._reload_seeks()
+        if now - self._live_read >= LIVE_EVERY:
+            self._live_read = now
+            rows = await self.db(self.store.live_games, LIVE_GAMES_SHOWN)
+            live = [self._live_info(row) for row in rows]
+            if live != self._live:
+                self._live = live
+                self.changed()
+
+    def _live_info(self, row: dict[str, Any]) -> LiveInfo:
+        here = self.hub.games.get(row["id"])
+        if here is not None and not here.over:  # held here: its clocks, as they run
+            return self._live_game(here)
+        return LiveInfo(
+            id=row["id"],
+            game=row["game"],
+            rated=row["rated"],
+            clock=row["clock"],
+            players=[row["players"].get(i) for i in range(row["seats"])],
+            version=row["version"],
+            clocks=None,
+        )
 
     async def _ticker(self) -> None:
         assert self.tick_every
@@ -665,8 +757,7 @@ class Hall:
         if not held:
             self.connections.pop(me.id, None)
             self.away[me.id] = self.clock()
-            if self.lobby.unwait(me.id) is not None:  # a wait ends with the page
-                self.changed()
+            await self._unwait(me.id)  # a wait ends with the page
 
     async def receive(self, me: Me, connection: Connection, text: str | bytes) -> None:
         try:
@@ -715,24 +806,29 @@ class Hall:
         )
 
     def live_games(self) -> list[LiveInfo]:
-        games = []
-        for live in self.hub.games.values():
-            if live.row.mode != "online" or live.over:
-                continue
-            info = live.hall or {}
-            games.append(
-                LiveInfo(
-                    id=live.id,
-                    game=live.game.name,
-                    rated=bool(info.get("rated")),
-                    clock=info.get("clock"),
-                    players=[live.players.get(i) for i in range(len(live.row.seats))],
-                    version=live.version,
-                    clocks=live.clock_info(self.hub.clock.now()),
-                )
-            )
+        """The games being played between people: this process's, or with other processes
+        the whole hall's as last read from the store."""
+        if self.bus.shared and self._live is not None:
+            return self._live
+        games = [
+            self._live_game(live)
+            for live in self.hub.games.values()
+            if live.row.mode == "online" and not live.over
+        ]
         games.sort(key=lambda g: -g.version)
         return games[:LIVE_GAMES_SHOWN]
+
+    def _live_game(self, live: LiveGame) -> LiveInfo:
+        info = live.hall or {}
+        return LiveInfo(
+            id=live.id,
+            game=live.game.name,
+            rated=bool(info.get("rated")),
+            clock=info.get("clock"),
+            players=[live.players.get(i) for i in range(len(live.row.seats))],
+            version=live.version,
+            clocks=live.clock_info(self.hub.clock.now()),
+        )
 
     async def lobby_message(self, me: Me) -> LobbyMessage:
         waiting = self.lobby.waiting.get(me.id)
@@ -843,6 +939,32 @@ def _triple(rating: Rating) -> tuple[float, float, float]:
 def _seek_rating(stored: float | None) -> float:
     """A rated seek's creator's rating (a player with no rated game yet has the first one)."""
     return stored if stored is not None else Rating().rating
+
+
+WAIT_PREFIX = "w_"
+
+
+def wait_id(player: str) -> str:
+    """The stored id of a player's quick-pairing wait (one per player)."""
+    return WAIT_PREFIX + hashlib.sha256(player.encode()).hexdigest()[:30]
+
+
+def _stored_wait(entry: WaitingEntry, clock: float) -> dict[str, Any]:
+    """A wait as stored (``clock``: the hall's clock now, which ``entry.since`` counts on)."""
+    now = datetime.datetime.now(datetime.UTC)
+    since = now - datetime.timedelta(seconds=max(0.0, clock - entry.since))
+    lapses = now + datetime.timedelta(seconds=WAIT_LEASE)
+    return {
+        "id": wait_id(entry.player),
+        "player_id": entry.player,
+        "game": entry.game,
+        "options": {},
+        "clock": entry.clock,
+        "rated": entry.rated,
+        "side": "random",
+        "created": since.isoformat(timespec="milliseconds"),
+        "expires": lapses.isoformat(timespec="milliseconds"),
+    }
 
 
 def _stored_seek(seek: Seek) -> dict[str, Any]:
