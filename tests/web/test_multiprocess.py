@@ -148,8 +148,8 @@ class Socket:
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
 
-    def receive(self) -> dict[str, Any]:
-        message = json.loads(self.ws.recv(timeout=TIMEOUT))
+    def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        message = json.loads(self.ws.recv(timeout=timeout))
         if message["type"] == "state":
             assert message["since"] <= len(self.actions)
             self.actions = self.actions[: message["since"]] + message["actions"]
@@ -347,6 +347,15 @@ def test_a_process_killed_mid_game_loses_nothing_acknowledged(hall_db):
         p0.kill()  # SIGKILL, its whole process group (its computer workers too)
         with contextlib.suppress(Exception):
             s0.close()
+        # The dead process says nothing; its silence (three heartbeats) ends its presence: the
+        # other player sees the creator's seat offline (so a win could be claimed).
+        deadline = time.monotonic() + 40
+        while s1.state["seats"][0]["connected"]:
+            assert time.monotonic() < deadline, "the dead process's presence was not forgotten"
+            with contextlib.suppress(TimeoutError):
+                message = s1.receive(timeout=1)
+                if message["type"] == "presence":
+                    s1.state = {**s1.state, "seats": message["seats"]}
         # The creator reconnects through the other process and resyncs from its version.
         again = creator.socket(p1, game_id)
         again.actions = list(acknowledged)
