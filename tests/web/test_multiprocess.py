@@ -742,3 +742,54 @@ def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
         bob_lobby.send({"type": "hello"})
         assert bob_lobby.until(lambda m: m["type"] == "lobby")["waiting"] is not None
         bob_lobby.close()
+
+
+def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
+    with hall(hall_db, 2) as (p0, p1):
+        creator, guest = Browser(), Browser()
+        made = creator.post(p0, "/api/games", {"game": "acadmu", "options": {}, "mode": "online"})
+        token = made["invite"].split("?seat=")[1]
+        guest.post(p1, f"/api/games/{made['id']}/join", {"seat": token})
+        game_id = made["id"]
+        seats = {0: creator.socket(p0, game_id), 1: guest.socket(p1, game_id)}
+        for s in seats.values():
+            s.hello()
+        rng = random.Random(2)
+        state = seats[0].state
+        while not state.get("pause"):  # play the first round (the match goes on after it)
+            assert not state["over"], "the match ended without a pause"
+            version = max(s.state["version"] for s in seats.values())
+            for s in seats.values():
+                s.at_least(version)
+            state = seats[0].state
+            if state.get("pause") or state["to_move"] is None:
+                if state["to_move"] is None and not state.get("pause"):
+                    for s in seats.values():
+                        s.at_least(version + 1)
+                    state = seats[0].state
+                continue
+            mover = seats[state["to_move"]]
+            action = rng.choice(mover.state["legal"])["text"]
+            mover.send({"type": "move", "version": version, "action": action})
+            for s in seats.values():
+                s.at_least(version + 1)
+            state = seats[0].state
+        version = state["version"]
+        assert sorted(state["pause"]["waiting"]) == [0, 1]
+        # The creator goes on through p0: the guest, on p1, sees the pause wait for them alone.
+        seats[0].send({"type": "continue", "version": version})
+        waiting = seats[1].until(
+            lambda m: m["type"] == "state" and m["pause"] and m["pause"]["waiting"] == [1]
+        )
+        assert waiting["version"] == version
+        # The guest goes on through p1: the next round's chance is drawn, once.
+        seats[1].send({"type": "continue", "version": version})
+        for s in seats.values():
+            after = s.at_least(version + 1)
+            assert after["pause"] is None
+        time.sleep(0.5)
+        log = entries(hall_db, game_id)
+        assert len(log) >= version + 1 and log[version][2] == -1  # chance, after the pause
+        assert seats[0].actions == seats[1].actions == [t for k, t, _ in log if k == "action"]
+        for s in seats.values():
+            s.close()
