@@ -25,6 +25,9 @@ def db_url(postgres_cluster: Cluster) -> str:
     return fresh_database(postgres_cluster)
 
 
+TABLES = {"schema_version", "games", "actions", "holdings", "reviews", "puzzle_attempts"}
+
+
 def _tables(url: str) -> set[str]:
     """The tables in the database, looked at without migrating it."""
     engine = create_engine(url)
@@ -74,7 +77,7 @@ def test_the_app_creates_the_schema_on_start(server_factory, db_url):
     with server_factory() as server:
         assert server.hub.store.engine.dialect.name == "postgresql"
         assert server.client.get("/api/games").json() == {"games": []}
-    assert _tables(db_url) == {"schema_version", "games", "actions", "holdings"}
+    assert _tables(db_url) == TABLES
     with server_factory() as server:  # a second start on the existing schema
         assert server.client.get("/api/games").json() == {"games": []}
 

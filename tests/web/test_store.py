@@ -21,6 +21,7 @@ from gamehall.store import (
 from gamehall.store.db import schema_version_table
 
 GAME = "g_0123456789"
+TABLES = {"schema_version", "games", "actions", "holdings", "reviews", "puzzle_attempts"}
 
 
 def _row(game_id: str = GAME) -> GameRow:
@@ -62,7 +63,7 @@ def test_the_store_runs_on_each_backend(store_url):
 def test_schema_is_created_then_opened_again_and_migrated(store_url):
     assert _tables(store_url) == set()
     store = Store(store_url)
-    assert _tables(store_url) == {"schema_version", "games", "actions", "holdings"}
+    assert _tables(store_url) == TABLES
     assert store.schema_version() == SCHEMA_VERSION
     store.dispose()
 
@@ -117,7 +118,7 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 2
+        assert store.schema_version() == SCHEMA_VERSION == 3
         row = store.get_game(GAME)
         # Games stored before schema 2 were made under every game's first rules version.
         assert row is not None and row.rules_version == "1" and row.version == 1

@@ -283,14 +283,20 @@ def review(
     estimate_seconds: float = DEFAULT_ESTIMATE_SECONDS,
     seed: int = 0,
     progress: Progress | None = None,
+    total_seconds: float | None = None,
 ) -> Review:
     """Review every decision of ``record`` (see the module docstring).
 
     ``seconds`` is the solver's budget on each position; ``simulations`` (at most
     ``estimate_seconds``) the MCTS budget of each estimated one, seeded from ``seed`` and the
-    move number, so a review is reproducible where it is exact or bounded by simulations."""
+    move number, so a review is reproducible where it is exact or bounded by simulations.
+    After ``total_seconds`` in all (if given), positions are solved only where the solver
+    usually settles them quickly, and the rest estimated, as after a failed solve: a bound on a
+    whole review however long the game (a server's)."""
     if not seconds > 0 or simulations < 1 or not estimate_seconds > 0:
         raise GamehallError("the review's budgets must be positive")
+    if total_seconds is not None and not total_seconds > 0:
+        raise GamehallError("the review's total budget must be positive")
     start = time.perf_counter()
     states = record.replay()
     game = record.game()
@@ -306,6 +312,8 @@ def review(
     if progress is not None:
         progress(0, len(decisions))
     for done, index in enumerate(reversed(decisions), 1):
+        if total_seconds is not None and time.perf_counter() - start > total_seconds:
+            failed = True
         before_state, action, after_state = states[index], actions[index], states[index + 1]
         mover = before_state.current_player
         forced = len(before_state.legal_actions()) == 1
@@ -365,6 +373,8 @@ def review(
             progress(done, len(decisions))
     reviewed.reverse()
     budget = {"seconds": seconds, "simulations": simulations, "estimate_seconds": estimate_seconds}
+    if total_seconds is not None:
+        budget["total_seconds"] = total_seconds
     unit = analyst.solver.unit if analyst.solver is not None else "mean return"
     return Review(
         game, record, reviewed, kind, unit, judgement, time.perf_counter() - start, budget

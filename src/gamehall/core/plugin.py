@@ -113,8 +113,9 @@ class GamePlugin:
     """One game's plugin record (see the module docstring).
 
     ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal`` and
-    ``estimate_position`` are import paths; ``board_module`` and ``rules_text`` are files inside
-    the game's package; ``judgement`` is a value. Each is optional.
+    ``estimate_position`` are import paths; ``board_module``, ``rules_text`` and
+    ``starter_puzzles`` are files inside the game's package; ``judgement`` is a value. Each is
+    optional.
     """
 
     game: type[Game]
@@ -147,6 +148,10 @@ class GamePlugin:
     """A stylesheet in the package for that board."""
     rules_text: str | None = None
     """Markdown in the package: the rules for players."""
+    starter_puzzles: str | None = None
+    """JSON Lines in the package: a few puzzles (as ``gamehall puzzles generate`` stores them,
+    :mod:`gamehall.analysis.puzzles`) offered beside the user's own, so a fresh install has
+    puzzles."""
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property

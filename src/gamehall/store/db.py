@@ -5,9 +5,11 @@ killed and restarted resumes every game exactly where it was. Tables::
 
     schema_version(version)                        one row: the schema this database has
     games(id, game, rules_version, options, mode, seed, seats, created, updated, version,
-          status, result, pending, rematch_of, rematch)
+          status, result, pending, rematch_of, rematch, setup)
     actions(game_id, number, text, mover, at)      number = 1, 2, …; mover = seat index, -1 chance
     holdings(player_id, game_id, seat)             which browser (cookie ``gh_player``) holds what
+    reviews(game_id, status, budget, result, error, requested, updated)   a game's review, once
+    puzzle_attempts(player_id, puzzle_id, game, solved, move, at)    a player's first answer
 
 Types are kept portable (strings, integers, booleans, text; times as ISO-8601 UTC strings, which
 sort as text), so the same code runs on SQLite and PostgreSQL. Appending an action is one
@@ -45,12 +47,16 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
 (a game is only replayed by an engine with the same rules version). Games stored before had no
 rules version: they were made when every game was at its first, ``"1"``.
+
+2 → 3: ``games.setup``, the position a game starts from (NULL: the game's initial state; a game
+started from a position of another game has its text), and the tables ``reviews`` (a finished
+game's review, computed once) and ``puzzle_attempts`` (each player's first answer to a puzzle).
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -81,6 +87,7 @@ games_table = Table(
     Column("pending", Boolean, nullable=False, default=False),  # the server is to move
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("setup", Text, nullable=True),  # the starting position's text (NULL: the initial state)
 )
 
 actions_table = Table(
@@ -100,6 +107,32 @@ holdings_table = Table(
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
 )
+
+
+reviews_table = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("status", String(16), nullable=False),  # queued, running, done, failed
+    Column("budget", Text, nullable=False),  # JSON: the budget the review was asked with
+    Column("result", Text, nullable=True),  # JSON: the review (gamehall.ai.review), once done
+    Column("error", Text, nullable=True),  # why it failed
+    Column("requested", String(40), nullable=False),
+    Column("updated", String(40), nullable=False),
+)
+
+puzzle_attempts_table = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("puzzle_id", String(64), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("solved", Boolean, nullable=False),
+    Column("move", String(500), nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+REVIEW_STATUSES = ("queued", "running", "done", "failed")
 
 
 class StoreError(Exception):
@@ -154,6 +187,8 @@ class GameRow:
     pending: bool = False
     rematch_of: str | None = None
     rematch: str | None = None
+    setup: str | None = None
+    """The text of the position the game starts from (None: the game's initial state)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -163,6 +198,32 @@ class ActionRow:
     text: str
     mover: int
     at: str
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """A game's review as stored: its status, the budget asked for, and the result or error
+    (both JSON text as written)."""
+
+    game_id: str
+    status: str
+    budget: dict[str, Any]
+    result: str | None
+    error: str | None
+    requested: str
+    updated: str
+
+
+def _row_to_review(row: Any) -> ReviewRow:
+    return ReviewRow(
+        game_id=row.game_id,
+        status=row.status,
+        budget=json.loads(row.budget),
+        result=row.result,
+        error=row.error,
+        requested=row.requested,
+        updated=row.updated,
+    )
 
 
 def default_url() -> str:
@@ -191,6 +252,7 @@ def _row_to_game(row: Any) -> GameRow:
         pending=bool(row.pending),
         rematch_of=row.rematch_of,
         rematch=row.rematch,
+        setup=row.setup,
     )
 
 
@@ -250,6 +312,8 @@ class Store:
                         "NOT NULL DEFAULT '1'"
                     )
                 )
+            if stored < 3 and "setup" not in _columns(conn, "games"):
+                conn.execute(text("ALTER TABLE games ADD COLUMN setup TEXT"))
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
 
@@ -282,6 +346,7 @@ class Store:
                     pending=row.pending,
                     rematch_of=row.rematch_of,
                     rematch=None,
+                    setup=row.setup,
                 )
             )
             if row.rematch_of:
@@ -413,6 +478,109 @@ class Store:
                 .limit(limit)
             ).all()
         return [_row_to_game(r) for r in rows]
+
+    # --- reviews ---
+
+    def get_review(self, game_id: str) -> ReviewRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reviews_table).where(reviews_table.c.game_id == game_id)
+            ).first()
+        return _row_to_review(row) if row is not None else None
+
+    def claim_review(self, game_id: str, budget: dict[str, Any]) -> tuple[ReviewRow, bool]:
+        """The game's review row, and whether this call claimed it (stored it ``queued``, or
+        took a ``failed`` one back to ``queued``): only the claimer computes it, so a review
+        asked for twice, even by two servers on one database, is computed once."""
+        at = now_text()
+        values = {"status": "queued", "budget": json.dumps(budget, sort_keys=True)}
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(reviews_table).values(
+                        game_id=game_id, result=None, error=None, requested=at, updated=at, **values
+                    )
+                )
+            claimed = True
+        except IntegrityError:
+            with self.engine.begin() as conn:
+                claimed = (
+                    conn.execute(
+                        update(reviews_table)
+                        .where(
+                            reviews_table.c.game_id == game_id, reviews_table.c.status == "failed"
+                        )
+                        .values(error=None, requested=at, updated=at, **values)
+                    ).rowcount
+                    == 1
+                )
+        found = self.get_review(game_id)
+        assert found is not None
+        return found, claimed
+
+    def set_review(
+        self,
+        game_id: str,
+        status: str,
+        *,
+        result: str | None = None,
+        error: str | None = None,
+    ) -> None:
+        """Move a review on: ``running``, ``done`` with its result (JSON text), ``failed`` with
+        the reason, or back to ``queued`` (a server restarting a review it did not finish)."""
+        if status not in REVIEW_STATUSES:
+            raise StoreError(f"no review status {status!r}; the statuses are {REVIEW_STATUSES}")
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(reviews_table)
+                .where(reviews_table.c.game_id == game_id)
+                .values(status=status, result=result, error=error, updated=now_text())
+            )
+
+    def unfinished_reviews(self) -> list[str]:
+        """The games whose review was asked for and is not done or failed (to carry on)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(reviews_table.c.game_id)
+                    .where(reviews_table.c.status.in_(("queued", "running")))
+                    .order_by(reviews_table.c.requested)
+                ).scalars()
+            )
+
+    # --- puzzles ---
+
+    def record_attempt(
+        self, player_id: str, game: str, puzzle_id: str, solved: bool, move: str
+    ) -> bool:
+        """Remember a player's answer to a puzzle; only the first answer counts (a puzzle once
+        failed stays failed). Whether this was the first."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(puzzle_attempts_table).values(
+                        player_id=player_id,
+                        puzzle_id=puzzle_id,
+                        game=game,
+                        solved=solved,
+                        move=move,
+                        at=now_text(),
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    def attempts(self, player_id: str, game: str) -> dict[str, bool]:
+        """A player's puzzles of ``game``: puzzle id → solved (at the first answer)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(puzzle_attempts_table.c.puzzle_id, puzzle_attempts_table.c.solved).where(
+                    puzzle_attempts_table.c.player_id == player_id,
+                    puzzle_attempts_table.c.game == game,
+                )
+            ).all()
+        return {r.puzzle_id: bool(r.solved) for r in rows}
 
 
 def _columns(conn: Any, table: str) -> set[str]:

@@ -7,9 +7,10 @@ tests give it a temporary SQLite file and, if they like, their own computer play
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -19,8 +20,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from gamehall.ai import LEVELS
-from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
+from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, plugins
 from gamehall.store import Store
+from gamehall.web import assist as assistance
 from gamehall.web.computers import AgentFactory
 from gamehall.web.engine import played_items
 from gamehall.web.hub import Hub
@@ -116,12 +118,20 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
     agent_workers: int | None = None,
+    puzzles_dir: Path | None = None,
+    hint_seconds: float | None = None,
+    review_budget: dict[str, float] | None = None,
+    on_ready: Callable[[float], None] | None = None,
 ) -> FastAPI:
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
-    user's data directory). ``processes`` runs computer players in a process pool (for CPU-bound
-    search); an ``agent_factory`` (tests) runs on threads."""
+    user's data directory). ``processes`` runs computer players, hints and reviews in worker
+    processes (for CPU-bound search), warmed before the app serves; an ``agent_factory`` (tests)
+    runs on threads. ``puzzles_dir`` holds the puzzles offered beside each game's starter set
+    (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
+    and reviews (defaults in :mod:`gamehall.web.hints` and :mod:`gamehall.web.review`);
+    ``on_ready(seconds)`` is told when the app serves and how long the warm-up took."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
-    holder: dict[str, Hub] = {}
+    holder: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -132,18 +142,30 @@ def create_app(
             processes=processes,
             agent_workers=agent_workers,
         )
+        helper = assistance.Assist(
+            hub,
+            processes=processes,
+            puzzles_dir=puzzles_dir,
+            review_budget=review_budget,
+            **({} if hint_seconds is None else {"hint_seconds": hint_seconds}),
+        )
+        helper.launch()  # their workers warm up while the computers' do
         await hub.start()
-        holder["hub"] = hub
-        app.state.hub = hub
+        await helper.start()
+        holder["hub"], holder["assist"] = hub, helper
+        app.state.hub, app.state.assist = hub, helper
+        if on_ready is not None:
+            on_ready(max(hub.warmed_in, helper.warmed_in))
         try:
             yield
         finally:
+            await helper.stop()
             await hub.stop()
 
     app = FastAPI(title="gamehall", lifespan=lifespan, docs_url=None, redoc_url=None)
 
     def hub() -> Hub:
-        return holder["hub"]
+        return holder["hub"]  # type: ignore[no-any-return]
 
     # --- errors as {"error": {code, message}} ---
 
@@ -228,6 +250,10 @@ def create_app(
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
         me = player_id(request, response)
+        start = None
+        if body.start is not None:  # a position of a stored game, found by the server
+            source = await hub().get(body.start.game_id)
+            start = (source.game, str(source.playable_position(body.start.step)))
         live, you = await hub().create(
             game_name=body.game,
             options=dict(body.options),
@@ -235,6 +261,7 @@ def create_app(
             seat=body.seat,
             level=body.level,
             player_id=me,
+            start=start,
         )
         set_seat_cookie(response, live, you)
         return created_answer(request, live, you)
@@ -276,18 +303,7 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> PlainTextResponse:
         live = await hub().get(game_id)
-        players = [
-            f"computer ({s.level})" if s.kind == "computer" else "human" for s in live.row.seats
-        ]
-        date = live.row.created[:10].replace("-", ".")
-        record = make_record(
-            live.game,
-            live.actions,
-            players=players,
-            date=date,
-            final=live.state,
-            extra={"Site": "gamehall web", "GameId": live.id},
-        )
+        record = live.record()
         filename = f"{live.game.name}-{live.id}.txt"
         return PlainTextResponse(
             str(record),
@@ -298,11 +314,7 @@ def create_app(
     async def get_replay(game_id: str) -> ReplayAnswer:
         live = await hub().get(game_id)
         game = live.game
-        state = game.new_initial_state()
-        states = [state.view()]
-        for text in live.actions:
-            state = state.apply_trusted(game.parse_action(text))
-            states.append(state.view())
+        states = [state.view() for state in live.states()]
         return ReplayAnswer(
             id=live.id,
             game=game.name,
@@ -360,6 +372,14 @@ def create_app(
             raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no board stylesheet")
         return Response(source, media_type="text/css; charset=utf-8")
 
+    assistance.register(
+        app,
+        hub=hub,
+        assist=lambda: holder["assist"],
+        player_id=player_id,
+        held_seats=held_seats,
+    )
+
     # --- the WebSocket ---
 
     @app.websocket("/ws/games/{game_id}")
@@ -411,6 +431,14 @@ def create_app(
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> Response:
+        return index()
+
+    @app.get("/review/{game_id}", include_in_schema=False)
+    async def review_page(game_id: str) -> Response:
+        return index()
+
+    @app.get("/puzzles/{game}", include_in_schema=False)
+    async def puzzles_page(game: str) -> Response:
         return index()
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

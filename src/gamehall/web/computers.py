@@ -17,7 +17,10 @@ Agents run off the event loop, so one slow search never delays another game:
   the move goes there (that worker makes or catches up its own agent, losing the tree but not a
   moment) and that worker becomes the game's home. Each worker is a one-process pool, so a
   crashed worker is replaced alone. Caches are bounded (least recently used agents go first) and a
-  finished game's agents are dropped.
+  finished game's agents are dropped. Each worker loads every game's solver kernels when it
+  starts (:func:`gamehall.web.workers.warm_worker`), and the server waits for them all
+  (:meth:`Computers.warm`) before it offers computer moves, so the first move of a fresh server
+  is no slower than later ones.
 """
 
 from __future__ import annotations
@@ -30,15 +33,15 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 
 from gamehall.ai import make_agent
 from gamehall.core import Agent, Game, GamehallError, State
-from gamehall.web.engine import make_game
+from gamehall.web.engine import make_game, start_state
 from gamehall.web.protocol import ErrorCode, ProtocolError
+from gamehall.web.workers import warm_pools, warmed_pool
 
 log = logging.getLogger("gamehall.web")
 
@@ -73,9 +76,16 @@ class AgentCache:
         """How many agents were made (a test can see that one agent serves a whole game)."""
 
     def choose(
-        self, key: SeatKey, game: Game, actions: Sequence[str], level: str, seed: int
+        self,
+        key: SeatKey,
+        game: Game,
+        actions: Sequence[str],
+        level: str,
+        seed: int,
+        setup: str | None = None,
     ) -> str:
-        """The move of seat ``key`` after ``actions`` (the game's every action so far)."""
+        """The move of seat ``key`` after ``actions`` (the game's every action so far, from its
+        ``setup`` position if it has one)."""
         with self._lock:  # taken out while it thinks: an agent serves one move at a time
             entry = self._agents.pop(key, None)
         if (
@@ -85,7 +95,7 @@ class AgentCache:
             or len(entry.seen) > len(actions)
             or list(actions[: len(entry.seen)]) != entry.seen
         ):
-            entry = _SeatAgent(self.factory(level, seed), level, game.new_initial_state())
+            entry = _SeatAgent(self.factory(level, seed), level, start_state(game, setup))
             self.made += 1
         state = entry.state
         for text in actions[len(entry.seen) :]:
@@ -127,10 +137,17 @@ def _worker_cache() -> AgentCache:
 
 
 def worker_choose(
-    key: SeatKey, game_name: str, options_json: str, actions: list[str], level: str, seed: int
+    key: SeatKey,
+    game_name: str,
+    options_json: str,
+    actions: list[str],
+    level: str,
+    seed: int,
+    setup: str | None = None,
 ) -> str:
     """Choose a computer move in a worker process, with the worker's agent for the seat."""
-    return _worker_cache().choose(key, make_game(game_name, options_json), actions, level, seed)
+    game = make_game(game_name, options_json)
+    return _worker_cache().choose(key, game, actions, level, seed, setup)
 
 
 def worker_forget(game_id: str) -> None:
@@ -180,6 +197,13 @@ class Computers:
                 max_workers=self.workers, thread_name_prefix="gamehall-agent"
             )
 
+    async def warm(self) -> float:
+        """Start every worker process and wait until each has loaded the solvers' kernels (at
+        once on threads); the seconds the slowest took."""
+        if not self.processes:
+            return 0.0
+        return await warm_pools(self._shards)
+
     def stop(self) -> None:
         for executor in [*self._shards, self._threads]:
             if executor is not None:
@@ -187,18 +211,26 @@ class Computers:
 
     @staticmethod
     def _new_shard() -> Executor:
-        return ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+        return warmed_pool()
 
     async def choose(
-        self, game_id: str, game: Game, actions: Sequence[str], seat: int, level: str, seed: int
+        self,
+        game_id: str,
+        game: Game,
+        actions: Sequence[str],
+        seat: int,
+        level: str,
+        seed: int,
+        setup: str | None = None,
     ) -> str:
-        """The move of computer seat ``seat`` of game ``game_id`` after ``actions``."""
+        """The move of computer seat ``seat`` of game ``game_id`` after ``actions`` (from its
+        ``setup`` position, if it has one)."""
         loop = asyncio.get_running_loop()
         key = (game_id, seat)
         if not self.processes:
             assert self._threads is not None, "the computers are not started"
             return await loop.run_in_executor(
-                self._threads, self.cache.choose, key, game, list(actions), level, seed
+                self._threads, self.cache.choose, key, game, list(actions), level, seed, setup
             )
         options = json.dumps(dict(game.options), sort_keys=True)
         for attempt in (1, 2):
@@ -214,6 +246,7 @@ class Computers:
                     list(actions),
                     level,
                     seed,
+                    setup,
                 )
             except BrokenProcessPool:
                 if attempt == 2:

@@ -37,6 +37,7 @@ from gamehall.web.engine import (
     outcome_info,
     replay,
     safe_options,
+    start_state,
 )
 from gamehall.web.live import Connection, LiveGame
 from gamehall.web.protocol import (
@@ -88,6 +89,8 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self._db_pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.warmed_in = 0.0
+        """How long the computer workers took to load the solvers' kernels at start."""
 
     # --- life ---
 
@@ -97,6 +100,7 @@ class Hub:
             max_workers=1 if self.store.is_sqlite else 8, thread_name_prefix="gamehall-store"
         )
         self.computers.start()
+        self.warmed_in = await self.computers.warm()  # before any computer move is offered
         for game_id in await self.db(self.store.pending_games):
             try:
                 await self.get(game_id)  # loading a game resumes its chance and computer moves
@@ -155,7 +159,7 @@ class Hub:
             check_rules_version(game_id, game_class(row.game), row.rules_version)
             game = game_of(row.game, row.options)
             texts = [a.text for a in stored]
-            state = replay(game, texts)
+            state = replay(game, texts, setup=row.setup)
         except GamehallError as error:
             log.error("game %s does not replay: %s", game_id, error)
             raise ProtocolError(
@@ -172,17 +176,25 @@ class Hub:
         seat: int,
         level: str,
         player_id: str,
+        start: tuple[Game, str] | None = None,
     ) -> tuple[LiveGame, frozenset[int]]:
-        """Make and store a new game; returns it and the seats the creator holds."""
-        try:
-            cls = game_class(game_name)
-        except UnknownGameError as error:
-            raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
-        safe_options(cls, options)
-        try:
-            game = cls(**options)
-        except GamehallError as error:
-            raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
+        """Make and store a new game; returns it and the seats the creator holds. ``start`` is
+        a game and the text of a position of it the server found itself (never a client's text),
+        to start from there instead of the beginning: then ``game_name`` and ``options`` are not
+        used."""
+        if start is not None:
+            game, setup = start
+        else:
+            setup = None
+            try:
+                cls = game_class(game_name)
+            except UnknownGameError as error:
+                raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
+            safe_options(cls, options)
+            try:
+                game = cls(**options)
+            except GamehallError as error:
+                raise ProtocolError(ErrorCode.BAD_OPTION, str(error)) from None
         players = game.num_players
         if not 0 <= seat < players:
             raise ProtocolError(
@@ -211,6 +223,7 @@ class Hub:
             created=now,
             updated=now,
             pending=True,  # until the opening chance is drawn
+            setup=setup,
         )
         return await self._insert(row, game, [(player_id, s) for s in sorted(held)]), held
 
@@ -248,6 +261,7 @@ class Hub:
             updated=now,
             pending=True,
             rematch_of=live.id,
+            setup=live.row.setup,  # a rematch starts where its game started
         )
         holders = [(p, new_index(s)) for p, s in await self.db(self.store.holders, live.id)]
         async with live.lock:
@@ -266,7 +280,7 @@ class Hub:
             raise ProtocolError(
                 ErrorCode.STORE_ERROR, f"the game could not be stored: {error}"
             ) from None
-        live = LiveGame(row, game, game.new_initial_state(), [], [])
+        live = LiveGame(row, game, start_state(game, row.setup), [], [])
         self.games[row.id] = live
         await self.resume(live)
         return live
@@ -379,7 +393,9 @@ class Hub:
                     actions = list(live.actions)
                     level = live.row.seats[player].level or "easy"
                 seed = derived_seed(live.row.seed, "agent", player)
-                text = await self.computers.choose(live.id, live.game, actions, player, level, seed)
+                text = await self.computers.choose(
+                    live.id, live.game, actions, player, level, seed, live.row.setup
+                )
                 async with live.lock:
                     if live.version != version:
                         continue

@@ -17,10 +17,17 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from gamehall.core import Game, State
+from gamehall.core import Game, Record, State, make_record
 from gamehall.store import GameRow
-from gamehall.web.engine import legal_entries, outcome_info, played_item
-from gamehall.web.protocol import PresenceMessage, SeatInfo, SeatPresence, StateMessage
+from gamehall.web.engine import legal_entries, outcome_info, played_item, start_state
+from gamehall.web.protocol import (
+    ErrorCode,
+    PresenceMessage,
+    ProtocolError,
+    SeatInfo,
+    SeatPresence,
+    StateMessage,
+)
 
 SEND_QUEUE_LIMIT = 512
 """A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
@@ -116,6 +123,50 @@ class LiveGame:
         if state.is_chance_node():
             return True
         return self.row.seats[state.current_player].kind == "computer"
+
+    def start(self) -> State:
+        """The position the game started from (its setup, or the game's initial state)."""
+        return start_state(self.game, self.row.setup)
+
+    def states(self) -> list[State]:
+        """Every position of the game: ``states()[k]`` is the one after ``k`` actions."""
+        state = self.start()
+        found = [state]
+        for text in self.actions:  # stored actions were checked when they were played
+            state = state.apply_trusted(self.game.parse_action(text))
+            found.append(state)
+        return found
+
+    def record(self) -> Record:
+        """The game's record (from its setup position, if it has one)."""
+        players = [
+            f"computer ({s.level})" if s.kind == "computer" else "human" for s in self.row.seats
+        ]
+        return make_record(
+            self.game,
+            self.actions,
+            players=players,
+            date=self.row.created[:10].replace("-", "."),
+            setup=self.start() if self.row.setup is not None else None,
+            final=self.state,
+            extra={"Site": "gamehall web", "GameId": self.id},
+        )
+
+    def playable_position(self, step: int) -> State:
+        """The position after the first ``step`` actions, to start another game from; raises
+        ProtocolError(bad_start) past the end, or where the game is over."""
+        if not 0 <= step <= self.version:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"game {self.id} has positions after 0 to {self.version} actions, not {step}",
+            )
+        state = self.states()[step]
+        if state.is_terminal():
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"the game {self.id} is over after {step} actions: nothing to play from there",
+            )
+        return state
 
     def advance(self, state: State, text: str, mover: int) -> None:
         """Take a committed action into memory."""
