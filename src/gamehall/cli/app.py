@@ -277,11 +277,15 @@ def serve(
         str | None,
         typer.Option(help="SQLAlchemy URL of the store (default: SQLite in the data directory)."),
     ] = None,
+    puzzles: Annotated[
+        Path | None,
+        typer.Option(help="Folder of stored puzzles (default: the data directory's puzzles)."),
+    ] = None,
 ) -> None:
     """Serve the web app: play in the browser against the computer, hot-seat or online."""
     from gamehall.web.server import serve as run_server
 
-    run_server(host=host, port=port, db=db)
+    run_server(host=host, port=port, db=db, puzzles=puzzles)
 
 
 def _read_record(path: Path) -> Record:

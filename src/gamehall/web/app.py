@@ -101,6 +101,7 @@ def _meta() -> MetaAnswer:
                 board_module=f"/games/{name}/board.js" if plugin.board_module else None,
                 board_style=f"/games/{name}/board.css" if plugin.board_style else None,
                 rules=plugin.rules_text is not None,
+                puzzles=plugin.solver is not None and plugin.judgement is not None,
             )
         )
     return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))

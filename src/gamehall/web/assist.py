@@ -9,7 +9,7 @@ move) and their services (:mod:`~gamehall.web.hints`, :mod:`~gamehall.web.review
     POST /api/games/{id}/review               ReviewAnswer: start the review (once) or its status
     GET  /api/games/{id}/review               ReviewAnswer: status, progress, the review once done
     GET  /api/games/{id}/review/record        the annotated record (text)
-    GET  /api/puzzles/{game}                  PuzzleAnswer: the next puzzle this player has not tried
+    GET  /api/puzzles/{game}[?after=ID]       PuzzleAnswer: the next puzzle this player has not tried
     GET  /api/puzzles/{game}/{puzzle}         PuzzleAnswer: that puzzle
     POST /api/puzzles/{game}/{puzzle}/answer  PuzzleVerdict: right or not, and the solution line
 
@@ -22,9 +22,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from gamehall.core.search import ValueKind
@@ -127,8 +127,13 @@ def register(
         )
 
     @app.get("/api/puzzles/{game}")
-    async def next_puzzle(game: str, request: Request, response: Response) -> PuzzleAnswer:
-        return await assist().puzzles.next(game, player_id(request, response))
+    async def next_puzzle(
+        game: str,
+        request: Request,
+        response: Response,
+        after: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> PuzzleAnswer:
+        return await assist().puzzles.next(game, player_id(request, response), after)
 
     @app.get("/api/puzzles/{game}/{puzzle_id}")
     async def get_puzzle(

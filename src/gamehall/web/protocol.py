@@ -401,6 +401,9 @@ class GameInfo(_Out):
     board_module: str | None = Field(description="the URL of the game's board module, if any")
     board_style: str | None = Field(description="the URL of its stylesheet, if any")
     rules: bool = Field(description="whether /api/rules/{game} has the rules text")
+    puzzles: bool = Field(
+        default=False, description="whether the game has puzzles (an exact solver and a margin)"
+    )
 
 
 class MetaAnswer(_Out):

@@ -150,11 +150,17 @@ class PuzzleService:
             attempted=attempted,
         )
 
-    async def next(self, game: str, player_id: str) -> PuzzleAnswer:
-        """The first puzzle of ``game`` this player has not tried (None when there is none)."""
+    async def next(self, game: str, player_id: str, after: str | None = None) -> PuzzleAnswer:
+        """The first puzzle of ``game`` this player has not tried (after the puzzle ``after``,
+        one skipped, if given: the list goes round); None when there is none."""
         game = self._game(game)
         puzzles, tried = await self._counts(game, player_id)
-        fresh = next((p for p in puzzles if p.id not in tried), None)
+        order = puzzles
+        ids = [p.id for p in puzzles]
+        if after in ids:
+            cut = ids.index(after) + 1
+            order = [*puzzles[cut:], *puzzles[:cut]]
+        fresh = next((p for p in order if p.id not in tried), None)
         return self._answer(game, puzzles, tried, fresh)
 
     async def get(self, game: str, puzzle_id: str, player_id: str) -> PuzzleAnswer:

@@ -3,21 +3,43 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from gamehall.store import default_url
 from gamehall.web.app import create_app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    puzzles: Path | str | None = None,
+) -> None:
     """Serve the web app at ``http://host:port`` on the store ``db`` (a SQLAlchemy URL such as
     ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory).
-    Computer players think in a process pool, so a long search never holds up other games."""
+    Computer players, hints and reviews think in worker processes, so a long search never holds
+    up other games; each worker loads the solvers' kernels before the server serves. Puzzles
+    come from ``puzzles`` (default: the user's data directory) and each game's starter set."""
     import uvicorn
 
     url = db or default_url()
-    app = create_app(url, processes=True, agent_workers=max(1, (os.cpu_count() or 2) - 1))
     shown = f"[{host}]" if ":" in host else host
-    print(f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)})", flush=True)
+
+    def ready(seconds: float) -> None:
+        print(
+            f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}; computer "
+            f"players warmed up in {seconds:.1f} s)",
+            flush=True,
+        )
+
+    app = create_app(
+        url,
+        processes=True,
+        agent_workers=max(1, (os.cpu_count() or 2) - 1),
+        puzzles_dir=Path(puzzles) if puzzles is not None else None,
+        on_ready=ready,
+    )
+    print("gamehall: warming up the computer players (loading the solvers)…", flush=True)
     uvicorn.run(
         app,
         host=host,

@@ -10,6 +10,9 @@ import { ago, append, capitalize, h, replace } from "./dom.js";
 import { LiveGame } from "./live.js";
 import { renderMarkdown } from "./markdown.js";
 import { GenericBoard } from "./generic.js";
+import { GameAssist } from "./assist.js";
+import { reviewPage } from "./review.js";
+import { puzzlesPage } from "./puzzles.js";
 
 const app = document.getElementById("app");
 const toasts = document.getElementById("toasts");
@@ -25,6 +28,9 @@ const nav = document.querySelector(".site-head nav");
 if (nav) {
   for (const game of Object.values(GAMES)) {
     if (game.rules) nav.append(h("a", { href: `/rules/${game.name}` }, `${game.title} rules`));
+  }
+  for (const game of Object.values(GAMES)) {
+    if (game.puzzles) nav.append(h("a", { href: `/puzzles/${game.name}` }, `${game.title} puzzles`));
   }
 }
 const boardModules = {};
@@ -70,11 +76,18 @@ function route() {
   else if ((match = path.match(/^\/game\/([^/]+)$/))) cleanup = gamePage(decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/replay\/([^/]+)$/))) cleanup = replayPage(decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/rules\/([^/]+)$/))) cleanup = rulesPage(decodeURIComponent(match[1]));
+  else if ((match = path.match(/^\/review\/([^/]+)$/))) cleanup = reviewPage(decodeURIComponent(match[1]), pageKit());
+  else if ((match = path.match(/^\/puzzles\/([^/]+)$/))) cleanup = puzzlesPage(decodeURIComponent(match[1]), pageKit());
   else notFound();
   window.scrollTo(0, 0);
 }
 
 // --- shared bits ---------------------------------------------------------------------------------
+
+/** What the review and puzzle pages (review.js, puzzles.js) take from the app. */
+function pageKit() {
+  return { page, loading, failure, notify, navigate, boardModule, titleOf, seatName };
+}
 
 /** Show a message to the user for a while (errors stay longer). */
 export function notify(message, kind = "error") {
@@ -359,6 +372,7 @@ function gamePage(id) {
   const legalBox = h("details", { class: "panel legal", open: true });
   const movesBox = h("section", { class: "panel moves" });
   const links = h("nav", { class: "game-links" });
+  const assist = new GameAssist({ id, notify, navigate });
 
   const root = h("div", { class: "game-page", "data-game-id": id });
   page(
@@ -370,11 +384,12 @@ function gamePage(id) {
       inviteBox,
       seatsBox,
       banner,
+      assist.indicator,
       h(
         "div",
         { class: "game-grid" },
         h("div", { class: "board-col" }, boardBox, controlsBox),
-        h("aside", { class: "side-col" }, overBox, legalBox, movesBox),
+        h("aside", { class: "side-col" }, overBox, assist.panel, legalBox, movesBox),
       ),
       ],
     ),
@@ -630,6 +645,7 @@ function gamePage(id) {
     renderLegal();
     renderMoves();
     renderOver();
+    assist.update(state);
     if (board) {
       const mySeats = you();
       board.update({
@@ -697,6 +713,7 @@ function gamePage(id) {
 
   return () => {
     closed = true;
+    assist.close();
     delete window.gamehall;
     document.removeEventListener("keydown", onKey);
     live?.close();
