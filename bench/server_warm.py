@@ -179,7 +179,9 @@ def main() -> None:
     for start in range(1, args.starts + 1):
         ok &= show(f"warm cache, start {start}", run(clone, base, args.games))
     print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print(f"target (first no more than {TARGET:g} s longer than later): {'met' if ok else 'NOT met'}")
+    print(
+        f"target (first no more than {TARGET:g} s longer than later): {'met' if ok else 'NOT met'}"
+    )
     if args.keep:
         print(f"kept: {base}")
     else:

@@ -23,4 +23,6 @@ PLUGIN = GamePlugin(
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",
+    # made with: gamehall puzzles generate akros --count 12 --games 80 --seed 11 --dir DIR
+    starter_puzzles="starter_puzzles.jsonl",
 )

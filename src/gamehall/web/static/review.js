@@ -274,20 +274,24 @@ export function reviewPage(id, kit) {
 
 /** A move's cost for the list: "−1", "−19.2 pp", "~−4 pp"; nothing when it cost nothing. */
 function costText(cost) {
-  if (!cost || cost === "0" || cost === "?") return "";
-  return cost.startsWith("~") ? `~−${cost.slice(1)}` : `−${cost}`;
+  const bare = (cost || "").replace(/^~/, "");
+  if (!bare || bare === "?" || Number.parseFloat(bare) === 0) return "";
+  return cost.startsWith("~") ? `~−${bare}` : `−${bare}`;
 }
 
 function summaryCard(player, seats, review) {
   const counts = VERDICTS.filter((v) => player.classes[v]).map((v) =>
     h("span", { class: `chip chip-${v}`, "data-verdict": v }, `${player.classes[v]} ${player.classes[v] === 1 ? v : PLURAL[v]}`),
   );
-  const given = player.given_up_estimated ? `${player.given_up}, and about ${player.given_up_estimated} estimated` : player.given_up;
+  const unit = review.kind === "points" ? (player.given_up === "1" ? " point" : " points") : " of win probability";
+  const given = player.given_up_estimated
+    ? [h("strong", { class: "given-up" }, player.given_up), " on exact moves, about ", h("strong", {}, player.given_up_estimated), " on estimated ones"]
+    : [h("strong", { class: "given-up" }, player.given_up), unit];
   return h(
     "section",
     { class: `panel review-player seat-${player.name}`, "data-player": player.player },
     h("h2", {}, seats[player.player] || player.name),
-    h("p", {}, `${player.moves} moves (${player.exact} exact) · gave up `, h("strong", { class: "given-up" }, given), ` ${review.kind === "points" ? "points" : "of win probability"}`),
+    h("p", {}, `${player.moves} moves (${player.exact} exact) · gave up `, given),
     h("p", { class: "chips" }, counts),
   );
 }

@@ -1,0 +1,179 @@
+"""The engine's help in the browser: "thinking…" while the computer thinks, a hint, the review of
+a finished game (graph, classes, the best move on the board, playing on from there) and a puzzle
+solved by clicking, remembered for the player; at desktop (1280×800) and phone (390×844) sizes."""
+
+from __future__ import annotations
+
+import random
+
+from browser_helpers import (
+    acadmu_click,
+    acadmu_click_move,
+    create_game,
+    is_over,
+    position,
+    screenshot,
+    version,
+    wait_settled,
+    watch,
+)
+
+from gamehall.analysis.puzzles import starter_puzzles
+
+SMALL_DISCS = "RT:BS,RS:BT,YC:BS,BC:YT,YS:RC,RC:YT,BT:YS,YT:RS"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def _page(browser, size):
+    context = browser.new_context(**size)
+    context.set_default_timeout(30000)
+    return watch(context.new_page())
+
+
+def test_the_computer_shows_that_it_is_thinking(server, browser):
+    page = _page(browser, PHONE)
+    # The Jinn moves first; `hard` searches for a second or more: the page shows it thinks.
+    create_game(page, server.url, "akros", "computer", seat=1, level="hard")
+    indicator = page.locator(".thinking")
+    indicator.wait_for(state="visible", timeout=15000)
+    assert "Thinking" in indicator.inner_text()
+    screenshot(page, "thinking-akros-phone", full_page=False)
+    page.wait_for_selector('.turn-banner[data-kind="mine"]', timeout=60000)
+    assert indicator.is_hidden()
+    # Hints are for games against the computer and hot-seat games: here, one for the Ifrit.
+    page.locator(".hint-button").click()
+    page.wait_for_selector(".hint-list .hint", timeout=30000)
+    assert "(you)" in page.locator(".hint-eval").first.inner_text()
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_a_finished_game_is_reviewed_and_played_on_from_a_position(server, browser):
+    page = _page(browser, DESKTOP)
+    rng = random.Random(4)
+    game_id = create_game(
+        page, server.url, "acadmu", "hotseat", options={"discs": SMALL_DISCS, "target": 1}
+    )
+    page.wait_for_selector('.conn[data-status="live"]')
+    # A hint first: small rounds are solved exactly, so every hint is exact, with its line.
+    page.locator(".hint-button").click()
+    page.wait_for_selector(".hint-list .hint")
+    hints = page.locator(".hint-list .hint")
+    assert hints.count() >= 1 and page.locator(".hint-exact").count() == hints.count()
+    assert page.locator(".hint-line").first.inner_text().startswith("Perfect play: ")
+    legal = {item["text"] for item in server.get(f"/api/games/{game_id}")["legal"]}
+    assert hints.first.get_attribute("data-move") in legal
+    screenshot(page, "hint-acadmu-desktop")
+    for _ in range(80):
+        wait_settled(page)
+        if is_over(page):
+            break
+        before = version(page)
+        acadmu_click_move(page, rng)
+        wait_settled(page, before)
+    assert is_over(page)
+    assert page.locator(".hint-button").count() == 0  # no hints once the game is over
+
+    page.locator(".review-button").click()
+    page.wait_for_url(f"**/review/{game_id}")
+    page.wait_for_selector(".review-page[data-ready='true']", timeout=120000)
+    review = server.get(f"/api/games/{game_id}/review")
+    assert review["status"] == "done"
+    moves = review["review"]["moves"]
+    assert page.locator(".review-moves li").count() == len(moves)
+    assert page.locator(".graph-point").count() == len(moves) + 1
+    assert page.locator(".graph-point.exact").count() == len(moves) + 1  # all exact
+    assert page.locator(".review-player").count() == 2
+    for verdict in ("mistake", "blunder"):
+        shown = page.locator(f".review-moves li.verdict-{verdict}").count()
+        assert shown == sum(1 for m in moves if m["verdict"] == verdict)
+    # A move that was not best: its best alternative on the board, and playable from there.
+    index = next(i for i, m in enumerate(moves) if m["best"] is not None)
+    move = moves[index]
+    page.locator(f'.review-moves li[data-index="{index}"] button').click()
+    assert page.locator(".review-page").get_attribute("data-selected") == str(move["number"])
+    page.locator('.view-toggle[data-view="best"]').click()
+    assert page.locator('.view-toggle[data-view="best"]').get_attribute("aria-pressed") == "true"
+    assert move["best"] in page.locator(".review-best").inner_text()
+    assert page.locator(".board .group.last").count() >= 2  # the best move marked
+    screenshot(page, "review-acadmu-desktop")
+    assert page.js_errors == []
+
+    phone = _page(browser, PHONE)
+    phone.goto(f"{server.url}/review/{game_id}")
+    phone.wait_for_selector(".review-page[data-ready='true']")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phone, "review-acadmu-phone")
+    phone.locator(".graph-pick").nth(index).click()
+    assert phone.locator(".review-page").get_attribute("data-selected") == str(move["number"])
+    screenshot(phone, "review-acadmu-phone-picked", full_page=False)
+    assert phone.js_errors == []
+    phone.context.close()
+
+    # Play on from the position before the move, hot-seat: the new game starts there.
+    before = server.get(f"/api/games/{game_id}/replay")["states"][move["number"] - 1]
+    page.locator(".play-hotseat").click()
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector(".game-page[data-version]")
+    new_id = page.url.rsplit("/", 1)[1]
+    assert new_id != game_id
+    assert server.get(f"/api/games/{new_id}/replay")["states"][0] == before
+    assert position(page) == server.get(f"/api/games/{new_id}")["position"]
+    page.context.close()
+
+
+def test_a_puzzle_is_solved_by_clicking_and_remembered(server, browser):
+    answers = {p.id: p.answer for p in starter_puzzles("acadmu")}
+    page = _page(browser, DESKTOP)
+    page.goto(f"{server.url}/puzzles/acadmu")
+    root = page.locator(".puzzles-page")
+    page.wait_for_selector(".puzzles-page[data-puzzle]:not([data-puzzle=''])")
+    first = root.get_attribute("data-puzzle")
+    assert first in answers, "the starter set is offered on a fresh install"
+    screenshot(page, "puzzle-acadmu-desktop", full_page=False)
+    acadmu_click(page, answers[first])
+    page.wait_for_selector(".puzzles-page[data-result]")
+    assert root.get_attribute("data-result") == "correct"
+    assert page.locator(".puzzle-line li").count() >= 1
+    page.locator('.puzzle-solution button[data-step="forward"]').click()
+    screenshot(page, "puzzle-acadmu-solved-desktop")
+    assert "solved 1" in page.locator(".puzzle-counts").inner_text()
+
+    # The next puzzle follows; a wrong answer is shown the right one, and counted as failed.
+    page.locator(".next-puzzle").click()
+    page.wait_for_function(
+        "first => { const r = document.querySelector('.puzzles-page');"
+        " return r.dataset.puzzle && r.dataset.puzzle !== first && !r.dataset.result; }",
+        arg=first,
+    )
+    second = root.get_attribute("data-puzzle")
+    legal = page.evaluate(
+        "async (id) => (await (await fetch('/api/puzzles/acadmu/' + id)).json()).puzzle.legal"
+        ".map((item) => item.text)",
+        second,
+    )
+    wrong = next(m for m in legal if m != answers[second] and m != "pass")
+    acadmu_click(page, wrong)
+    page.wait_for_selector(".puzzles-page[data-result]")
+    assert root.get_attribute("data-result") == "wrong"
+    assert answers[second] in page.locator(".puzzle-prompt").inner_text()
+    assert "failed 1" in page.locator(".puzzle-counts").inner_text()
+    assert page.js_errors == []
+
+    # Remembered for this player: a new visit offers a third puzzle, with the counts kept.
+    phone = page.context.new_page()
+    phone.set_viewport_size(PHONE["viewport"])
+    phone.goto(f"{server.url}/puzzles/acadmu")
+    phone.wait_for_selector(".puzzles-page[data-puzzle]:not([data-puzzle=''])")
+    third = phone.locator(".puzzles-page").get_attribute("data-puzzle")
+    assert third not in (first, second)
+    counts = phone.locator(".puzzle-counts").inner_text()
+    assert "solved 1" in counts and "failed 1" in counts
+    screenshot(phone, "puzzle-acadmu-phone")
+    page.context.close()
