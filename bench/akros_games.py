@@ -1,8 +1,10 @@
-"""Benchmark: complete Akros games of random legal decisions (chance sampled) on one core.
+"""Benchmark: complete Akros games of random legal decisions (chance sampled) on one core, by the
+engine (``apply_trusted``) and by the compiled simulator (``gamehall.fast``), side by side.
 
-Prints games per second and the Ifrit's win rate under random play with a 95% Wilson interval::
+Prints games per second and the Ifrit's win rate under random play with a 95% Wilson interval
+for each path, and the CPU time beside the wall-clock time (the machine is shared)::
 
-    .venv/bin/python bench/akros_games.py --games 20000 --seed 1
+    .venv/bin/python bench/akros_games.py --games 20000 --fast-games 2000000 --seed 1
     .venv/bin/python bench/akros_games.py --seconds 10 --board path/to/board.toml
 """
 
@@ -13,6 +15,7 @@ import math
 import random
 import time
 
+from gamehall import fast
 from gamehall.cli.options import build_game
 
 
@@ -33,6 +36,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="play for this long instead")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     parser.add_argument("--board", default="dawn", help="board: 'dawn' or a TOML file")
+    parser.add_argument(
+        "--fast-games", type=int, default=1_000_000, help="games for the compiled simulator"
+    )
     args = parser.parse_args()
 
     game = build_game("akros", board=args.board)
@@ -40,6 +46,7 @@ def main() -> None:
     initial = game.new_initial_state()
     games = ifrit_wins = actions = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     deadline = start + args.seconds if args.seconds else None
     while (deadline is None and games < args.games) or (
         deadline is not None and time.perf_counter() < deadline
@@ -54,11 +61,44 @@ def main() -> None:
         games += 1
         ifrit_wins += state.returns()[1] > 0
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    report("engine", game.board.name, games, ifrit_wins, actions, elapsed, cpu, args.seed)
+
+    fast.simulate(game, 10, args.seed)  # compile (or load the compiled kernels)
+    start, cpu = time.perf_counter(), time.process_time()
+    sim = fast.simulate(game, args.fast_games, args.seed)
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    ifrit = int((sim.winners() == 1).sum())
+    report(
+        "compiled",
+        game.board.name,
+        sim.games,
+        ifrit,
+        int(sim.actions.sum()),
+        elapsed,
+        cpu,
+        args.seed,
+    )
+
+
+def report(
+    path: str,
+    board: str,
+    games: int,
+    ifrit_wins: int,
+    actions: int,
+    elapsed: float,
+    cpu: float,
+    seed: int,
+) -> None:
     low, high = wilson(ifrit_wins, games)
-    print(f"board {game.board.name}: {games} games in {elapsed:.2f} s, seed {args.seed}")
-    print(f"{games / elapsed:,.0f} games/s, {actions / elapsed:,.0f} actions/s")
+    print(f"{path}, board {board}: {games} games in {elapsed:.2f} s ({cpu:.2f} s CPU), seed {seed}")
     print(
-        f"Ifrit wins {ifrit_wins / games:.4f} of random games "
+        f"  {games / elapsed:,.0f} games/s ({games / cpu:,.0f} per CPU second), "
+        f"{actions / elapsed:,.0f} actions/s"
+    )
+    print(
+        f"  Ifrit wins {ifrit_wins / games:.4f} of random games "
         f"(95% Wilson interval {low:.4f}-{high:.4f})"
     )
 

@@ -8,6 +8,13 @@ from its seed alone. Which worker plays a game, and in what order games finish, 
 
 Sides alternate: in even games player A takes seat 0 (Dark, the Jinn) and B seat 1; odd games swap.
 
+Random and greedy players (``random``/``beginner``, ``greedy``/``easy``) are played by the
+game's compiled simulator where it has one (:mod:`gamehall.fast`): the same players, so the
+same law for every statistic, far faster. Such a game is decided by its seed through the
+simulator's own generator (``fast.play(game, seed, seats)``), and its record is a real one: the
+simulator's actions are replayed through the engine's checked door (:meth:`State.apply`) before
+anything is counted or stored.
+
 Workers get a :class:`RunSpec` holding the game as its record tags (for a game on a custom board,
 the board itself), so a Dask worker on another machine needs no board file.
 """
@@ -24,7 +31,8 @@ import numpy as np
 
 from gamehall.ai import make_agent
 from gamehall.analysis.metrics import collector_for
-from gamehall.core import Game, GamehallError, game_class, make_record, play_game
+from gamehall.core import Game, GamehallError, PlayedGame, game_class, make_record, play_game
+from gamehall.fast import plays_itself, simulator_for
 
 SEED_BITS = 63
 
@@ -92,14 +100,38 @@ def _game(name: str, tags: tuple[tuple[str, str], ...]) -> Game:
     return game_class(name).from_record_tags(dict(tags))
 
 
+def _simulated(game: Game, seed: int, seats: tuple[str, str], collector: Any) -> PlayedGame | None:
+    """The game played by the compiled simulator when both seats are players it plays itself,
+    replayed through the engine's checked door for the collector (None: the engine plays)."""
+    simulator = simulator_for(game)
+    if simulator is None or not all(plays_itself(name) for name in seats):
+        return None
+    actions = simulator.trajectory(game, seed, seats)
+    if actions is None:
+        return None
+    state = game.new_initial_state()
+    played = PlayedGame(game, [state])
+    for action in actions:
+        after = state.apply(action)  # the checked door: a real game of the rules
+        collector.observe(state, action, after)
+        played.actions.append(action)
+        played.states.append(after)
+        state = after
+    if not state.is_terminal():
+        raise GamehallError(f"a simulated {game.name} game stopped before its end")
+    return played
+
+
 def play_one(spec: RunSpec, index: int) -> dict[str, Any]:
     """Play game ``index`` of the run and return its row: result, metrics and record."""
     game = spec.game()
     seed = game_seed(spec.seed, index)
     seats = spec.seats(index)
-    agents = [make_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(seats)]
     collector = collector_for(game.name)
-    played = play_game(game, agents, seed=seed, on_action=collector.observe)
+    played = _simulated(game, seed, seats, collector)
+    if played is None:
+        agents = [make_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(seats)]
+        played = play_game(game, agents, seed=seed, on_action=collector.observe)
     final = played.final
     outcome = final.outcome()
     if outcome is None:  # pragma: no cover - play_game runs to the end

@@ -318,6 +318,9 @@ class Game(ABC):
         args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({args})"
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self  # a game never changes once made (libraries that clone states deep-copy)
+
 
 class State(ABC):
     """An immutable, hashable game state. Subclasses must be frozen value objects."""
@@ -452,6 +455,9 @@ class State(ABC):
         if who == TERMINAL:
             return "nobody"
         return self.game.player_names[who]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self  # a frozen value, like a tuple (libraries that clone states deep-copy)
 
     @abstractmethod
     def __str__(self) -> str:

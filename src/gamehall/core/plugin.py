@@ -8,8 +8,9 @@ Each game is one package under ``gamehall.games`` (or anywhere else) that names 
 
 The record holds the game class and, optionally, the game's own parts that generic layers use
 when they are there and do without when they are not: an exact solver, computer-level overrides,
-a self-play metrics collector, report sections, a terminal view, a web board module and the
-player-facing rules text. Heavy or front-end parts are named by import path (``"module:attr"``)
+a self-play metrics collector, report sections, a terminal view, a web board module, the
+player-facing rules text, and for research: a compiled simulator, an observation encoding, chance
+as small listable steps, and named episodes. Heavy or front-end parts are named by import path (``"module:attr"``)
 and loaded only when asked for, so listing games imports no solver and no terminal library.
 
 Outside the game's package nothing names a game: front ends, AI and analysis ask the plugin.
@@ -28,6 +29,7 @@ from gamehall.core.game import Game, State
 if TYPE_CHECKING:
     import random
 
+    from gamehall.core.encoding import ChanceSteps, Encoding, GameFacts
     from gamehall.core.metrics import Collector
     from gamehall.core.search import Judgement, LevelOverride, Solver
 
@@ -64,7 +66,9 @@ class ReportSection(Protocol):
         discrete: bool = True,
     ) -> None: ...
 
-    def rate_bars(self, name: str, caption: str, rates: Mapping[str, Any], *, title: str) -> None: ...
+    def rate_bars(
+        self, name: str, caption: str, rates: Mapping[str, Any], *, title: str
+    ) -> None: ...
 
     def stacked_bars(
         self,
@@ -107,15 +111,18 @@ ReportHook = Callable[[ReportBuilder, Sequence[Mapping[str, Any]], Sequence[str]
 DealHook = Callable[["Game", "random.Random", "int | None"], State]
 """``deal(game, rng, size)``: a random position for exact analysis (``size`` scales it down)."""
 
+EpisodeStart = Callable[["Game", "random.Random"], State]
+"""``start(game, rng)``: the first state of an episode other than the whole game."""
+
 
 @dataclass(frozen=True)
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
-    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal`` and
-    ``estimate_position`` are import paths; ``board_module``, ``rules_text`` and
-    ``starter_puzzles`` are files inside the game's package; ``judgement`` is a value. Each is
-    optional.
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal``,
+    ``estimate_position``, ``simulator``, ``encoding``, ``chance_steps``, ``facts`` and
+    ``episodes`` are import paths; ``board_module``, ``rules_text`` and ``starter_puzzles`` are
+    files inside the game's package; ``judgement`` is a value. Each is optional.
     """
 
     game: type[Game]
@@ -142,6 +149,21 @@ class GamePlugin:
     ``state`` where it cannot be solved: a state with the same player to move and legal actions
     whose returns are the solver's values (points), or +1/-1 for a win/loss (probabilities).
     Default: the state itself."""
+    simulator: Ref | None = None
+    """A :class:`~gamehall.kernels.simulator.Simulator`: the game's compiled simulator, which
+    :mod:`gamehall.fast`, self-play analysis and MCTS use where they can."""
+    encoding: Ref | None = None
+    """``encoding(game)`` → :class:`~gamehall.core.encoding.Encoding`: the fixed-size numeric
+    observation of a state for one player, with its layout documented (the RL adapters)."""
+    chance_steps: Ref | None = None
+    """A :class:`~gamehall.core.encoding.ChanceSteps`: chance nodes too big to list, as a
+    sequence of small listable steps (the OpenSpiel adapter's exact ``chance_outcomes``)."""
+    facts: Ref | None = None
+    """``facts(game)`` → :class:`~gamehall.core.encoding.GameFacts`: the return range, the
+    largest chance node and the longest game, as OpenSpiel's game info declares them."""
+    episodes: Ref | None = None
+    """A mapping of name to :data:`EpisodeStart`: ways to start an episode other than the whole
+    game (e.g. a single round of a match), offered by the RL adapters as ``episode=NAME``."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
@@ -190,6 +212,22 @@ class GamePlugin:
 
     def load_estimate_position(self) -> Callable[[State], State] | None:
         return self._load("estimate_position", self.estimate_position)
+    def load_simulator(self) -> Any:
+        """The :class:`gamehall.kernels.simulator.Simulator`, or None (typed ``Any``: core
+        knows no layer above it)."""
+        return self._load("simulator", self.simulator)
+
+    def load_encoding(self) -> Callable[[Game], Encoding] | None:
+        return self._load("encoding", self.encoding)
+
+    def load_chance_steps(self) -> ChanceSteps | None:
+        return self._load("chance_steps", self.chance_steps)
+
+    def load_facts(self) -> Callable[[Game], GameFacts] | None:
+        return self._load("facts", self.facts)
+
+    def load_episodes(self) -> Mapping[str, EpisodeStart]:
+        return self._load("episodes", self.episodes) or {}
 
     def resource_text(self, path: str | None) -> str | None:
         """The text of a file inside the game's package (None if there is none)."""
@@ -211,4 +249,13 @@ class GamePlugin:
         return self.resource_text(self.rules_text)
 
 
-__all__ = ["DealHook", "GamePlugin", "Ref", "ReportBuilder", "ReportHook", "ReportSection", "load_ref"]
+__all__ = [
+    "DealHook",
+    "EpisodeStart",
+    "GamePlugin",
+    "Ref",
+    "ReportBuilder",
+    "ReportHook",
+    "ReportSection",
+    "load_ref",
+]

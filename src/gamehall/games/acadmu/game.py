@@ -597,6 +597,21 @@ class AcadmuState(State):
             return Draw(discs.sample_draw(rng), discs.sample_draw(rng))
         return Pour(discs.sample_pour(rng), discs.sample_pour(rng))
 
+    def is_chance_outcome(self, action: Action) -> bool:
+        """Whether ``action`` can happen here. A pour can happen exactly when each side's counts
+        can lie face up on its discs all at once (a perfect matching of tokens to discs), which
+        is much cheaper to check than its probability."""
+        if self.is_chance_node() and self.phase != "draw" and isinstance(action, Pour):
+            discs = self.game.disc_set
+            return all(
+                len(counts) == 9
+                and min(counts) >= 0
+                and sum(counts) == len(discs)
+                and discs.can_show(counts)
+                for counts in (action.dark, action.light)
+            )
+        return super().is_chance_outcome(action)
+
     def chance_probability(self, action: Action) -> Fraction:
         if not self.is_chance_node():
             return Fraction(0)

@@ -1,0 +1,258 @@
+"""Every registered game as an OpenSpiel Python game: ``python_gamehall_<name>``.
+
+    import pyspiel
+    import gamehall.adapters.openspiel  # registers python_gamehall_<name> for every game
+    game = pyspiel.load_game("python_gamehall_" + name)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(np.random.choice(outcomes, p=probs))
+        else:
+            state.apply_action(state.legal_actions()[0])
+
+Declared facts: sequential, explicit chance, perfect information, zero-sum, terminal rewards;
+``num_distinct_actions`` is the game's dense action count; the return range, the largest chance
+node and the longest game come from the game's plugin (``facts``). Chance is explicit and every
+chance node lists its outcomes exactly: a chance node too big to list (a pour of many two-faced discs) is played
+as the game's small steps (its plugin's ``chance_steps``: a disc at a time, each face 1/2), and
+the engine's aggregate outcome is composed when the last step is taken. Chance action ids are
+positions in the outcome list of the node (or step). Observation tensors are the game's encoding
+(its plugin's ``encoding``); the information state is the public history. Parameters: the game's
+plain options (bool, int, text and choice kinds), ``episode`` (``game``, or one of the
+game's episodes, e.g. a single ``round`` of a match) and ``deal`` (the seed of an episode's random start:
+OpenSpiel's initial state is always the same one). Serialization is OpenSpiel's own (the action
+history), so ``pyspiel.serialize_game_and_state`` round-trips.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from gamehall.adapters._common import MATCH, Research
+from gamehall.core import Action, GamehallError, State, game_class, game_names
+
+PREFIX = "python_gamehall_"
+_PLAIN_KINDS = ("bool", "int", "str", "choice")
+
+
+def _parameters(name: str) -> dict[str, Any]:
+    """The parameters a game takes in OpenSpiel: its plain options and the episode."""
+    specs: dict[str, Any] = {"episode": MATCH, "deal": 0}
+    for option in game_class(name).option_specs:
+        if option.kind in _PLAIN_KINDS:
+            specs[option.name] = option.default
+    return specs
+
+
+def _game_type(name: str) -> pyspiel.GameType:
+    title = game_class(name).title
+    return pyspiel.GameType(
+        short_name=PREFIX + name,
+        long_name=f"Python gamehall {title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=len(game_class(name).player_names),
+        min_num_players=len(game_class(name).player_names),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(name),
+    )
+
+
+class GamehallGame(pyspiel.Game):
+    """A gamehall game as OpenSpiel sees it (subclassed per game at registration)."""
+
+    game_name: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        episode = str(given.pop("episode", MATCH))
+        deal = given.pop("deal", 0)
+        defaults = _parameters(self.game_name)
+        options = {k: v for k, v in given.items() if k in defaults and v != defaults[k]}
+        self.research = Research.of(self.game_name, episode, options)
+        game = self.research.game
+        facts = self.research.facts
+        steps = self.research.plugin.load_chance_steps()
+        chance = max(facts.max_chance_outcomes, steps.max_outcomes() if steps else 0)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.num_distinct_actions,
+            max_chance_outcomes=chance,
+            num_players=game.num_players,
+            min_utility=facts.min_return,
+            max_utility=facts.max_return,
+            utility_sum=0.0,
+            max_game_length=facts.max_game_length,
+        )
+        super().__init__(_game_type(self.game_name), info, params or {})
+        self.steps = steps
+        self.deal = int(deal)
+
+    def new_initial_state(self) -> GamehallState:
+        return GamehallState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Any:
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return EncodingObserver(self.research, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class GamehallState(pyspiel.State):
+    """An engine state, plus the chance steps taken so far at a stepped chance node."""
+
+    def __init__(self, game: GamehallGame) -> None:
+        super().__init__(game)
+        self.research = game.research
+        self.steps = game.steps
+        # OpenSpiel wants the same initial state every time: an episode that starts with a
+        # random deal (e.g. a single round) starts from the deal the parameter ``deal`` seeds.
+        self.inner: State = self.research.start(random.Random(game.deal))
+        self.picks: tuple[int, ...] = ()
+
+    # --- facts ---
+
+    def current_player(self) -> int:
+        inner = self.inner
+        if inner.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if inner.is_chance_node():
+            return pyspiel.PlayerId.CHANCE
+        return inner.current_player
+
+    def _stepped(self) -> bool:
+        return self.steps is not None and self.steps.applies(self.inner)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        game = self.inner.game
+        return sorted(game.action_index(a) for a in self.inner.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._stepped():
+            assert self.steps is not None
+            step = self.steps.outcomes(self.inner, self.picks)
+            return [(i, float(p)) for i, (_, p) in enumerate(step)]
+        return [(i, float(p)) for i, (_, p) in enumerate(self.inner.chance_outcomes())]
+
+    # --- moving ---
+
+    def _apply_action(self, action: int) -> None:
+        inner = self.inner
+        if inner.is_chance_node():
+            if self._stepped():
+                assert self.steps is not None
+                self.picks = (*self.picks, int(action))
+                if self.steps.outcomes(inner, self.picks):
+                    return
+                outcome: Action = self.steps.compose(inner, self.picks)
+                self.picks = ()
+            else:
+                outcome = inner.chance_outcomes()[int(action)][0]
+            self.inner = inner.apply_trusted(outcome)
+            return
+        self.inner = inner.apply(inner.game.index_action(int(action)))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._stepped():
+                assert self.steps is not None
+                return self.steps.outcomes(self.inner, self.picks)[int(action)][0]
+            return str(self.inner.chance_outcomes()[int(action)][0])
+        return str(self.inner.game.index_action(int(action)))
+
+    # --- the end ---
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.inner.returns()]
+
+    def __str__(self) -> str:
+        text = str(self.inner)
+        return f"{text} [chance steps {len(self.picks)}]" if self.picks else text
+
+
+class EncodingObserver:
+    """The game's encoding as OpenSpiel's observation tensor; the state's text as its string."""
+
+    def __init__(self, research: Research, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.research = research
+        shape = research.encoding.shape
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: GamehallState, player: int) -> None:
+        self.tensor[:] = self.research.encoding.encode(state.inner, player).reshape(-1)
+
+    def string_from(self, state: GamehallState, player: int) -> str:
+        return str(state)
+
+
+class LevelBot(pyspiel.Bot):
+    """A gamehall computer level (or plain player) as an OpenSpiel bot, for ``evaluate_bots``
+    against OpenSpiel's own bots. It plays on the engine state inside the adapter's state."""
+
+    def __init__(self, level: str, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        from gamehall.ai import make_agent
+
+        self.level = level
+        self.seed = seed
+        self.agent = make_agent(level, seed)
+
+    def restart_at(self, state: GamehallState) -> None:
+        from gamehall.ai import make_agent
+
+        self.agent = make_agent(self.level, self.seed)
+
+    def inform_action(self, state: GamehallState, player: int, action: int) -> None:
+        """Pass every action on, so a search player keeps its tree (a stepped chance node is
+        not a single engine action: the tree is dropped there)."""
+        inner = state.inner
+        if player != pyspiel.PlayerId.CHANCE:
+            self.agent.observe(inner, inner.game.index_action(int(action)))
+        elif not state._stepped():
+            self.agent.observe(inner, inner.chance_outcomes()[int(action)][0])
+
+    def step(self, state: GamehallState) -> int:
+        inner = state.inner
+        move = self.agent.choose(inner)
+        self.agent.observe(inner, move)
+        return inner.game.action_index(move)
+
+
+def register_all() -> list[str]:
+    """Register every game that has an encoding and facts; return the short names."""
+    registered = []
+    known = set(pyspiel.registered_names())
+    for name in game_names():
+        try:
+            Research.of(name)
+        except GamehallError:
+            continue
+        short = PREFIX + name
+        if short not in known:
+            cls = type(f"Gamehall_{name}", (GamehallGame,), {"game_name": name})
+            pyspiel.register_game(_game_type(name), cls)
+        registered.append(short)
+    return registered
+
+
+GAMES = register_all()
+
+__all__ = ["GAMES", "EncodingObserver", "GamehallGame", "GamehallState", "LevelBot", "register_all"]

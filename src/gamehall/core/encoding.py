@@ -1,0 +1,75 @@
+"""What the research adapters ask of a game: an observation encoding and chance in small steps.
+
+* :class:`Encoding`: a state as a fixed-size numeric array for one player, everything that
+  player sees, with its layout documented by the game (``layout``), so a learner's input means
+  the same thing on every step. The RL adapters (:mod:`gamehall.adapters`) use it for their
+  observations and OpenSpiel's observation tensors.
+* :class:`ChanceSteps`: a chance node whose outcomes are too many to list (it raises
+  :class:`~gamehall.core.errors.TooManyOutcomesError`) as a sequence of small listable steps, each
+  with exact probabilities, that together make the engine's outcome. OpenSpiel wants every
+  chance node's outcomes listed; the adapter plays the steps one by one and applies the composed
+  outcome to the engine when the last one is taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+from gamehall.core.game import Action, State
+
+
+class Encoding(Protocol):
+    """A state as a fixed-size ``float32`` array, from one player's side."""
+
+    shape: tuple[int, ...]
+    """The array's shape (the same for every state of the game)."""
+    layout: str
+    """What each entry means, in words (shown in the adapters' documentation)."""
+    high: float
+    """The largest value any entry takes (every entry is at least 0)."""
+
+    def encode(self, state: State, player: int) -> Any:
+        """The observation of ``state`` for ``player``: a new NumPy ``float32`` array of
+        ``shape`` (typed ``Any`` here: core imports no numeric library)."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What research libraries ask a game to declare before any state exists (OpenSpiel's
+    ``GameInfo``): the range of returns, the most outcomes of any listed chance node (chance
+    steps included), and the longest game in actions, chance included."""
+
+    min_return: float
+    max_return: float
+    max_chance_outcomes: int
+    max_game_length: int
+    zero_sum: bool = True
+
+
+class ChanceSteps(Protocol):
+    """A big chance node as small steps: the outcomes of the next step depend on the state and
+    the steps taken so far (``picks``, indices into each earlier step's outcomes)."""
+
+    def applies(self, state: State) -> bool:
+        """Whether this chance node is played in steps (else its outcomes are listed whole)."""
+        ...
+
+    def max_outcomes(self) -> int:
+        """The most outcomes any step has."""
+        ...
+
+    def outcomes(self, state: State, picks: tuple[int, ...]) -> tuple[tuple[str, Fraction], ...]:
+        """The next step's outcomes (a short label, the exact probability), or ``()`` when
+        ``picks`` already decide the outcome."""
+        ...
+
+    def compose(self, state: State, picks: tuple[int, ...]) -> Action:
+        """The engine's chance outcome that the completed ``picks`` make. Its probability is the
+        sum over every pick sequence that composes to it of the product of the steps'."""
+        ...
+
+
+__all__ = ["ChanceSteps", "Encoding", "GameFacts"]

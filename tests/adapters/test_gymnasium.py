@@ -1,0 +1,69 @@
+"""Every game as a Gymnasium environment passes Gymnasium's own env checker."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import gamehall.adapters.gymnasium as adapter
+
+
+def test_every_game_is_registered():
+    assert {"gamehall/Akros-v0", "gamehall/Acadmu-v0"} <= set(adapter.ENV_IDS)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "options"),
+    [
+        ("gamehall/Akros-v0", {}),
+        ("gamehall/Akros-v0", {"opponent": "easy", "side": "ifrit"}),
+        ("gamehall/Acadmu-v0", {}),
+        ("gamehall/Acadmu-v0", {"episode": "round", "side": "light"}),
+    ],
+)
+def test_check_env_passes(env_id, options):
+    check_env(gymnasium.make(env_id, **options).unwrapped, skip_render_check=False)
+
+
+def play(e, seed: int) -> tuple[float, int]:
+    _, info = e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        legal = np.flatnonzero(info["action_mask"])
+        _observation, reward, terminated, truncated, info = e.step(int(rng.choice(legal)))
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, steps
+
+
+def test_the_agent_plays_its_side_and_the_reward_is_its_return():
+    e = gymnasium.make("gamehall/Akros-v0", opponent="hard", side="jinn")
+    observation, info = e.reset(seed=2)
+    assert observation[-2:].tolist() == [1.0, 0.0]  # the Jinn's observation
+    assert info["to_move"] == "jinn"
+    total, steps = play(gymnasium.make("gamehall/Akros-v0", side="ifrit"), 5)
+    assert total in (-1.0, 1.0) and 9 <= steps <= 27
+
+
+def test_reset_with_a_seed_replays_the_same_episode():
+    e = gymnasium.make("gamehall/Acadmu-v0", episode="round", opponent="easy")
+    assert play(e, 11) == play(e, 11)
+
+
+def test_an_illegal_action_ends_the_episode_with_the_penalty():
+    e = gymnasium.make("gamehall/Akros-v0", illegal_reward=-2.0)
+    _, info = e.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = e.step(illegal)
+    assert (reward, terminated, info["illegal"]) == (-2.0, True, True)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(Exception, match="unknown player"):
+        gymnasium.make("gamehall/Akros-v0", opponent="grandmaster")
+    with pytest.raises(Exception, match="jinn or ifrit"):
+        gymnasium.make("gamehall/Akros-v0", side="genie")

@@ -1,0 +1,107 @@
+"""Every game as an OpenSpiel Python game passes OpenSpiel's random simulation test, and
+OpenSpiel's MCTS bot plays the project's levels through evaluate_bots."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import evaluate_bots, mcts
+
+import gamehall.adapters.openspiel as adapter
+
+
+def test_every_game_is_registered():
+    assert {"python_gamehall_akros", "python_gamehall_acadmu"} <= set(adapter.GAMES)
+
+
+def test_the_game_type_and_info_are_declared():
+    game = pyspiel.load_game("python_gamehall_akros")
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert game.num_distinct_actions() == 15 + 3 * 19 * 19
+    assert game.max_chance_outcomes() == 10
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    acadmu = pyspiel.load_game("python_gamehall_acadmu")
+    assert acadmu.max_chance_outcomes() == 54 * 54  # the first-player draw, listed whole
+
+
+@pytest.mark.parametrize(
+    ("name", "sims"),
+    [
+        ("python_gamehall_akros", 10),
+        ("python_gamehall_acadmu(episode=round)", 10),
+        ("python_gamehall_acadmu(episode=round,shape_capture_takes_one_if_last=True,deal=3)", 5),
+        ("python_gamehall_acadmu(target=2)", 1),
+    ],
+)
+def test_random_sim_test_passes(name, sims):
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=sims, serialize=True, verbose=False)
+
+
+def test_the_pour_is_exact_steps_of_one_disc():
+    """Each step of the pour lists two outcomes of probability 1/2; after the 54 steps the
+    engine's pour is the composed up-face counts."""
+    game = pyspiel.load_game("python_gamehall_acadmu")
+    state = game.new_initial_state()
+    draw = 0
+    while state.inner.phase == "draw":  # the first-player draw: until someone wins it
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[draw % len(outcomes)][0])
+        draw += 37
+    steps = 0
+    while state.is_chance_node():
+        assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+        state.apply_action(steps % 2)
+        steps += 1
+    assert steps == 54
+    assert sum(state.inner.dark) == sum(state.inner.light) == 27
+
+
+def test_serialization_round_trips():
+    game = pyspiel.load_game("python_gamehall_akros")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=False)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert str(again) == str(state) and again.history() == state.history()
+
+
+def test_the_observation_tensor_is_the_games_encoding():
+    game = pyspiel.load_game("python_gamehall_akros")
+    state = game.new_initial_state()
+    assert len(state.observation_tensor(0)) == 41 + 7 * 19
+
+
+def test_openspiel_mcts_plays_the_levels_through_evaluate_bots():
+    game = pyspiel.load_game("python_gamehall_akros")
+    rng = np.random.RandomState(3)
+    bot = mcts.MCTSBot(game, 2.0, 30, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    for level in ("beginner", "easy"):
+        returns = evaluate_bots.evaluate_bots(
+            game.new_initial_state(), [bot, adapter.LevelBot(level, 1)], rng
+        )
+        assert sorted(returns) == [-1.0, 1.0]
+
+
+@pytest.mark.slow
+def test_openspiel_mcts_beats_beginner():
+    """OpenSpiel's MCTS (200 simulations) against ``beginner``, 12 Akros games, sides
+    alternating: it wins most of them."""
+    game = pyspiel.load_game("python_gamehall_akros")
+    rng = np.random.RandomState(5)
+    bot = mcts.MCTSBot(game, 2.0, 200, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    wins = 0
+    for index in range(12):
+        level = adapter.LevelBot("beginner", index)
+        seats = [bot, level] if index % 2 == 0 else [level, bot]
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), seats, rng)
+        wins += returns[index % 2] > 0
+    assert wins >= 8

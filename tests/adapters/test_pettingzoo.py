@@ -1,0 +1,90 @@
+"""Every game as a PettingZoo AEC environment passes PettingZoo's own checkers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from gamehall.adapters.pettingzoo import env, raw_env
+from gamehall.core import find_game
+
+CASES = [("akros", {}), ("acadmu", {}), ("acadmu", {"episode": "round"})]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_api_test_passes(name, options):
+    api_test(env(name, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_seed_test_passes(name, options):
+    seed_test(lambda: env(name, **options), num_cycles=200)
+
+
+def test_max_cycles_test_does_not_apply():
+    """PettingZoo's max_cycles_test drives a parallel environment with unmasked random actions;
+    like PettingZoo's own classic board games, these turn-based games have neither (agents do not
+    act at once, and most actions are illegal at any moment)."""
+    assert raw_env("akros").metadata["is_parallelizable"] is False
+
+
+def play_to_end(e, seed: int) -> dict[str, float]:
+    e.reset(seed=seed)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    rng = np.random.default_rng(seed)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, _ = e.last()
+        totals[agent] += reward
+        if termination or truncation:
+            e.step(None)
+            continue
+        assert observation["observation"].dtype == np.float32
+        legal = np.flatnonzero(observation["action_mask"])
+        e.step(int(rng.choice(legal)))
+    return totals
+
+
+def test_rewards_come_at_the_end_and_are_the_games_returns():
+    for seed in range(5):
+        totals = play_to_end(env("akros"), seed)
+        assert sorted(totals.values()) == [-1.0, 1.0]
+    totals = play_to_end(env("acadmu", episode="round"), 3)
+    assert totals["dark"] == -totals["light"]
+
+
+def test_the_observation_is_the_games_encoding_and_the_mask_its_legal_actions():
+    e = raw_env("akros")
+    e.reset(seed=4)
+    game = find_game("akros")
+    agent = e.agent_selection
+    observation = e.observe(agent)
+    assert observation["observation"].shape == (41 + 7 * 19,)
+    legal = {game.action_index(a) for a in e.state.legal_actions()}
+    assert set(np.flatnonzero(observation["action_mask"])) == legal
+    other = next(a for a in e.possible_agents if a != agent)
+    assert not e.observe(other)["action_mask"].any()
+
+
+def test_an_illegal_move_ends_the_game_against_the_player_who_made_it():
+    e = env("akros")
+    e.reset(seed=1)
+    agent = e.agent_selection
+    mask = e.last()[0]["action_mask"]
+    e.step(int(np.flatnonzero(mask == 0)[0]))
+    assert e.rewards[agent] == -1.0
+    assert all(e.terminations.values())
+
+
+def test_ansi_renders_the_terminal_view():
+    e = env("akros", render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert "Akros" in text and "turn 1" in text
+
+
+def test_unknown_episodes_and_render_modes_are_refused():
+    with pytest.raises(Exception, match="episodes: game, round"):
+        raw_env("acadmu", episode="rounds")
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env("akros", render_mode="human")
