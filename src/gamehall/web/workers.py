@@ -1,9 +1,10 @@
 """Work off the event loop: warmed worker processes, lanes of analysis jobs, and rate limits.
 
-**Warm workers.** The exact solvers' kernels are compiled by numba (10-60 s after installing, a
-second or two to load once cached). Every worker process the server starts runs
-:func:`warm_worker` as its initialiser: it loads (or compiles) every game's solver kernels
-(each plugin solver's ``warm_up()``) before it takes any job, and the server waits for its
+**Warm workers.** The exact solvers' and the compiled search's kernels are compiled by numba
+(tens of seconds a game after installing, a second or two to load once cached). Every worker
+process the server starts runs :func:`warm_worker` as its initialiser: it loads (or compiles)
+every game's kernels (each plugin solver's ``warm_up()``, and a tiny compiled MCTS search:
+:func:`gamehall.ai.warm.warm_up_game`) before it takes any job, and the server waits for its
 workers to be warm before it offers computer moves, hints or reviews (:meth:`Lane.warm`), so no
 first move pays for a compiler.
 
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
-from gamehall.core import find_plugin, game_names
+from gamehall.core import game_names
 from gamehall.web.protocol import ErrorCode, ProtocolError
 
 log = logging.getLogger("gamehall.web")
@@ -46,16 +47,17 @@ Progress = Callable[[int, int], None]
 
 
 def warm_solvers() -> float:
-    """Load (or compile, once after installing) every game's exact solver kernels; the seconds
-    it took. A solver that fails to warm up is logged and left to warm itself when used."""
+    """Load (or compile, once after installing) every game's kernels: its exact solver's and its
+    compiled search's (:func:`gamehall.ai.warm.warm_up_game`); the seconds it took. A game that
+    fails to warm up is logged and left to warm itself when used."""
+    from gamehall.ai.warm import warm_up_game
+
     started = time.perf_counter()
     for name in game_names():
         try:
-            solver = find_plugin(name).load_solver()
-            if solver is not None:
-                solver.warm_up()
+            warm_up_game(name)
         except Exception:
-            log.exception("cannot warm up the %s solver", name)
+            log.exception("cannot warm up the %s kernels", name)
     return time.perf_counter() - started
 
 
@@ -108,6 +110,9 @@ async def warm_pools(pools: list[Executor]) -> float:
 
 
 # --- lanes ---------------------------------------------------------------------------------------
+
+LATE_REPORTS = 5.0
+"""Seconds a job's progress reports are still passed on after its result came back."""
 
 
 class Lane:
@@ -213,7 +218,8 @@ class Lane:
             ) from None
         finally:
             self.waiting -= 1
-            self._listeners.pop(token, None)
+            # Reports come back on a queue of their own, and may arrive after the result.
+            loop.call_later(LATE_REPORTS, self._listeners.pop, token, None)
 
     def _replace(self) -> None:
         with contextlib.suppress(Exception):
