@@ -150,7 +150,7 @@ def create_app(
             review_budget=review_budget,
             **({} if hint_seconds is None else {"hint_seconds": hint_seconds}),
         )
-        helper.launch()  # their workers warm up while the computers' do
+        helper.launch()
         await hub.start()
         await helper.start()
         holder["hub"], holder["assist"] = hub, helper

@@ -68,12 +68,14 @@ class Assist:
         self.warmed_in = 0.0
 
     def launch(self) -> None:
-        """Start the workers (they warm up meanwhile; :meth:`start` waits for them)."""
+        """Make the lanes (their workers start, and warm up, in :meth:`start`)."""
         self.hint_lane.start()
         self.review_lane.start()
 
     async def start(self) -> None:
-        """Wait until the workers are warm, then carry on unfinished reviews (the hub is up)."""
+        """Start the workers and wait until they are warm (after the hub's computers, whose
+        first worker has compiled the kernels if they were not cached), then carry on the
+        unfinished reviews."""
         seconds = await asyncio.gather(self.hint_lane.warm(), self.review_lane.warm())
         self.warmed_in = max(seconds)
         kinds = await self.hint_lane.run(value_kinds)

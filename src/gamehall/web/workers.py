@@ -103,10 +103,16 @@ def warmed_pool(progress_queue: Any = None) -> ProcessPoolExecutor:
 
 
 async def warm_pools(pools: list[Executor]) -> float:
-    """Start every pool's worker and wait until each is warm; the longest warm-up's seconds."""
+    """Start every pool's worker and wait until each is warm; the longest warm-up's seconds.
+
+    The first warms alone: after a fresh install it compiles the kernels into numba's cache,
+    and the others then load them from there instead of each compiling them too."""
+    if not pools:
+        return 0.0
     loop = asyncio.get_running_loop()
-    seconds = await asyncio.gather(*(loop.run_in_executor(p, worker_ready) for p in pools))
-    return max(seconds, default=0.0)
+    first = await loop.run_in_executor(pools[0], worker_ready)
+    rest = await asyncio.gather(*(loop.run_in_executor(p, worker_ready) for p in pools[1:]))
+    return max([first, *rest])
 
 
 # --- lanes ---------------------------------------------------------------------------------------
