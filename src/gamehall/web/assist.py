@@ -20,6 +20,9 @@ Who is asking is the app's business: the routes take the app's own ``player_id``
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -41,6 +44,8 @@ from gamehall.web.protocol import (
 from gamehall.web.puzzles import PuzzleService, value_kinds
 from gamehall.web.review import ReviewService
 from gamehall.web.workers import Lane
+
+log = logging.getLogger("gamehall.web")
 
 HINTS_QUEUED = 4
 """Hints waiting or being worked out at once, server-wide (beyond: ``busy``)."""
@@ -66,6 +71,8 @@ class Assist:
         self.reviews = ReviewService(hub, self.review_lane, review_budget)
         self.puzzles = PuzzleService(hub, puzzles_dir)
         self.warmed_in = 0.0
+        """How long the hint and review workers took to warm up (once they have)."""
+        self._warming: asyncio.Task[None] | None = None
 
     def launch(self) -> None:
         """Make the lanes (their workers start, and warm up, in :meth:`start`)."""
@@ -73,16 +80,34 @@ class Assist:
         self.review_lane.start()
 
     async def start(self) -> None:
-        """Start the workers and wait until they are warm (after the hub's computers, whose
-        first worker has compiled the kernels if they were not cached), then carry on the
-        unfinished reviews."""
-        seconds = await asyncio.gather(self.hint_lane.warm(), self.review_lane.warm())
-        self.warmed_in = max(seconds)
-        kinds = await self.hint_lane.run(value_kinds)
-        self.puzzles.kinds = {name: ValueKind(kind) for name, kind in kinds.items()}
+        """Start the workers warming up, in the background: the app serves meanwhile (the
+        computer players are warm already), and a hint or review asked for before they are warm
+        waits for them. Then the unfinished reviews are carried on."""
+        self._warming = asyncio.get_running_loop().create_task(self._warm())
+
+    async def _warm(self) -> None:
+        started = time.perf_counter()
+        try:
+            await asyncio.gather(self.hint_lane.warm(), self.review_lane.warm())
+            self.warmed_in = time.perf_counter() - started
+            kinds = await self.hint_lane.run(value_kinds)
+            self.puzzles.kinds = {name: ValueKind(kind) for name, kind in kinds.items()}
+        except Exception:
+            log.exception("the hint and review workers did not warm up")
+        finally:
+            self.puzzles.ready.set()
         await self.reviews.start()
 
+    async def ready(self) -> None:
+        """Wait until the workers are warm and the unfinished reviews carried on (tests)."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
+
     async def stop(self) -> None:
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._warming
         await self.reviews.stop()
         self.hint_lane.stop()
         self.review_lane.stop()

@@ -12,6 +12,8 @@ answer to each puzzle is remembered in the store (``puzzle_attempts``): solved, 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from fractions import Fraction
 from pathlib import Path
@@ -31,6 +33,9 @@ from gamehall.web.protocol import (
 
 log = logging.getLogger("gamehall.web")
 
+KINDS_WAIT = 60.0
+"""How long an answer waits for the workers to say how values read (while they warm up)."""
+
 
 def how_to_make(game: str, directory: Path) -> str:
     return (
@@ -47,7 +52,8 @@ class PuzzleService:
         self.store = PuzzleStore(directory)
         self.kinds: dict[str, ValueKind] = {}
         """Each game's value kind (how a puzzle's value reads), told by the analysis workers
-        (the server itself never loads a solver)."""
+        (the server itself never loads a solver) once they are warm: then ``ready`` is set."""
+        self.ready = asyncio.Event()
         self._starters: dict[str, list[Puzzle]] = {}
         self._stored: dict[str, tuple[float, list[Puzzle]]] = {}
 
@@ -194,6 +200,8 @@ class PuzzleService:
             views.append(state.view())
         puzzles, tried = await self._counts(game, player_id)
         solved = sum(1 for v in tried.values() if v)
+        with contextlib.suppress(TimeoutError):  # only while the server is starting
+            await asyncio.wait_for(self.ready.wait(), KINDS_WAIT)
         return PuzzleVerdict(
             id=puzzle.id,
             correct=correct,
