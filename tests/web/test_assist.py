@@ -246,6 +246,13 @@ def test_a_game_starts_from_a_position_of_another_and_replays_from_there(assiste
             "/api/games", json={"game": "acadmu", "start": {"game_id": game_id, "step": 999}}
         )
         assert past.status_code == 400 and "not 999" in past.json()["error"]["message"]
+        start = {"game_id": game_id, "step": 1}
+        other = server.client.post("/api/games", json={"game": "akros", "start": start})
+        assert other.status_code == 400 and "not of akros" in other.json()["error"]["message"]
+        options = server.client.post(
+            "/api/games", json={"game": "acadmu", "options": {"target": 3}, "start": start}
+        )
+        assert options.status_code == 400 and options.json()["error"]["code"] == "bad_start"
 
 
 # --- puzzles -------------------------------------------------------------------------------------

@@ -255,6 +255,7 @@ def create_app(
         start = None
         if body.start is not None:  # a position of a stored game, found by the server
             source = await hub().get(body.start.game_id)
+            source.check_start(body.game, dict(body.options))
             start = (source.game, str(source.playable_position(body.start.step)))
         live, you = await hub().create(
             game_name=body.game,

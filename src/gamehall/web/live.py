@@ -17,7 +17,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from gamehall.core import Game, Record, State, make_record
+from gamehall.core import Game, GamehallError, Record, State, find_plugin, make_record
 from gamehall.store import GameRow
 from gamehall.web.engine import legal_entries, outcome_info, played_item, start_state
 from gamehall.web.protocol import (
@@ -151,6 +151,25 @@ class LiveGame:
             final=self.state,
             extra={"Site": "gamehall web", "GameId": self.id},
         )
+
+    def check_start(self, game: str, options: dict[str, object]) -> None:
+        """Refuse a new game from this one's positions that names another game, or options of
+        its own (it plays this game's): ProtocolError(bad_start)."""
+        try:
+            named = find_plugin(game).name
+        except GamehallError:
+            named = game
+        if named != self.game.name:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"game {self.id} is a game of {self.game.name}, not of {game}",
+            )
+        if options:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"a game started from a position of game {self.id} plays its options; "
+                f"give none (not {', '.join(sorted(options))})",
+            )
 
     def playable_position(self, step: int) -> State:
         """The position after the first ``step`` actions, to start another game from; raises

@@ -235,10 +235,10 @@ class ReviewService:
             if answer.status in ("queued", "running", "done"):
                 return answer
             with self.limit.hold(player_id):
-                if self.lane.waiting >= self.lane.limit:
+                if len(self.jobs) >= self.lane.limit:
                     raise ProtocolError(
                         ErrorCode.BUSY,
-                        f"the server has {self.lane.waiting} reviews to do already; "
+                        f"the server has {len(self.jobs)} reviews to do already; "
                         "ask again in a little while",
                     )
                 _, claimed = await self.hub.db(self.hub.store.claim_review, live.id, self.budget)
