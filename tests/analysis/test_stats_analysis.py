@@ -92,3 +92,18 @@ def test_bradley_terry_clean_sweep_needs_prior():
     # With one virtual draw: 10.5 of 11 → 400·log10(10.5/0.5).
     assert ratings.elo[0] - ratings.elo[1] == pytest.approx(400 * math.log10(21), abs=1e-6)
     assert all(math.isfinite(x) for x in ratings.elo_se)
+
+
+def test_rate_difference_matches_newcombes_published_example():
+    """Newcombe (1998), Statistics in Medicine 17:873, table II, method 10: 56/70 against 48/80
+    gives 0.2000 with the interval 0.0524 to 0.3339; 9/10 against 3/10, 0.1705 to 0.8090."""
+    from gamehall.analysis.stats import proportion, rate_difference
+
+    diff = rate_difference(proportion(56, 70), proportion(48, 80))
+    assert round(diff.difference, 4) == 0.2
+    assert (round(diff.low, 4), round(diff.high, 4)) == (0.0524, 0.3339)
+    assert diff.significant
+    diff = rate_difference(proportion(9, 10), proportion(3, 10))
+    assert (round(diff.low, 4), round(diff.high, 4)) == (0.1705, 0.8090)
+    same = rate_difference(proportion(5, 10), proportion(5, 10))
+    assert same.difference == 0 and not same.significant

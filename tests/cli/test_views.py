@@ -178,18 +178,22 @@ def test_akros_view_shows_board_temple_and_scores() -> None:
         else:
             assert f"{state.player_name().capitalize()} to play" in title
 
-        # Each region: its number, environment letter, stack and servant ('J' / 'I').
+        # Each region: its number and environment on one line, and right below them the tiles
+        # stacked there and the servant standing there, apart, so they never run together.
+        short = {"F": "For", "S": "Sea", "M": "Mtn"}
         for region in view["regions"]:
-            cell = (
-                f"{region['id']:>2}{region['environment']}"
-                f"{region['stack'] or ' '}{region['servant'] or ' '}"
-            )
             mark = "!" if region["contested"] else " "
-            assert mark + cell in text, (region, text)
+            top = f"{mark}{region['id']:>2} {short[region['environment']]}"
+            (row,) = [i for i, line in enumerate(lines) if top in line]
+            column = lines[row].index(top)
+            below = lines[row + 1][column : column + 7]
+            stack = f"≡{region['stack']}" if region["stack"] else "  "
+            assert below[1:3] == stack, (region, below)
+            assert below[4:7] == f" {region['servant'] or ' '} ", (region, below)
             if region["servant"]:
                 seen_servants.add(region["servant"])
             seen_contested |= region["contested"]
-        assert "J Jinn  I Ifrit  ! contested" in text
+        assert "J Jinn  I Ifrit  ! contested  ≡2: two tiles stacked" in text
         assert ("last:" in text) == (last is not None)
         if last is not None:
             assert f"last: {last}" in text
@@ -220,6 +224,20 @@ def test_akros_view_shows_board_temple_and_scores() -> None:
             assert list(cells) == [str(score["jinn"]), str(score["ifrit"]), claimed]
     assert seen_servants == {"J", "I"}
     assert seen_contested
+
+
+def test_akros_servants_wear_their_sides_colours_on_every_environment() -> None:
+    """A servant's chip has its side's colour whatever the environment under it."""
+    from gamehall.games.akros.view import SERVANT_STYLES, board_text
+
+    state, _ = next((s, a) for s, a in akros_states() if s.view()["turn"] == 4)
+    text = board_text(state.view()["regions"])
+    chips: dict[str, set[str]] = {"J": set(), "I": set()}
+    for span in text.spans:
+        chip = text.plain[span.start : span.end]
+        if chip.strip() in chips:
+            chips[chip.strip()].add(str(span.style))
+    assert chips == {"J": {SERVANT_STYLES["J"]}, "I": {SERVANT_STYLES["I"]}}
 
 
 def test_akros_terminal_state_names_the_winner() -> None:

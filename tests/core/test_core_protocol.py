@@ -116,3 +116,32 @@ def test_errors_are_value_errors():
     for error in (IllegalActionError, InvalidOptionError, RecordError, UnknownGameError):
         assert issubclass(error, GamehallError)
         assert issubclass(error, ValueError)
+
+
+def test_action_parts_are_json_and_tell_legal_actions_apart():
+    """Boards build moves from the parts: each legal action's parts are JSON-ready, have a
+    kind, and no two legal actions of a position share their parts."""
+    import json
+    import random
+
+    from gamehall.core import game_names
+
+    for name in game_names():
+        game = find_game(name)
+        rng = random.Random(1)
+        for _ in range(3):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state = state.apply_trusted(state.sample_chance(rng))
+                    continue
+                seen = set()
+                for action in state.legal_actions():
+                    parts = game.action_parts(action)
+                    assert isinstance(parts, dict)
+                    if parts:
+                        assert "kind" in parts
+                    seen.add(json.dumps(parts, sort_keys=True))
+                if any(game.action_parts(a) for a in state.legal_actions()):
+                    assert len(seen) == len(state.legal_actions()), (name, str(state))
+                state = state.apply_trusted(rng.choice(state.legal_actions()))

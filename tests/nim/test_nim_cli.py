@@ -11,7 +11,8 @@ import pytest
 
 from gamehall.cli.app import main
 from gamehall.cli.views import plain_view, view_for
-from gamehall.core import Record
+from gamehall.core import Record, find_game
+from gamehall.tui.session import Session
 
 
 @pytest.fixture(autouse=True)
@@ -70,8 +71,12 @@ def test_a_person_plays_through_the_plain_view(capsys, monkeypatch):
     # The first player types a listed number, a move in notation, a bad move, then stops.
     monkeypatch.setattr("sys.stdin", io.StringIO("?\n1\ntake 9 from 1\nquit\n"))
     code, out, _ = run(capsys, "play", "nim", "--seed", "3", "--second", "random")
-    assert code == 0 and "Game stopped." in out
-    assert "2,3,2 f" in out and "first to move" in out  # the dealt position, and whose turn
+    assert code == 0 and "Game stopped" in out and "not saved" in out
+    # The position chance deals from seed 3 (one draw per action number), and whose turn.
+    dealt = Session(find_game("nim"), ["human", "random"], seed=3)
+    while dealt.state.is_chance_node():
+        dealt.play_chance()
+    assert f"{dealt.state}\n" in out and "first to move" in out
     assert "1. take 1 from 1" in out and "7. take 2 from 3" in out  # ? lists the moves
     assert "illegal action 'take 9 from 1'" in out
 

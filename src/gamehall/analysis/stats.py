@@ -69,6 +69,34 @@ def proportion(successes: float, trials: int, level: float = 0.95) -> Proportion
 
 
 @dataclass(frozen=True)
+class Difference:
+    """The difference of two rates, ``a - b``, with Newcombe's hybrid score interval (built
+    from each rate's Wilson interval; sound near 0 and 1, unlike the Wald interval)."""
+
+    difference: float
+    low: float
+    high: float
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval leaves out zero (the rates differ at the interval's level)."""
+        return self.low > 0 or self.high < 0
+
+    def __str__(self) -> str:
+        return f"{self.difference:+.1%} [{self.low:+.1%}, {self.high:+.1%}]"
+
+
+def rate_difference(a: Proportion, b: Proportion) -> Difference:
+    """``a.rate - b.rate`` with the Newcombe (1998, method 10) interval at the rates' level."""
+    if not a.trials or not b.trials:
+        return Difference(math.nan, -1.0, 1.0)
+    d = a.rate - b.rate
+    low = d - math.sqrt((a.rate - a.low) ** 2 + (b.high - b.rate) ** 2)
+    high = d + math.sqrt((a.high - a.rate) ** 2 + (b.rate - b.low) ** 2)
+    return Difference(d, max(-1.0, low), min(1.0, high))
+
+
+@dataclass(frozen=True)
 class Mean:
     """A sample mean with a normal-approximation interval (t would differ only for tiny n)."""
 

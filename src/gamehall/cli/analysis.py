@@ -33,7 +33,7 @@ from gamehall.analysis import exact as exact_values
 from gamehall.analysis.metrics import metric_columns
 from gamehall.analysis.report import exact_report, selfplay_report
 from gamehall.analysis.selfplay import RunSpec, default_workers, run_tasks, selfplay
-from gamehall.analysis.stats import proportion
+from gamehall.analysis.stats import proportion, rate_difference
 from gamehall.analysis.store import (
     DEAL_COLUMNS,
     GAME_COLUMNS,
@@ -70,6 +70,7 @@ VariantOption = Annotated[
 WorkersOption = Annotated[
     int | None, typer.Option("--workers", "-j", min=1, help="Local processes (default: all cores).")
 ]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 SchedulerOption = Annotated[
     str | None,
     typer.Option(
@@ -193,16 +194,22 @@ def analyze(
     scheduler: SchedulerOption = None,
     exact: Annotated[
         bool,
-        typer.Option("--exact", help="The perfect-play value of random deals (games with a solver)."),
+        typer.Option(
+            "--exact", help="The perfect-play value of random deals (games with a solver)."
+        ),
     ] = False,
     deals: Annotated[int, typer.Option(min=1, help="With --exact: how many deals.")] = 100,
     size: Annotated[
         int | None,
         typer.Option(min=1, help="With --exact: smaller deals (e.g. tokens a side, game's own)."),
     ] = None,
-    time_limit: Annotated[
-        float | None, typer.Option(help="With --exact: seconds per deal for the solver.")
+    seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--seconds", "--time-limit", help="With --exact: seconds per deal for the solver."
+        ),
     ] = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Self-play GAME between two players and write every game and a report to --out.
 
@@ -210,8 +217,12 @@ def analyze(
     so results are the same on any number of workers. Rerun the same command to resume.
     """
     workers = workers or default_workers()
+    if seconds is not None and not seconds > 0:
+        raise GamehallError("--seconds must be positive")
     if exact:
-        _analyze_exact(game_name, out, seed, variant, workers, scheduler, deals, size, time_limit)
+        _analyze_exact(
+            game_name, out, seed, variant, workers, scheduler, deals, size, seconds, as_json
+        )
         return
     game = _game(game_name, variant, board)
     spec = RunSpec.make(game, _players(players), seed)
@@ -243,6 +254,22 @@ def analyze(
     b_wins = sum(1 for r in rows if r["winner_side"] == "B")
     draws = len(rows) - a_wins - b_wins
     score_a = proportion(a_wins + draws / 2, len(rows))
+    if as_json:
+        _echo_json(
+            {
+                "game": game.name,
+                "players": {"A": spec.players[0], "B": spec.players[1]},
+                "games": len(rows),
+                "new_games": games - done,
+                "seconds": round(elapsed, 3),
+                "wins": {"A": a_wins, "B": b_wins},
+                "draws": draws,
+                "score_a": _rate_json(score_a),
+                "report": str(out / "report.html"),
+                "store": str(out / "games.sqlite"),
+            }
+        )
+        return
     console.print(
         f"{len(rows)} games ({games - done} new, {elapsed:.1f} s): A {spec.players[0]} {a_wins}, "
         f"B {spec.players[1]} {b_wins}, draws {draws}; A scores {score_a}",
@@ -260,10 +287,11 @@ def _analyze_exact(
     scheduler: str | None,
     deals: int,
     size: int | None,
-    time_limit: float | None,
+    seconds: float | None,
+    as_json: bool,
 ) -> None:
     game = _game(game_name, variant)
-    spec = exact_values.make_spec(game, seed, size, time_limit)  # fails before any work
+    spec = exact_values.make_spec(game, seed, size, seconds)  # fails before any work
     with RunStore(out, "exact", spec.parameters(), DEAL_COLUMNS, table="deals") as store:
         done = store.done()
         todo = [i for i in range(deals) if i not in done]
@@ -293,9 +321,24 @@ def _analyze_exact(
     report.write(out)
     from gamehall.analysis.stats import mean_interval
 
-    console.print(
-        f"{len(rows)} deals: first-player value {mean_interval([r['value'] for r in rows])}"
-    )
+    value = mean_interval([r["value"] for r in rows])
+    if as_json:
+        _echo_json(
+            {
+                "game": game.name,
+                "deals": len(rows),
+                "unit": unit,
+                "first_player_value": {
+                    "mean": value.mean,
+                    "low": value.low,
+                    "high": value.high,
+                },
+                "report": str(out / "report.html"),
+                "store": str(out / "games.sqlite"),
+            }
+        )
+        return
+    console.print(f"{len(rows)} deals: first-player value {value}")
     console.print(f"Report: {out / 'report.html'} (and report.md); deals: {out / 'games.sqlite'}")
 
 
@@ -317,9 +360,12 @@ def tournament(
             "--out", "-o", help="Directory for the games and ranking (default: tournament-GAME)."
         ),
     ] = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """A round robin: every pair plays --games games (sides alternated); Elo ranking with 95%
-    intervals (Bradley–Terry, draws count half) and the head-to-head table."""
+    """A round robin with an Elo ranking and the head-to-head table.
+
+    Every pair plays --games games (sides alternated); Elo ratings with 95% intervals
+    (Bradley–Terry, draws count half)."""
     workers = workers or default_workers()
     game = _game(game_name, variant, board)
     names = _players(players, count=None)
@@ -348,26 +394,40 @@ def tournament(
     table = standings(names, rows)
     ranking = ranking_rows(table)
     h2h = head_to_head_rows(table)
+    _write_tables(out / "ranking", RANKING_HEADERS, ranking)
+    _write_tables(out / "head_to_head", ["", *names], h2h)
+    summary = {
+        "game": game.name,
+        "players": names,
+        "games_per_pair": games,
+        "elo": dict(zip(table.players, table.ratings.elo, strict=True)),
+        "elo_se": dict(zip(table.players, table.ratings.elo_se, strict=True)),
+        "wins": table.wins.tolist(),
+        "draws": table.draws.tolist(),
+    }
+    (out / "ranking.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    if as_json:
+        _echo_json({**summary, "ranking": str(out / "ranking.md")})
+        return
     _print_table(
         "Ranking (Elo, mean 0; 95% interval from the Fisher information)", RANKING_HEADERS, ranking
     )
     _print_table("Head to head (row's wins-draws-losses against column)", ["", *names], h2h)
-    _write_tables(out / "ranking", RANKING_HEADERS, ranking)
-    _write_tables(out / "head_to_head", ["", *names], h2h)
-    (out / "ranking.json").write_text(
-        json.dumps(
-            {
-                "players": names,
-                "elo": dict(zip(table.players, table.ratings.elo, strict=True)),
-                "elo_se": dict(zip(table.players, table.ratings.elo_se, strict=True)),
-                "wins": table.wins.tolist(),
-                "draws": table.draws.tolist(),
-            },
-            indent=2,
-        ),
-        encoding="utf-8",
-    )
     console.print(f"Ranking written to {out / 'ranking.md'} (and .csv, .json)")
+
+
+def _echo_json(payload: dict[str, Any]) -> None:
+    typer.echo(json.dumps(payload))
+
+
+def _rate_json(rate: Any) -> dict[str, Any]:
+    return {
+        "successes": rate.successes,
+        "trials": rate.trials,
+        "rate": rate.rate,
+        "low": rate.low,
+        "high": rate.high,
+    }
 
 
 def _print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
@@ -396,7 +456,9 @@ def _write_tables(stem: Path, headers: list[str], rows: list[list[str]]) -> None
 
 def compare_boards(
     game_name: GameArg,
-    boards: Annotated[list[str], typer.Argument(help="Boards: packaged names or TOML files.")],
+    boards: Annotated[
+        list[str], typer.Argument(help="Two or more boards: packaged names (dawn) or TOML files.")
+    ],
     players: PlayersOption = "greedy,greedy",
     games: GamesOption = 100,
     seed: SeedOption = 0,
@@ -408,14 +470,20 @@ def compare_boards(
             "--out", "-o", help="Keep each board's games under DIR/<n>-<board> (resumable)."
         ),
     ] = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Each seat's win rate on each board under the same players (sides alternated, the same
-    seeds on every board), side by side with 95% Wilson intervals."""
+    """Compare boards: the second seat's win rate on each, and the differences.
+
+    The same players on every board (sides alternated, the same seeds), each rate with its 95%
+    Wilson interval, and each board's difference from the first board with its 95% interval
+    (Newcombe's) and whether it is significant."""
+    if len(boards) < 2:
+        raise GamehallError("give at least two boards to compare, e.g. dawn my-board.toml")
     workers = workers or default_workers()
     names = _players(players)
+    made = [(board, _game(game_name, None, board)) for board in boards]  # every board checked first
     results = []
-    for number, board in enumerate(boards, 1):
-        game = _game(game_name, None, board)
+    for number, (board, game) in enumerate(made, 1):
         stem = Path(board).stem
         spec = RunSpec.make(game, names, seed, label=stem)
         store = None
@@ -441,7 +509,39 @@ def compare_boards(
                 store.close()
         second = proportion(sum(1 for r in rows if r["winner"] == 1), len(rows))
         results.append((board, game.variant_text() or "default", second))
+    game = made[0][1]
     seat = game.player_names[1].capitalize()
+    reference = results[0][2]
+    differences = [rate_difference(rate, reference) for _, _, rate in results]
+    if as_json:
+        _echo_json(
+            {
+                "game": game.name,
+                "players": names,
+                "games_per_board": games,
+                "seat": game.player_names[1],
+                "reference": results[0][0],
+                "boards": [
+                    {
+                        "board": board,
+                        "variant": variant,
+                        "wins": _rate_json(rate),
+                        "difference": None
+                        if index == 0
+                        else {
+                            "difference": diff.difference,
+                            "low": diff.low,
+                            "high": diff.high,
+                            "significant": diff.significant,
+                        },
+                    }
+                    for index, ((board, variant, rate), diff) in enumerate(
+                        zip(results, differences, strict=True)
+                    )
+                ],
+            }
+        )
+        return
     headers = ["board", "variant", f"{seat} wins", "rate", "95% interval"]
     table = [
         [
@@ -456,7 +556,18 @@ def compare_boards(
     _print_table(
         f"{seat} win rate, {names[0]} vs {names[1]}, {games} games per board", headers, table
     )
+    reference_name = results[0][0]
+    lines = [f"{seat} win rate: difference from {reference_name}, 95% interval (Newcombe):"]
+    for (path, _, _), diff in zip(results[1:], differences[1:], strict=True):
+        verdict = "significant" if diff.significant else "not significant"
+        lines.append(f"  {path}: {diff} ({verdict})")
+    for line in lines:
+        console.print(line, highlight=False)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         _write_tables(out / "compare", headers, table)
+        (out / "compare.md").write_text(
+            (out / "compare.md").read_text(encoding="utf-8") + "\n" + "\n".join(lines) + "\n",
+            encoding="utf-8",
+        )
         console.print(f"Comparison written to {out / 'compare.md'} (and .csv)")

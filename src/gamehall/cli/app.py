@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,33 +17,31 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from gamehall.ai import make_agent
+from gamehall.ai import LEVELS, make_agent
 from gamehall.cli.analysis import register as register_analysis
 from gamehall.cli.exact import register as register_exact
-from gamehall.cli.human import HumanAgent, QuitGame
-from gamehall.cli.options import BoardOption, VariantOption, build_game
+from gamehall.cli.human import LinePlay, QuitGame
+from gamehall.cli.options import BoardOption, VariantOption, build_game, seat_flags
+from gamehall.cli.tui import register as register_tui
 from gamehall.cli.views import view_for
 from gamehall.core import (
-    Agent,
-    Game,
     GamehallError,
     Record,
     State,
     TooManyOutcomesError,
     game_names,
-    make_record,
-    play_game,
 )
 
 app = typer.Typer(
     name="gamehall",
-    help="Play, check, analyse and replay the games of the hall.",
     no_args_is_help=True,
-    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
 register_analysis(app)
 register_exact(app)
+register_tui(app)
 console = Console()
 err_console = Console(stderr=True)
 
@@ -56,35 +55,53 @@ class UsageError(GamehallError):
     """Bad command-line input that is not about the game itself."""
 
 
-def _seat_flags(game: Game, extra: list[str]) -> dict[str, str]:
-    """``--<seat> PLAYER`` pairs (``--dark hard``, ``--jinn=human``) from the extra arguments."""
-    seats: dict[str, str] = {}
-    items = list(extra)
-    while items:
-        item = items.pop(0)
-        name, sep, value = item.partition("=")
-        seat = name[2:].lower() if name.startswith("--") else ""
-        if seat not in game.player_names:
-            shown = ", ".join(f"--{p}" for p in game.player_names)
-            raise UsageError(
-                f"{item!r} is not an option of play; {game.name}'s seats are {shown} "
-                "(each takes a player: human or a computer level)"
-            )
-        if not sep:
-            if not items:
-                raise UsageError(f"{name} needs a player: human or a computer level")
-            value = items.pop(0)
-        seats[seat] = value
-    return seats
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"gamehall {version('gamehall')}")
+        raise typer.Exit()
 
 
-def _seat_agent(game: Game, seat: int, spec: str, seed: int | None) -> Agent:
-    if spec.lower() == "human":
-        return HumanAgent(console, view_for(game.name), seat_name=game.player_names[seat])
-    return make_agent(spec, seed)
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print gamehall's version.", is_eager=True, callback=_version
+        ),
+    ] = False,
+) -> None:
+    """Play, check, analyse and replay the games of the hall.
+
+    The same option means the same everywhere: --variant NAME=VALUE and --board for a game's
+    options, --seconds for a time budget, --json for a result as JSON, --seed for chance."""
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def _players_help() -> str:
+    """Every computer player a seat takes, for ``play --help``: the levels and the aliases."""
+    levels = "; ".join(f"{name} ({meaning})" for name, meaning in LEVELS.items())
+    return (
+        f"Computer levels: {levels}. Aliases: random (= beginner), greedy (= easy), mcts "
+        "(MCTS, 2,000 simulations a move)."
+    )
+
+
+PLAY_HELP = f"""Play a game in the terminal, line by line: people and computer players in any seats.
+
+Give each seat a player with --<seat> PLAYER, using the game's seat names (--dark hard, --jinn
+human ...): human, or a computer player. Unnamed seats: the first is human, the others easy.
+
+{_players_help()}
+
+At your move type a move in notation, or ? (list the moves), pos (the position text), hint,
+undo, board, help or quit. The full-screen app is gamehall tui."""
+
+
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    help=PLAY_HELP,
+)
 def play(
     ctx: typer.Context,
     game_name: GameArg,
@@ -103,93 +120,84 @@ def play(
     auto: Annotated[
         bool, typer.Option(help="Computer against computer; print the result.")
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="With --auto: print the result as JSON.")
+    ] = False,
 ) -> None:
-    """Play a game in the terminal: people and computer players in any seats.
+    from gamehall.tui.session import Session, seat_players, session_from_record
 
-    Give each seat a player with --<seat> PLAYER, using the game's seat names (--dark hard,
-    --jinn human ...): human, or a computer level (beginner, easy, medium, hard, perfect), or
-    random, greedy, mcts. Unnamed seats: the first is human, the others easy."""
+    if as_json and not auto:
+        raise UsageError("--json goes with --auto (a game with people prints as it goes)")
     if resume is not None:
         record = _read_record(resume)
         game = record.game()
         if game.name != build_game(game_name).name:
             raise UsageError(f"{resume} is a record of {game.name}, not {game_name}")
-        states = record.replay()
-        actions = [states[i].parse_action(t) for i, t in enumerate(record.actions)]
-        start = states[-1]
-        try:
-            seed = int(record.tags.get("Seed", "0"))
-        except ValueError:
-            raise UsageError(
-                f"{resume}: Seed tag {record.tags['Seed']!r} is not a number"
-            ) from None
-        # Chance goes on from a generator of its own, so the record keeps the seed it began with.
-        chance_seed = seed + len(actions)
-        setup = states[0] if "SetUp" in record.tags else None
-        recorded_players = [record.tags.get(p.capitalize()) for p in game.player_names]
-        if start.is_terminal():
+        given = seat_flags(game, ctx.args)
+        session = session_from_record(record, given, save_path=save or resume)
+        if session.over:
             raise UsageError(f"the game in {resume} is already over ({record.tags.get('Result')})")
-        save = save or resume
     else:
         game = build_game(game_name, variant, target=target, board=board)
-        start, actions, setup = game.new_initial_state(), [], None
-        seed = seed if seed is not None else int(datetime.datetime.now().timestamp())
-        chance_seed = seed
-        recorded_players = [None] * game.num_players
-    seats = _seat_flags(game, ctx.args)
-    specs = []
-    for index, player in enumerate(game.player_names):
-        spec = seats.get(player) or recorded_players[index] or ("human" if index == 0 else "easy")
-        if auto and spec == "human":
-            spec = "greedy"
-        specs.append(spec)
-    agents = [_seat_agent(game, i, spec, seed + 1000 * (i + 1)) for i, spec in enumerate(specs)]
+        given = seat_flags(game, ctx.args)
+        players = seat_players(game, None, given)
+        for player in players:
+            if player != "human":
+                make_agent(player, 0)  # an unknown player fails here, before the game starts
+        session = Session(
+            game,
+            players,
+            seed=seed if seed is not None else int(datetime.datetime.now().timestamp()),
+            save_path=save,
+        )
+    if auto:
+        session.players = ["greedy" if p == "human" else p for p in session.players]
+        session.reset_agents()
     view = view_for(game.name)
-    date = datetime.date.today().strftime("%Y.%m.%d")
-    show = not auto
-
-    def write(final: State, moves: list[Any]) -> None:
-        if save is not None:
-            record = make_record(
-                game, moves, players=specs, seed=seed, date=date, setup=setup, final=final
-            )
-            try:
-                save.write_text(str(record), encoding="utf-8")
-            except OSError as error:
-                raise UsageError(f"cannot save the record to {save}: {error.strerror}") from None
-
-    def on_action(before: State, action: Any, after: State) -> None:
-        actions.append(action)
-        write(after, actions)
-        mover = before.current_player
-        if show and mover >= 0 and not isinstance(agents[mover], HumanAgent):
-            how = agents[mover].describe_last_choice()
-            if how:  # say how the computer chose: exact, bounded search, MCTS …
-                console.print(
-                    f"[dim]{before.player_name(mover).capitalize()} played {escape(str(action))}: "
-                    f"{escape(how)}[/dim]"
-                )
-        if show and not any(
-            isinstance(a, HumanAgent) and a.seat == after.current_player for a in agents
-        ):
-            console.print(view(after, action))
-            console.rule(style="dim")
-
-    if show:
-        console.print(view(start, actions[-1] if actions else None))
+    player = LinePlay(session, console, view, show=not auto)
     try:
-        played = play_game(game, agents, seed=chance_seed, start=start, on_action=on_action)
+        player.run()
     except QuitGame:
-        console.print(f"Game stopped{f'; saved to {save}' if save else ''}.")
+        console.print(_stopped(session), soft_wrap=True, highlight=False)
         return
-    final = played.final
-    outcome = final.outcome()
-    if show:
-        console.print(view(final, actions[-1] if actions else None))
+    except KeyboardInterrupt:
+        console.print()
+        console.print(_stopped(session), soft_wrap=True, highlight=False)
+        raise typer.Exit(130) from None
+    outcome = session.state.outcome()
+    if as_json:
+        assert outcome is not None
+        typer.echo(
+            json.dumps(
+                {
+                    "game": game.name,
+                    "players": dict(zip(game.player_names, session.players, strict=True)),
+                    "seed": session.seed,
+                    "result": outcome.result_tag(),
+                    "winner": None if outcome.winner is None else game.player_names[outcome.winner],
+                    "reason": outcome.reason,
+                    "scores": dict(zip(game.player_names, outcome.scores, strict=True)),
+                    "actions": len(session.actions),
+                    "final": str(session.state),
+                    "record": None if session.save_path is None else str(session.save_path),
+                }
+            )
+        )
+        return
     if outcome is not None:
-        console.print(f"[bold]Result {outcome.result_tag()}[/bold]: {outcome.reason}")
-    if save is not None:
-        console.print(f"Record saved to {save}")
+        console.print(f"[bold]Result {outcome.result_tag()}[/bold]: {escape(outcome.reason)}")
+    if session.save_path is not None:
+        console.print(f"Record saved to {session.save_path}")
+
+
+def _stopped(session: Any) -> str:
+    """What ``play`` says when a game stops before its end: where it is saved, or that it is not."""
+    if session.save_path is None:
+        return "Game stopped; it was not saved (--save FILE keeps a game to --resume later)."
+    return (
+        f"Game stopped; saved to {session.save_path} "
+        f"(gamehall play {session.game.name} --resume {session.save_path} goes on with it)."
+    )
 
 
 @app.command()
@@ -257,16 +265,43 @@ def apply(
     actions: Annotated[list[str], typer.Argument(help="Moves in notation, applied in order.")],
     variant: Variant = None,
     board: Board = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON: each move's mover and position.")
+    ] = False,
 ) -> None:
     """Apply moves to a position and print the resulting position."""
     game = build_game(game_name, variant, board=board)
     state = game.parse_state(position)
+    steps = []
     for number, text in enumerate(actions, 1):
         try:
-            state = state.apply(state.parse_action(text))
+            action = state.parse_action(text)
+            mover = state.player_name()
+            state = state.apply(action)
         except GamehallError as error:
             raise UsageError(f"move {number} ({text}): {error}") from None
+        steps.append({"action": str(action), "mover": mover, "position": str(state)})
+    if as_json:
+        typer.echo(json.dumps({"start": position, "moves": steps, **_summary(state)}))
+        return
     typer.echo(str(state))
+
+
+def _summary(state: State) -> dict[str, Any]:
+    """A position as JSON: its text, who is to move, whether it is over, the score, the end."""
+    names = state.game.player_names
+    payload: dict[str, Any] = {
+        "position": str(state),
+        "to_move": state.player_name(),
+        "over": state.is_terminal(),
+        "score": dict(zip(names, state.scores(), strict=True)),
+    }
+    outcome = state.outcome()
+    if outcome is not None:
+        payload["winner"] = None if outcome.winner is None else names[outcome.winner]
+        payload["reason"] = outcome.reason
+        payload["result"] = outcome.result_tag()
+    return payload
 
 
 @app.command()
@@ -285,7 +320,31 @@ def serve(
     """Serve the web app: play in the browser against the computer, hot-seat or online."""
     from gamehall.web.server import serve as run_server
 
+    _check_port(host, port)
     run_server(host=host, port=port, db=db, puzzles=puzzles)
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail in one line, before the server starts, when the address cannot be listened on."""
+    import socket
+
+    if not 0 < port < 65536:
+        raise UsageError(f"--port is from 1 to 65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise UsageError(f"cannot listen on {host}: {error.strerror}") from None
+    family, kind, protocol, _, address = infos[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            busy = " (another server may be running there; --port picks another)"
+            raise UsageError(
+                f"cannot listen on {host}:{port}: {error.strerror}"
+                + (busy if error.errno in (98, 48, 10048) else "")
+            ) from None
 
 
 def _read_record(path: Path) -> Record:
@@ -302,14 +361,35 @@ def _read_record(path: Path) -> Record:
 def replay(
     path: Annotated[Path, typer.Argument(help="A game record file.")],
     final: Annotated[bool, typer.Option("--final", help="Print only the final position.")] = False,
-    board: Annotated[
-        bool, typer.Option("--board", help="Draw the board after every move.")
+    boards: Annotated[
+        bool, typer.Option("--boards", help="Draw the board after every move.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON: the tags and every move with its position.")
     ] = False,
 ) -> None:
     """Check a record and show it move by move (or print only the final state)."""
     record = _read_record(path)
     states = record.replay()
     game = record.game()
+    if as_json:
+        moves = [
+            {
+                "number": number,
+                "action": text,
+                "mover": before.player_name(),
+                "position": str(after),
+            }
+            for number, (text, before, after) in enumerate(
+                zip(record.actions, states, states[1:], strict=False), 1
+            )
+        ]
+        typer.echo(
+            json.dumps(
+                {"game": game.name, "tags": record.tags, "moves": moves, **_summary(states[-1])}
+            )
+        )
+        return
     if final:
         typer.echo(str(states[-1]))
         return
@@ -326,7 +406,7 @@ def replay(
         comment = record.comments.get(number)
         if comment is not None:  # e.g. a review's {value +1 → 0, cost 1, mistake, best ...}
             console.print(f"      [italic]{{{escape(comment)}}}[/italic]", highlight=False)
-        if board:
+        if boards:
             console.print(view(state, text))
     console.print(view(states[-1], record.actions[-1] if record.actions else None))
     typer.echo(f"{len(record.actions)} moves checked; final position: {states[-1]}")
@@ -335,7 +415,9 @@ def replay(
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning every bad input into one line and exit status 2."""
     try:
-        result = app(args=argv, standalone_mode=False)
+        result = app(args=argv, prog_name="gamehall", standalone_mode=False)
+    except BrokenPipeError:
+        _quiet_broken_pipe()
     except GamehallError as error:
         _fail(str(error))
     except (ValueError, RecursionError) as error:  # a safety net: bad input is never a traceback
@@ -355,6 +437,14 @@ def main(argv: list[str] | None = None) -> None:
         raise
     if isinstance(result, int) and result:
         sys.exit(result)
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader went away (``gamehall moves ... | head``): stop quietly, with no traceback
+    when Python flushes standard output on the way out."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(0)
 
 
 def _fail(message: str, status: int = 2) -> None:

@@ -1,4 +1,19 @@
-"""A person at the terminal as an agent: shows the position, reads a move, explains mistakes."""
+"""A person at the terminal, line by line: ``gamehall play`` without the full-screen app.
+
+:class:`LinePlay` runs a :class:`~gamehall.tui.session.Session`: computer moves and chance are
+one line each, and the board is drawn once per turn of yours (at the first of your decisions
+after someone else's), not after every step. At your turn type a move, or a command:
+
+====================  ==============================================================
+``?``                 list the legal moves (numbered; a number plays one)
+``pos``               the position text (for ``gamehall hint``, ``solve``, ``--position``)
+``hint``              the best moves with their values (exact where the solver settles it)
+``undo``              back to your previous move (against the computer: its reply too)
+``board``             draw the board again
+``help``              these commands
+``quit``              stop (the record so far is kept when saving)
+====================  ==============================================================
+"""
 
 from __future__ import annotations
 
@@ -10,14 +25,92 @@ from rich.markup import escape
 
 from gamehall.core import Action, Agent, GamehallError, State
 
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("?", "list the legal moves (a number plays one)"),
+    ("pos", "show the position text"),
+    ("hint", "the best moves with their values"),
+    ("undo", "back to your previous move"),
+    ("board", "draw the board again"),
+    ("help", "these commands"),
+    ("quit", "stop the game"),
+)
+HINT_SECONDS = 2.0
+
 
 class QuitGame(Exception):
     """The person asked to stop the game."""
 
 
+class Undo(Exception):
+    """The person asked to take their last move back."""
+
+
+def read_move(
+    console: Console,
+    read: Callable[[str], str],
+    state: State,
+    *,
+    redraw: Callable[[], None] | None = None,
+    can_undo: bool = False,
+) -> Action:
+    """Ask the person to move until they give a legal move; commands are answered on the way.
+    Raises :class:`QuitGame` (``quit``, end of input) and :class:`Undo` (``undo``)."""
+    legal = state.legal_actions()
+    who = state.player_name().capitalize()
+    while True:
+        try:
+            text = read(f"[bold]{who}[/bold], your move (help lists commands): ")
+        except EOFError:
+            raise QuitGame from None
+        text = text.strip()
+        if not text:
+            continue
+        command = text.lower()
+        if command in ("quit", "exit", "q"):
+            raise QuitGame
+        if text == "?":
+            for number, action in enumerate(legal, 1):
+                console.print(f"  {number:>3}. {action}", highlight=False)
+            continue
+        if command == "help":
+            for name, meaning in COMMANDS:
+                console.print(f"  {name:<6} {meaning}", highlight=False)
+            console.print("  or type a move in notation", highlight=False)
+            continue
+        if command in ("pos", "position"):
+            console.print(str(state), highlight=False, markup=False, soft_wrap=True)
+            continue
+        if command == "board":
+            if redraw is not None:
+                redraw()
+            continue
+        if command == "hint":
+            _hint(console, state)
+            continue
+        if command == "undo":
+            if not can_undo:
+                console.print("[red]There is no move of yours to take back.[/red]")
+                continue
+            raise Undo
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= len(legal):
+            return legal[int(text) - 1]
+        try:
+            return state.parse_action(text)
+        except GamehallError as error:
+            console.print(f"[red]{escape(str(error))}[/red]", highlight=False)
+
+
+def _hint(console: Console, state: State) -> None:
+    from gamehall.ai.hints import hints
+
+    console.print(f"[dim]thinking up to {HINT_SECONDS:g} s…[/dim]")
+    for number, found in enumerate(hints(state, count=3, seconds=HINT_SECONDS), 1):
+        console.print(f"  {number}. {found.action}  {escape(found.evaluation)}", highlight=False)
+
+
 class HumanAgent(Agent):
-    """Reads moves typed in notation; ``?`` lists the legal ones (numbered, a number picks one),
-    ``quit`` stops the game (the record so far is kept when saving)."""
+    """A person as an agent (for code that plays through agents): reads moves typed in
+    notation, with the commands of :func:`read_move` (no undo)."""
 
     name = "human"
 
@@ -41,26 +134,92 @@ class HumanAgent(Agent):
 
     def choose(self, state: State) -> Action:
         self.seat = state.current_player
-        legal = state.legal_actions()
         self.console.print(self.view(state, self.last_action))
-        who = state.player_name().capitalize()
-        while True:
-            try:
-                text = self.read(f"[bold]{who}[/bold], your move (? lists moves, quit stops): ")
-            except EOFError:
-                raise QuitGame from None
-            text = text.strip()
-            if not text:
+        return read_move(
+            self.console,
+            self.read,
+            state,
+            redraw=lambda: self.console.print(self.view(state, self.last_action)),
+        )
+
+
+class LinePlay:
+    """Play a session at the terminal line by line (see the module docstring)."""
+
+    def __init__(
+        self,
+        session: Any,
+        console: Console,
+        view: Callable[..., RenderableType],
+        *,
+        read: Callable[[str], str] | None = None,
+        show: bool = True,
+    ) -> None:
+        self.session = session
+        self.console = console
+        self.view = view
+        self.read = read or (lambda prompt: console.input(prompt))
+        self.show = show
+        self.board_at: int | None = None
+        """The action count when the board was last drawn for a person (None: not yet)."""
+
+    def say(self, text: str, style: str = "") -> None:
+        if self.show:
+            self.console.print(
+                f"[{style}]{escape(text)}[/{style}]" if style else escape(text), highlight=False
+            )
+
+    def draw(self) -> None:
+        session = self.session
+        last = session.actions[-1] if session.actions else None
+        self.console.print(self.view(session.state, last))
+        self.board_at = len(session.actions)
+
+    def _needs_board(self) -> bool:
+        """A board at the first decision of each turn of yours: when anyone else has decided
+        since the last board (chance and your own moves do not count)."""
+        if self.board_at is None or self.board_at > len(self.session.actions):
+            return True
+        seat = self.session.state.current_player
+        states = self.session.states[self.board_at : -1]
+        return any(s.current_player >= 0 and s.current_player != seat for s in states)
+
+    def run(self) -> None:
+        """Play until the game ends; raises :class:`QuitGame` when the person stops."""
+        session = self.session
+        while not session.over:
+            state = session.state
+            who = state.player_name().capitalize()
+            if session.chance_to_move():
+                action, _ = session.play_chance()
+                self.say(f"chance: {action}", "dim")
                 continue
-            if text.lower() in ("quit", "exit", "q"):
-                raise QuitGame
-            if text == "?":
-                for number, action in enumerate(legal, 1):
-                    self.console.print(f"  {number:>3}. {action}", highlight=False)
+            if session.computer_to_move():
+                agent = session.computer_agent()
+                action = agent.choose(state)
+                session.play(action)
+                note = agent.describe_last_choice()
+                self.say(f"{who} played {action}" + (f": {note}" if note else ""), "cyan")
                 continue
-            if text.isascii() and text.isdigit() and 1 <= int(text) <= len(legal):
-                return legal[int(text) - 1]
+            forced = session.forced_action()
+            if forced is not None:
+                session.play(forced)
+                self.say(f"{who} has one legal move, {forced}: played.", "cyan")
+                continue
+            if self._needs_board():
+                self.draw()
+            else:
+                count = len(state.legal_actions())
+                self.say(f"{who} again: {count} legal moves (board draws the board again).", "dim")
             try:
-                return state.parse_action(text)
-            except GamehallError as error:
-                self.console.print(f"[red]{escape(str(error))}[/red]", highlight=False)
+                action = read_move(
+                    self.console, self.read, state, redraw=self.draw, can_undo=session.can_undo()
+                )
+            except Undo:
+                taken = session.undo()
+                self.say(f"Took back {taken} action{'s' * (taken != 1)}.", "yellow")
+                self.board_at = None
+                continue
+            session.play(action)
+        if self.show:
+            self.draw()

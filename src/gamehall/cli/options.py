@@ -54,3 +54,25 @@ def build_game(name: str, variants: list[str] | None = None, **shortcuts: Any) -
     options: dict[str, Any] = parse_option_assignments(variants or [])
     options.update(shortcut_options(name, **shortcuts))
     return find_game(name, **options)
+
+
+def seat_flags(game: Game, extra: list[str]) -> dict[str, str]:
+    """``--<seat> PLAYER`` pairs (``--dark hard``, ``--jinn=human``) from the extra arguments."""
+    seats: dict[str, str] = {}
+    items = list(extra)
+    while items:
+        item = items.pop(0)
+        name, sep, value = item.partition("=")
+        seat = name[2:].lower() if name.startswith("--") else ""
+        if seat not in game.player_names:
+            shown = ", ".join(f"--{p}" for p in game.player_names)
+            raise GamehallError(
+                f"{item!r} is not an option here; {game.name}'s seats are {shown} "
+                "(each takes a player: human or a computer level)"
+            )
+        if not sep:
+            if not items:
+                raise GamehallError(f"{name} needs a player: human or a computer level")
+            value = items.pop(0)
+        seats[seat] = value
+    return seats

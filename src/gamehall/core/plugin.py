@@ -8,9 +8,10 @@ Each game is one package under ``gamehall.games`` (or anywhere else) that names 
 
 The record holds the game class and, optionally, the game's own parts that generic layers use
 when they are there and do without when they are not: an exact solver, computer-level overrides,
-a self-play metrics collector, report sections, a terminal view, a web board module, the
-player-facing rules text, and for research: a compiled simulator, an observation encoding, chance
-as small listable steps, and named episodes. Heavy or front-end parts are named by import path (``"module:attr"``)
+a self-play metrics collector, report sections, a terminal view, a board for the full-screen
+terminal app, a web board module, the player-facing rules text, and for research: a compiled
+simulator, an observation encoding, chance as small listable steps, and named episodes. Heavy or
+front-end parts are named by import path (``"module:attr"``)
 and loaded only when asked for, so listing games imports no solver and no terminal library.
 
 Outside the game's package nothing names a game: front ends, AI and analysis ask the plugin.
@@ -108,6 +109,41 @@ class ReportBuilder(Protocol):
 ReportHook = Callable[[ReportBuilder, Sequence[Mapping[str, Any]], Sequence[str]], None]
 """``sections(report, rows, player_names)``: add the game's sections to a self-play report."""
 
+
+class BoardHost(Protocol):
+    """What a game's terminal-app board is given (see :attr:`GamePlugin.tui`): the app it
+    lives in, so the board never imports the app."""
+
+    def play(self, action: str) -> None:
+        """Play ``action`` (notation; one of the legal actions the board was shown)."""
+
+    def prompt(self, text: str) -> None:
+        """Say what the board asks for now (``Your Red Triangle: choose a token to take``)."""
+
+
+class TerminalBoard(Protocol):
+    """A game's board widget for the full-screen terminal app (a Textual widget).
+
+    It draws the state through the protocol (``state.view()``), steps over the legal choices
+    with the keyboard (arrows move, Enter picks, Escape goes back; the mouse picks too) using
+    :meth:`~gamehall.core.game.Game.action_parts`, and hands a whole action to
+    :meth:`BoardHost.play`."""
+
+    def show(self, state: State, *, can_move: bool, last: str | None, flipped: bool) -> None:
+        """Draw ``state``; ``can_move``: the person at the keyboard is to move; ``last``: the
+        last action's notation; ``flipped``: draw the board from the other side."""
+
+    def clear_selection(self) -> None:
+        """Forget a half-made move (after undo, or when the position changes)."""
+
+    def summary(self, state: State) -> Any:
+        """A Rich renderable summing up a resting point (the end of a round) or the end of the
+        game, shown in a panel; None where there is nothing to sum up."""
+
+
+TuiHook = Callable[["Game", BoardHost], Any]
+"""``board(game, host)``: a new Textual widget that is a :class:`TerminalBoard`."""
+
 DealHook = Callable[["Game", "random.Random", "int | None"], State]
 """``deal(game, rng, size)``: a random position for exact analysis (``size`` scales it down)."""
 
@@ -119,7 +155,7 @@ EpisodeStart = Callable[["Game", "random.Random"], State]
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
-    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal``,
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal``,
     ``estimate_position``, ``simulator``, ``encoding``, ``chance_steps``, ``facts`` and
     ``episodes`` are import paths; ``board_module``, ``rules_text`` and ``starter_puzzles`` are
     files inside the game's package; ``judgement`` is a value. Each is optional.
@@ -139,6 +175,10 @@ class GamePlugin:
     """A :data:`ReportHook` adding the game's sections to self-play reports."""
     view: Ref | None = None
     """``render(state, last_action=None)``: a Rich renderable for the terminal."""
+    tui: Ref | None = None
+    """A :data:`TuiHook`: the game's board in the full-screen terminal app (``gamehall tui``),
+    a Textual widget following :class:`TerminalBoard`. Without one the app shows a generic
+    board: the position text and the legal actions as a list."""
     deal: Ref | None = None
     """A :data:`DealHook`: random positions for ``analyze --exact``."""
     judgement: Judgement | None = None
@@ -207,11 +247,15 @@ class GamePlugin:
     def load_view(self) -> Callable[..., Any] | None:
         return self._load("view", self.view)
 
+    def load_tui(self) -> TuiHook | None:
+        return self._load("tui", self.tui)
+
     def load_deal(self) -> DealHook | None:
         return self._load("deal", self.deal)
 
     def load_estimate_position(self) -> Callable[[State], State] | None:
         return self._load("estimate_position", self.estimate_position)
+
     def load_simulator(self) -> Any:
         """The :class:`gamehall.kernels.simulator.Simulator`, or None (typed ``Any``: core
         knows no layer above it)."""
@@ -250,6 +294,7 @@ class GamePlugin:
 
 
 __all__ = [
+    "BoardHost",
     "DealHook",
     "EpisodeStart",
     "GamePlugin",
@@ -257,5 +302,7 @@ __all__ = [
     "ReportBuilder",
     "ReportHook",
     "ReportSection",
+    "TerminalBoard",
+    "TuiHook",
     "load_ref",
 ]

@@ -20,6 +20,7 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.acadmu.metrics:AcadmuCollector",
     report="gamehall.games.acadmu.report:sections",
     view="gamehall.games.acadmu.view:render",
+    tui="gamehall.games.acadmu.tui:board",
     deal="gamehall.games.acadmu.levels:exact_deal",
     judgement=JUDGEMENT,
     estimate_position="gamehall.games.acadmu.judgement:round_position",

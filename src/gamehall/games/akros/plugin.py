@@ -19,6 +19,7 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.akros.metrics:AkrosCollector",
     report="gamehall.games.akros.report:sections",
     view="gamehall.games.akros.view:render",
+    tui="gamehall.games.akros.tui:board",
     judgement=JUDGEMENT,
     simulator="gamehall.games.akros.fast:SIMULATOR",
     encoding="gamehall.games.akros.research:encoding",

@@ -1,0 +1,151 @@
+"""``gamehall tui``: start the full-screen terminal app on a new, resumed, loaded or online game.
+
+``register(app)`` adds the command. Textual is imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from gamehall.ai import make_agent
+from gamehall.cli.options import BoardOption, VariantOption, build_game, seat_flags
+from gamehall.core import GamehallError, Record
+
+console = Console()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tui", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
+        tui
+    )
+
+
+def tui(
+    ctx: typer.Context,
+    game_name: Annotated[
+        str | None,
+        typer.Argument(help="The game (not needed with --resume, --load or --connect)."),
+    ] = None,
+    target: Annotated[
+        int | None, typer.Option(help="Points that win, in games played to a target.")
+    ] = None,
+    board: BoardOption = None,
+    variant: VariantOption = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for chance and the computer.")] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the last unfinished game.")
+    ] = False,
+    load: Annotated[
+        Path | None, typer.Option("--load", help="Open a game record and play on from its end.")
+    ] = None,
+    position: Annotated[
+        str | None, typer.Option("--position", help="Start from this position (the game's text).")
+    ] = None,
+    clock: Annotated[
+        str | None,
+        typer.Option("--clock", help="A time control: MINUTES or MINUTES+SECONDS a move (5, 3+2)."),
+    ] = None,
+    connect: Annotated[
+        str | None,
+        typer.Option(
+            "--connect",
+            help="Play or watch a game of a running server: its link (a seat link seats you).",
+        ),
+    ] = None,
+) -> None:
+    """The full-screen terminal app: play against the computer, hot-seat, or online.
+
+    The board, the move list, hints, undo and clocks. Give each seat a player with --<seat> PLAYER (--dark hard,
+    --jinn human; both human for hot-seat). Every move is saved in your data directory, so
+    Ctrl-C loses nothing: --resume goes on with the last game. Press ? in the app for its keys."""
+    from gamehall.tui.session import (
+        Clock,
+        Session,
+        last_unfinished,
+        new_save_path,
+        read_record,
+        seat_players,
+        session_from_record,
+    )
+
+    extra = list(ctx.args)
+    if game_name is not None and game_name.startswith("-"):  # a seat flag, not a game
+        extra.insert(0, game_name)
+        game_name = None
+    sources = [resume, load is not None, position is not None, connect is not None]
+    if sum(sources) > 1:
+        raise GamehallError("give at most one of --resume, --load, --position and --connect")
+    time_control = Clock.parse(clock) if clock else None
+    if connect is not None:
+        from gamehall.tui.remote import connect_session
+
+        session = connect_session(connect)
+        _run(session)
+        return
+    record: Record | None = None
+    if resume:
+        path = last_unfinished()
+        if path is None:
+            raise GamehallError(
+                "there is no unfinished game to resume; start one: gamehall tui GAME"
+            )
+        record = read_record(path)
+        save_path: Path = path
+    elif load is not None:
+        record = read_record(load)
+        save_path = new_save_path(record.game())
+    if record is not None:
+        game = record.game()
+        if game_name is not None and build_game(game_name).name != game.name:
+            raise GamehallError(f"the record is of {game.name}, not {game_name}")
+        given = seat_flags(game, extra)
+        _check_players(given.values())
+        session = session_from_record(record, given, save_path=save_path, clock=time_control)
+    else:
+        if game_name is None:
+            raise GamehallError("name the game, e.g. gamehall tui GAME (gamehall games lists them)")
+        game = build_game(game_name, variant, target=target, board=board)
+        given = seat_flags(game, extra)
+        _check_players(given.values())
+        start = game.parse_state(position) if position is not None else None
+        session = Session(
+            game,
+            seat_players(game, None, given),
+            seed=seed if seed is not None else int(datetime.datetime.now().timestamp()),
+            start=start,
+            save_path=new_save_path(game),
+            clock=time_control,
+        )
+        session.save()
+    _run(session)
+
+
+def _check_players(players: Iterable[str]) -> None:
+    for player in players:
+        if str(player).lower() != "human":
+            make_agent(str(player), 0)  # an unknown name fails here, before the screen opens
+
+
+def _run(session: Any) -> None:
+    from gamehall.tui.app import GamehallApp
+
+    app = GamehallApp(session)
+    try:
+        app.run()
+    finally:
+        session.close()
+    path = session.save_path
+    if path is None:
+        return
+    if session.over:
+        console.print(f"The game's record is in {path}", highlight=False)
+    else:
+        console.print(
+            f"Game saved to {path}; gamehall tui --resume goes on with it.", highlight=False
+        )

@@ -1,0 +1,373 @@
+"""``gamehall tui --connect URL``: an online game of a running server, through the web protocol.
+
+The link is a game page (``http://HOST:PORT/game/ID``, the address anyone watches with) or a
+seat link (``…?seat=TOKEN``, which seats you). The record (``GET /api/games/ID/record``) names
+the game and its variant; the WebSocket (``/ws/games/ID``, see ``docs/web-protocol.md``) then
+brings a ``state`` message after every action. Every message is parsed with the protocol's own
+typed models (:mod:`gamehall.web.protocol`), and each state is checked by replaying its actions
+with the local engine, so the board is drawn from real states, exactly as in a local game. The
+server draws chance and runs the computer; your moves go to it as ``move`` messages and count
+once it has stored them. A dropped connection reconnects with ``hello`` and the last version.
+
+A :class:`RemoteSession` offers the app what a local :class:`~gamehall.tui.session.Session`
+does, less undo and clocks; a copy of the record is kept in the data directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from gamehall.core import Action, GamehallError, Record, State, make_record
+from gamehall.tui.session import new_save_path
+from gamehall.web.protocol import (
+    SERVER_MESSAGE,
+    ErrorAnswer,
+    ErrorMessage,
+    Hello,
+    Move,
+    PresenceMessage,
+    SeatPresence,
+    StateMessage,
+)
+
+MAX_RECORD = 2_000_000
+"""The longest record the client reads from a server (bytes)."""
+MAX_MESSAGE = 2_000_000
+"""The longest WebSocket message the client accepts (bytes)."""
+MAX_ACTIONS = 10_000
+"""The most actions a game from a server may have."""
+RECONNECT_SECONDS = (0.5, 1, 2, 4, 8)
+
+
+@dataclass(frozen=True)
+class Down:
+    """The connection dropped (or a message could not be read); the listener says why."""
+
+    reason: str
+
+
+def parse_link(url: str) -> tuple[str, str, str | None]:
+    """``(http base, game id, seat token or None)`` from a game link; GamehallError if it is not
+    one."""
+    parsed = urllib.parse.urlsplit(url.strip())
+    if parsed.scheme not in ("http", "https", "ws", "wss") or not parsed.netloc:
+        raise GamehallError(
+            f"{url!r} is not a game link like http://HOST:PORT/game/ID (or …?seat=TOKEN)"
+        )
+    parts = [p for p in parsed.path.split("/") if p]
+    game_id = None
+    for marker in ("game", "games", "replay"):
+        if marker in parts and parts.index(marker) + 1 < len(parts):
+            game_id = parts[parts.index(marker) + 1]
+    if (
+        game_id is None
+        or not game_id.replace("_", "").replace("-", "").isalnum()
+        or len(game_id) > 64
+    ):
+        raise GamehallError(f"{url!r} names no game: expected …/game/ID")
+    seat = urllib.parse.parse_qs(parsed.query).get("seat", [None])[0]
+    scheme = {"ws": "http", "wss": "https"}.get(parsed.scheme, parsed.scheme)
+    return f"{scheme}://{parsed.netloc}", game_id, seat
+
+
+def _get(url: str, limit: int) -> bytes:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            data = response.read(limit + 1)
+    except urllib.error.HTTPError as error:
+        try:
+            message = ErrorAnswer.model_validate_json(error.read(10_000)).error.message
+        except ValidationError:
+            message = error.reason
+        raise GamehallError(f"the server says: {message}") from None
+    except urllib.error.URLError as error:
+        raise GamehallError(f"cannot reach {url}: {error.reason}") from None
+    except OSError as error:
+        raise GamehallError(f"cannot reach {url}: {error}") from None
+    if len(data) > limit:
+        raise GamehallError(f"{url} sent more than {limit:,} bytes")
+    return data
+
+
+class RemoteSession:
+    """An online game seen from this terminal (see the module docstring)."""
+
+    drives_chance = False
+    drives_computer = False
+    clock = None
+    forfeit = None
+
+    def __init__(self, base: str, game_id: str, seat: str | None, record: Record) -> None:
+        self.base, self.id, self.token = base, game_id, seat
+        self.game = record.game()
+        self.states: list[State] = [self.game.new_initial_state()]
+        self.actions: list[Action] = []
+        self.version = -1
+        self.you: list[int] = []
+        self.seats: list[SeatPresence] = []
+        self.players = [
+            p.lower() for p in (record.tags.get(n.capitalize(), "") for n in self.game.player_names)
+        ]
+        self.remote_note: str | None = "connecting…"
+        self.last_error: str | None = None
+        self.save_path: Path | None = new_save_path(self.game)
+        self.wake: Callable[[], None] | None = None
+        self.sent_version: int | None = None
+        """The version a move of ours was sent at, until the server answers it."""
+        self._inbox: queue.Queue[StateMessage | PresenceMessage | ErrorMessage | Down] = (
+            queue.Queue()
+        )
+        self._socket: Any = None
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="gamehall-remote", daemon=True)
+
+    # --- the connection ---------------------------------------------------------------------
+
+    def ws_url(self) -> str:
+        parsed = urllib.parse.urlsplit(self.base)
+        scheme = "wss" if parsed.scheme == "https" else "ws"
+        query = f"?seat={urllib.parse.quote(self.token)}" if self.token else ""
+        return f"{scheme}://{parsed.netloc}/ws/games/{self.id}{query}"
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._socket is not None:
+            with contextlib.suppress(Exception):  # closing a socket that is already gone
+                self._socket.close()
+
+    def _listen(self) -> None:
+        """In its own thread: connect, say hello, queue every message; reconnect when dropped."""
+        from websockets.sync.client import connect
+
+        attempt = 0
+        while not self._closed.is_set():
+            try:
+                with connect(self.ws_url(), max_size=MAX_MESSAGE, open_timeout=10) as socket:
+                    self._socket = socket
+                    attempt = 0
+                    socket.send(Hello(type="hello", version=self.version).model_dump_json())
+                    for text in socket:
+                        self._post(self._read(text))
+            except Exception as error:  # every network failure: say so, then try again
+                if self._closed.is_set():
+                    return
+                self._post(Down(str(error) or type(error).__name__))
+            if self._closed.is_set():
+                return
+            time.sleep(RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)])
+            attempt += 1
+
+    @staticmethod
+    def _read(text: str | bytes) -> StateMessage | PresenceMessage | ErrorMessage | Down | None:
+        """One server message, parsed at the edge with the protocol's models (None: a pong)."""
+        try:
+            message = SERVER_MESSAGE.validate_json(text)
+        except ValidationError as error:
+            return Down(
+                f"the server sent a message this client cannot read ({error.error_count()} problems)"
+            )
+        return None if message.type == "pong" else message
+
+    def _post(self, message: StateMessage | PresenceMessage | ErrorMessage | Down | None) -> None:
+        if message is not None:
+            self._inbox.put(message)
+            if self.wake is not None:
+                self.wake()
+
+    # --- what the app asks ------------------------------------------------------------------
+
+    def poll(self) -> bool:
+        """Take in the messages that arrived; whether the game changed."""
+        changed = False
+        while True:
+            try:
+                message = self._inbox.get_nowait()
+            except queue.Empty:
+                return changed
+            if isinstance(message, StateMessage):
+                changed |= self._take_state(message)
+            elif isinstance(message, PresenceMessage):
+                self.seats = list(message.seats)
+                self._note()
+                changed = True
+            elif isinstance(message, ErrorMessage):
+                self.last_error = f"the server refused ({message.code}): {message.message}"
+                self.sent_version = None
+                changed = True
+            else:
+                self.remote_note = f"connection lost ({message.reason}); reconnecting…"
+                changed = True
+
+    def _take_state(self, message: StateMessage) -> bool:
+        actions = message.actions
+        if message.rules_version != self.game.rules_version:
+            self.last_error = (
+                f"the server plays {self.game.name} rules version {message.rules_version!r}, "
+                f"this gamehall {self.game.rules_version!r}"
+            )
+            return True
+        if len(actions) > MAX_ACTIONS:
+            self.last_error = f"the server's game has more than {MAX_ACTIONS:,} actions"
+            return True
+        texts = [str(a) for a in self.actions]
+        if actions[: len(texts)] != texts:  # another history (a resync): replay from the start
+            self.states, self.actions = [self.game.new_initial_state()], []
+            texts = []
+        try:
+            for text in actions[len(texts) :]:
+                action = self.state.parse_action(text)
+                self.states.append(self.state.apply(action))
+                self.actions.append(action)
+        except GamehallError as error:
+            self.last_error = f"the server's game does not replay here: {error}"
+            return True
+        if str(self.state) != message.position:
+            self.last_error = "the server's position differs from its actions replayed here"
+            return True
+        self.version = message.version
+        self.sent_version = None
+        self.you = list(message.you)
+        self.seats = list(message.seats)
+        self.last_error = None
+        self._note()
+        self._save()
+        return True
+
+    def _note(self) -> None:
+        names = self.game.player_names
+        if self.you:
+            held = " and ".join(names[s].capitalize() for s in self.you)
+            self.remote_note = f"online · you play {held}"
+        else:
+            self.remote_note = "online · watching"
+        away = [
+            names[seat.index].capitalize()
+            for seat in self.seats
+            if seat.kind == "human" and not seat.connected and seat.index not in self.you
+        ]
+        if away:
+            self.remote_note += f" · {', '.join(away)} not connected"
+
+    def _save(self) -> None:
+        if self.save_path is None:
+            return
+        record = make_record(
+            self.game,
+            self.actions,
+            players=self.players,
+            final=self.state,
+            extra={"Site": self.base, "GameId": self.id},
+        )
+        try:
+            temporary = self.save_path.with_name(self.save_path.name + ".tmp")
+            temporary.write_text(str(record), encoding="utf-8")
+            temporary.replace(self.save_path)
+        except OSError:
+            self.save_path = None  # keep playing; the server has the game anyway
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def human_to_move(self) -> bool:
+        waiting = self.sent_version is not None and self.sent_version == self.version
+        return not self.over and not waiting and self.state.current_player in self.you
+
+    def computer_to_move(self) -> bool:
+        seat = self.state.current_player
+        return not self.over and seat >= 0 and seat not in self.you
+
+    def chance_to_move(self) -> bool:
+        return not self.over and self.state.is_chance_node()
+
+    def forced_action(self) -> Action | None:
+        return None  # the server decides what happens to a forced move
+
+    def seat_label(self, seat: int) -> str:
+        name = self.game.player_names[seat].capitalize()
+        if seat in self.you:
+            return f"{name} (you)"
+        info = next((s for s in self.seats if s.index == seat), None)
+        if info is not None and info.kind == "computer":
+            return f"{name} ({info.level or 'computer'})"
+        return name
+
+    def mover_names(self) -> list[str]:
+        return [state.player_name() for state in self.states[:-1]]
+
+    def result_text(self) -> str | None:
+        outcome = self.state.outcome()
+        if outcome is None:
+            return None
+        if outcome.winner is None:
+            return f"Drawn: {outcome.reason}"
+        return f"{self.state.player_name(outcome.winner).capitalize()} wins: {outcome.reason}"
+
+    def play(self, action: Action | str) -> None:
+        """Send a move; it counts when the server's next ``state`` has it."""
+        text = str(action)
+        self.state.parse_action(text)  # a move the rules forbid never leaves this terminal
+        if self._socket is None:
+            raise GamehallError("not connected to the server yet")
+        self._socket.send(Move(type="move", version=self.version, action=text).model_dump_json())
+        self.sent_version = self.version
+
+    def can_undo(self) -> bool:
+        return False
+
+    def undo(self) -> int:
+        return 0
+
+    def save(self, path: Path | None = None) -> Path | None:
+        target = path or self.save_path
+        if target is None:
+            return None
+        try:
+            target.write_text(
+                str(make_record(self.game, self.actions, players=self.players, final=self.state)),
+                encoding="utf-8",
+            )
+        except OSError as error:
+            raise GamehallError(f"cannot save the game to {target}: {error.strerror}") from None
+        return target
+
+    def computer_agent(self) -> Any:
+        raise GamehallError("the server plays the computer's moves")
+
+    def play_chance(self) -> Any:
+        raise GamehallError("the server draws chance")
+
+
+def connect_session(url: str) -> RemoteSession:
+    """Open the online game a link names (a seat link seats you) and start listening."""
+    base, game_id, seat = parse_link(url)
+    text = _get(f"{base}/api/games/{urllib.parse.quote(game_id)}/record", MAX_RECORD)
+    try:
+        record = Record.parse(text.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise GamehallError(f"{base} sent a record that is not UTF-8 text") from None
+    session = RemoteSession(base, game_id, seat, record)
+    session.start()
+    return session

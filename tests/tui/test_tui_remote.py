@@ -1,0 +1,152 @@
+"""``gamehall tui --connect``: the terminal app on a game of a real server (uvicorn on a free
+port, in a thread), seated by a seat link or watching, over the web protocol."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from http.cookies import SimpleCookie
+
+import pytest
+import uvicorn
+from test_tui_app import DESKTOP, PHONE, panel_title, shot, svg_text, until
+
+from gamehall.core import GamehallError
+from gamehall.tui.app import GamehallApp
+from gamehall.tui.remote import connect_session, parse_link
+from gamehall.web.app import create_app
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", static_dir=tmp_path)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+def create(base: str, body: dict) -> tuple[dict, dict[int, str]]:
+    """POST /api/games; the answer and the seat tokens its cookie holds."""
+    request = urllib.request.Request(
+        f"{base}/api/games",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.loads(response.read())
+        cookies = SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookies.load(header)
+    value = cookies[f"gh_{answer['id']}"].value
+    tokens = {int(k): v for k, v in (pair.split(":", 1) for pair in value.split("."))}
+    return answer, tokens
+
+
+def server_actions(base: str, game_id: str) -> list[str]:
+    with urllib.request.urlopen(f"{base}/api/games/{game_id}", timeout=10) as response:
+        return json.loads(response.read())["actions"]
+
+
+def test_links_are_read_or_refused():
+    assert parse_link("http://h:8000/game/g_abc?seat=T1") == ("http://h:8000", "g_abc", "T1")
+    assert parse_link("https://h/game/g_abc") == ("https://h", "g_abc", None)
+    assert parse_link("ws://h:1/ws/games/g_x") == ("http://h:1", "g_x", None)
+    for bad in ("ftp://h/game/x", "http://h/", "nonsense", "http://h/game/a%20b"):
+        with pytest.raises(GamehallError):
+            parse_link(bad)
+
+
+async def test_play_an_online_game_against_the_servers_computer(server):
+    answer, tokens = create(
+        server,
+        {"game": "acadmu", "mode": "computer", "level": "beginner", "options": {"target": 1}},
+    )
+    session = connect_session(f"{answer['url']}?seat={tokens[0]}")
+    app = GamehallApp(session)
+    try:
+        async with app.run_test(size=DESKTOP) as pilot:
+            for _ in range(3):
+                await until(pilot, lambda: session.human_to_move() or session.over, timeout=30)
+                if session.over:
+                    break
+                before = len(session.actions)
+                while len(session.actions) == before:
+                    await pilot.press("enter")
+                    await until(
+                        pilot,
+                        lambda before=before: (
+                            len(session.actions) > before or session.human_to_move()
+                        ),
+                        timeout=30,
+                    )
+            assert "you play Dark" in (session.remote_note or "")
+            text = svg_text(await shot(pilot, "online-acadmu"))
+            assert "online" in text and "Dark (you)" in text
+    finally:
+        session.close()
+    # The server stored the moves made at this terminal.
+    assert server_actions(server, answer["id"])[: len(session.actions)] == [
+        str(a) for a in session.actions
+    ]
+
+
+async def test_watch_an_online_akros_game(server):
+    answer, tokens = create(server, {"game": "akros", "mode": "hotseat"})
+    watcher = connect_session(answer["url"])
+    player = connect_session(f"{answer['url']}?seat={tokens[0]}")
+    app = GamehallApp(watcher)
+    try:
+        async with app.run_test(size=PHONE) as pilot:
+
+            def player_to_move() -> bool:
+                player.poll()  # this client has no app of its own to take its messages in
+                return player.human_to_move()
+
+            await until(pilot, lambda: watcher.version >= 0)
+            assert not watcher.human_to_move()
+            assert "watching" in (watcher.remote_note or "")
+            # The seated client moves; the watcher sees the move arrive.
+            await until(pilot, player_to_move)
+            move = str(player.state.legal_actions()[0])
+            player.play(move)
+            await until(pilot, lambda: move in [str(a) for a in watcher.actions])
+            await pilot.press("u")  # nothing to undo in an online game
+            assert "Nothing to undo" in app.status_text
+            text = svg_text(await shot(pilot, "online-akros-watching"))
+            assert "watching" in text and "Temple" in text
+            assert panel_title(app) is None
+    finally:
+        watcher.close()
+        player.close()
+
+
+def test_a_server_error_is_one_line(server):
+    with pytest.raises(GamehallError, match=r"the server says: .*g_nosuchgame"):
+        connect_session(f"{server}/game/g_nosuchgame")
