@@ -67,6 +67,17 @@ def _wait_review(client, game_id, timeout=60.0):
 # --- hints ---------------------------------------------------------------------------------------
 
 
+def test_the_app_serves_once_the_hint_and_review_workers_are_warm(assisted):
+    told = []
+    with assisted(on_ready=told.append) as server:
+        helper = server.app.state.assist
+        # Warmed before the first request: their warm-up never competes with the first games'
+        # computer moves for the cores, and the first hint does not wait for its worker.
+        assert helper._warming is not None and helper._warming.done()
+        assert helper.puzzles.ready.is_set()
+        assert told == [server.hub.warmed_in + helper.warmed_in]
+
+
 def test_a_hint_gives_the_solvers_best_moves_in_words_with_their_lines(assisted):
     with assisted() as server:
         answer = _new(server.client)

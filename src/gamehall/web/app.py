@@ -130,8 +130,8 @@ def create_app(
     runs on threads. ``puzzles_dir`` holds the puzzles offered beside each game's starter set
     (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
     and reviews (defaults in :mod:`gamehall.web.hints` and :mod:`gamehall.web.review`);
-    ``on_ready(seconds)`` is told when the app serves and how long the computers' warm-up took
-    (the hint and review workers warm up meanwhile, in the background)."""
+    ``on_ready(seconds)`` is told when the app serves and how long the warm-up of its workers
+    (computers first, then hints and reviews) took."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     holder: dict[str, Any] = {}
 
@@ -154,10 +154,14 @@ def create_app(
         helper.launch()
         await hub.start()
         await helper.start()
+        # The hint and review workers warm up before the app serves too: warming while the first
+        # games are played would slow their computer moves (the cores are shared) and make the
+        # first hint wait for its worker.
+        await helper.ready()
         holder["hub"], holder["assist"] = hub, helper
         app.state.hub, app.state.assist = hub, helper
         if on_ready is not None:
-            on_ready(hub.warmed_in)
+            on_ready(hub.warmed_in + helper.warmed_in)
         try:
             yield
         finally:

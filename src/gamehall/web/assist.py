@@ -80,9 +80,9 @@ class Assist:
         self.review_lane.start()
 
     async def start(self) -> None:
-        """Start the workers warming up, in the background: the app serves meanwhile (the
-        computer players are warm already), and a hint or review asked for before they are warm
-        waits for them. Then the unfinished reviews are carried on."""
+        """Start the workers warming up (the app waits for them, :meth:`ready`, before it
+        serves; a hint or review asked for before they are warm would wait for them). Then the
+        unfinished reviews are carried on."""
         self._warming = asyncio.get_running_loop().create_task(self._warm())
 
     async def _warm(self) -> None:
@@ -99,7 +99,7 @@ class Assist:
         await self.reviews.start()
 
     async def ready(self) -> None:
-        """Wait until the workers are warm and the unfinished reviews carried on (tests)."""
+        """Wait until the workers are warm and the unfinished reviews carried on."""
         if self._warming is not None:
             await asyncio.shield(self._warming)
 

@@ -27,8 +27,8 @@ def serve(
 
     def ready(seconds: float) -> None:
         print(
-            f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}; computer "
-            f"players warmed up in {seconds:.1f} s)",
+            f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}; workers "
+            f"warmed up in {seconds:.1f} s)",
             flush=True,
         )
 
@@ -39,7 +39,7 @@ def serve(
         puzzles_dir=Path(puzzles) if puzzles is not None else None,
         on_ready=ready,
     )
-    print("gamehall: warming up the computer players (loading the solvers)…", flush=True)
+    print("gamehall: warming up the workers (loading the solvers)…", flush=True)
     uvicorn.run(
         app,
         host=host,
