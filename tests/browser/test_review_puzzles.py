@@ -4,13 +4,16 @@ solved by clicking, remembered for the player; at desktop (1280×800) and phone 
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 from browser_helpers import (
     acadmu_click,
     acadmu_click_move,
     create_game,
     is_over,
+    my_turn,
     position,
     screenshot,
     version,
@@ -36,20 +39,73 @@ def _page(browser, size):
     return watch(context.new_page())
 
 
+class HeldComputer:
+    """The game's WebSocket routed through the test: the server's messages pass until one says
+    the computer (seat ``computer``) is to move; the later ones are held back until
+    :meth:`release`, as if the computer thought for as long as the test likes."""
+
+    def __init__(self, page, computer: int) -> None:
+        self.computer = computer
+        self.open = True
+        self.held: list = []
+        self.socket = None
+        page.route_web_socket(re.compile(r".*/ws/games/.*"), self._route)
+
+    def _route(self, socket) -> None:
+        self.socket = socket
+        socket.connect_to_server().on_message(self._from_server)
+
+    def _from_server(self, message) -> None:
+        if not self.open:
+            self.held.append(message)
+            return
+        self.socket.send(message)
+        data = json.loads(message)
+        if data.get("type") == "state" and data.get("to_move") == self.computer:
+            self.open = data.get("over", False)
+
+    def release(self) -> None:
+        self.open = True
+        for message in self.held:
+            self.socket.send(message)
+        self.held.clear()
+
+
 def test_the_computer_shows_that_it_is_thinking(server, browser):
     page = _page(browser, PHONE)
-    # The Jinn moves first; `hard` searches for a second or more: the page shows it thinks.
-    create_game(page, server.url, "akros", "computer", seat=1, level="hard")
+    # The computer's answer is held on its way for as long as the test likes: past half a second
+    # the page shows that the computer thinks, and stops once the move arrives.
+    computer = HeldComputer(page, computer=0)
+    create_game(page, server.url, "acadmu", "computer", seat=1, level="hard")
     indicator = page.locator(".thinking")
-    indicator.wait_for(state="visible", timeout=15000)
-    assert "Thinking" in indicator.inner_text()
-    screenshot(page, "thinking-akros-phone", full_page=False)
+    wait_settled(page)
+    if my_turn(page):  # the discs drawn at the start chose the player to go first
+        assert indicator.is_hidden()  # nothing to wait for
+        acadmu_click_move(page, random.Random(1))
+    indicator.wait_for(state="visible", timeout=5000)
+    assert "Thinking" in indicator.inner_text() and "the computer" in indicator.inner_text()
+    screenshot(page, "thinking-acadmu-phone", full_page=False)
+    page.wait_for_timeout(2500)  # the time so far is shown after a few seconds
+    assert indicator.is_visible() and " s" in page.locator(".thinking-clock").inner_text()
+    computer.release()
     page.wait_for_selector('.turn-banner[data-kind="mine"]', timeout=60000)
     assert indicator.is_hidden()
-    # Hints are for games against the computer and hot-seat games: here, one for the Ifrit.
+
+    # A hint held back on its way (the page cannot tell): past half a second the page says it
+    # works one out, the button waits; the answer arrives and the indicator goes.
+    held = []
+    page.route("**/api/games/*/hint", lambda route: held.append(route))
     page.locator(".hint-button").click()
-    page.wait_for_selector(".hint-list .hint", timeout=30000)
+    indicator.wait_for(state="visible", timeout=5000)
+    assert "Working out a hint" in indicator.inner_text()
+    assert page.locator(".hint-button").is_disabled()
+    screenshot(page, "thinking-hint-acadmu-phone", full_page=False)
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector(".hint-list .hint", timeout=60000)
+    assert indicator.is_hidden()
     assert "(you)" in page.locator(".hint-eval").first.inner_text()
+    screenshot(page, "hint-acadmu-phone")
     assert page.js_errors == []
     page.context.close()
 
