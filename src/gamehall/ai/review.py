@@ -175,8 +175,8 @@ class Review:
     budget: dict[str, Any]
 
     def summary(self) -> dict[str, dict[str, Any]]:
-        """Per player: moves judged, how many exactly, the value given up (exact and estimated
-        costs apart) and the count of each class."""
+        """Per player: moves judged, how many exactly, the value given up (exact costs as an
+        exact number, estimated ones apart) and the count of each class."""
         result: dict[str, dict[str, Any]] = {}
         for index, name in enumerate(self.game.player_names):
             mine = [m for m in self.moves if m.player == index]
@@ -185,7 +185,7 @@ class Review:
             result[name] = {
                 "moves": len(mine),
                 "exact": len(exact),
-                "given_up": json_number(sum(_exact_cost(m.before, m.after) for m in exact)),
+                "given_up": sum(_exact_cost(m.before, m.after) for m in exact),
                 "given_up_estimated": round(sum(m.cost or 0.0 for m in estimated), 4),
                 "classes": {v: sum(1 for m in mine if m.verdict == v) for v in VERDICTS},
             }
@@ -237,7 +237,10 @@ class Review:
             "judgement": judgement,
             "budget": self.budget,
             "seconds": round(self.seconds, 3),
-            "summary": self.summary(),
+            "summary": {
+                name: {**data, "given_up": json_number(data["given_up"])}
+                for name, data in self.summary().items()
+            },
             "moves": [m.to_json(names) for m in self.moves],
         }
 
