@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from gamehall.ai import RandomAgent
 from gamehall.ai.evaluation import Evaluation
-from gamehall.ai.review import Annotation, review
+from gamehall.ai.review import Annotation, _count, review
 from gamehall.cli.app import main
 from gamehall.core import Limit, Record, RecordError, find_game, find_plugin, make_record, play_game
 from gamehall.core.search import VERDICTS
@@ -111,6 +111,7 @@ def test_a_fraction_of_a_win_given_up_is_summed_exactly_and_written():
     assert "gave up 150.0 pp" in result.summary_text(name)
     assert result.to_json()["summary"][name]["given_up"] == "3/2"
     assert result.annotated().tags[f"{name.capitalize()}Review"].startswith("3 moves (3 exact)")
+    assert _count(4, "good") == "4 good" and _count(3, "inaccuracy") == "3 inaccuracies"
 
 
 @pytest.mark.slow

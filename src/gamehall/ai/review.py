@@ -246,9 +246,9 @@ class Review:
 
 
 def _count(n: int, verdict: str) -> str:
-    """'1 mistake', '3 inaccuracies'."""
-    if n == 1:
-        return f"1 {verdict}"
+    """'1 mistake', '3 inaccuracies', '4 good'."""
+    if n == 1 or verdict == "good":
+        return f"{n} {verdict}"
     return f"{n} {verdict[:-1]}ies" if verdict.endswith("y") else f"{n} {verdict}s"
 
 

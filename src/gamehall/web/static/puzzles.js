@@ -80,7 +80,7 @@ export function puzzlesPage(game, kit) {
       h("span", { class: "muted" }, " One move is best; every other is clearly worse."),
       puzzle.attempted !== null && puzzle.attempted !== undefined ? h("span", { class: "muted" }, ` (tried before: ${puzzle.attempted ? "solved" : "failed"})`) : null,
     );
-    replace(verdictBox, h("section", { class: "panel" }, h("p", { class: "muted" }, "Play your answer on the board."), skipButton()));
+    replace(verdictBox, h("section", { class: "panel" }, h("h2", {}, "Your answer"), h("p", { class: "muted" }, "Play it on the board, as in a game."), skipButton()));
     draw(puzzle.view, null, true);
   }
 
