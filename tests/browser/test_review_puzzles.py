@@ -233,3 +233,30 @@ def test_a_puzzle_is_solved_by_clicking_and_remembered(server, browser):
     assert "solved 1" in counts and "failed 1" in counts
     screenshot(phone, "puzzle-acadmu-phone")
     page.context.close()
+
+
+def test_pages_of_what_does_not_exist_or_is_not_over_say_so(server, browser):
+    page = _page(browser, PHONE)
+    long_id = "x" * 3000
+    for path, heading, says in (
+        ("/review/g_nothing", "Not found", "there is no game"),
+        (f"/review/{long_id}", "Not found", "there is no game"),
+        ("/puzzles/nothing", "Not found", "unknown game 'nothing'"),
+    ):
+        page.goto(server.url + path)
+        failure = page.locator(".failure")
+        failure.wait_for()
+        assert failure.locator("h2").inner_text() == heading and says in failure.inner_text()
+        assert page.locator(".game-links").is_hidden()  # no links to a game that is not there
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "review-unknown-phone", full_page=False)
+
+    # A game still being played: its review page says so, and offers no review to start.
+    game_id = create_game(page, server.url, "acadmu", "hotseat", options={"discs": SMALL_DISCS})
+    page.goto(f"{server.url}/review/{game_id}")
+    page.wait_for_selector(".review-page[data-status='none']")
+    assert "Not finished yet" in page.locator(".review-status").inner_text()
+    assert page.locator(".review-start").count() == 0
+    screenshot(page, "review-unfinished-phone", full_page=False)
+    assert page.js_errors == []
+    page.context.close()

@@ -161,6 +161,14 @@ def test_a_finished_game_is_reviewed_once_and_the_review_survives_a_restart(assi
         refused = server.client.post(f"/api/games/{unfinished['id']}/review")
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_finished"
         assert server.client.get(f"/api/games/{game_id}/review").json()["status"] == "none"
+        over = server.client.post(f"/api/games/{game_id}/hint", json={})  # nothing to hint
+        assert over.status_code == 409 and over.json()["error"]["code"] == "game_over"
+        for unknown in (
+            server.client.get("/api/games/g_nothing/review"),
+            server.client.post("/api/games/g_nothing/review"),
+            server.client.post("/api/games/g_nothing/hint", json={}),
+        ):
+            assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "unknown_game"
 
         first = server.client.post(f"/api/games/{game_id}/review").json()
         assert first["status"] in ("queued", "running", "done")

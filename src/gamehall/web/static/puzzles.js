@@ -18,10 +18,12 @@ export function puzzlesPage(game, kit) {
   const boardBox = h("div", { class: "board-box" }, loading());
   const verdictBox = h("div", { class: "puzzle-verdict" });
   const thinking = new Thinking();
+  const heading = h("h1", {}, `${titleOf(game)} puzzles`);
+  const links = h("nav", { class: "game-links" }, h("a", { href: `/rules/${encodeURIComponent(game)}` }, "Rules"));
   page("puzzles", root);
   replace(
     root,
-    h("header", { class: "game-head" }, h("h1", {}, `${titleOf(game)} puzzles`), h("nav", { class: "game-links" }, h("a", { href: `/rules/${game}` }, "Rules"))),
+    h("header", { class: "game-head" }, heading, links),
     counts,
     prompt,
     thinking.element,
@@ -50,7 +52,14 @@ export function puzzlesPage(game, kit) {
       }
       await show(data.puzzle);
     } catch (error) {
-      if (!closed) replace(boardBox, failure(error));
+      if (closed) return;
+      if (error.status === 404 && !puzzle) {
+        // no such game: no title or rules of it
+        heading.textContent = "Puzzles";
+        links.hidden = true;
+        document.title = "Puzzles · gamehall";
+      }
+      replace(boardBox, failure(error));
     } finally {
       thinking.stop();
     }

@@ -23,6 +23,12 @@ export function reviewPage(id, kit) {
   const body = h("div", { class: "review-body" });
   const title = h("h1", {}, "Review");
   const enc = encodeURIComponent(id);
+  const links = h(
+    "nav",
+    { class: "game-links" },
+    h("a", { href: `/game/${enc}` }, "The game"),
+    h("a", { href: `/replay/${enc}` }, "Replay"),
+  );
   page("review", root);
   replace(
     root,
@@ -30,12 +36,7 @@ export function reviewPage(id, kit) {
       "header",
       { class: "game-head" },
       title,
-      h(
-        "nav",
-        { class: "game-links" },
-        h("a", { href: `/game/${enc}` }, "The game"),
-        h("a", { href: `/replay/${enc}` }, "Replay"),
-      ),
+      links,
     ),
     status,
     body,
@@ -45,11 +46,13 @@ export function reviewPage(id, kit) {
   let onKey = null;
   let onResize = null;
   let replay = null;
+  let over = true; // whether the game is over (asked when it has no review yet)
 
   async function load() {
     try {
       const answer = await getJSON(`/api/games/${enc}/review`);
       if (closed) return;
+      if (answer.status === "none") over = (await getJSON(`/api/games/${enc}`)).over;
       if (!replay) {
         replay = await getJSON(`/api/games/${enc}/replay`);
         title.textContent = `Review: ${titleOf(replay.game)}`;
@@ -57,7 +60,10 @@ export function reviewPage(id, kit) {
       }
       show(answer);
     } catch (error) {
-      if (!closed) replace(status, failure(error));
+      if (closed) return;
+      status.classList.remove("panel"); // the failure is a panel of its own
+      if (error.status === 404) links.hidden = true; // no game, no links to it
+      replace(status, failure(error));
     }
   }
 
@@ -72,6 +78,15 @@ export function reviewPage(id, kit) {
         h("p", { class: "muted progress-text" }, `${answer.done} of ${answer.total} moves judged (from the last move back to the first)`),
       );
       timer = setTimeout(load, POLL);
+      return;
+    }
+    if (answer.status === "none" && !over) {
+      replace(
+        status,
+        h("h2", {}, "Not finished yet"),
+        h("p", {}, "A game is reviewed once it is over."),
+        h("p", {}, h("a", { href: `/game/${enc}` }, "Back to the game")),
+      );
       return;
     }
     if (answer.status === "none" || answer.status === "failed") {
