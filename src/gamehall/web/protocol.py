@@ -107,7 +107,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
     ErrorCode.BAD_GAME: (500, "a stored game no longer replays under the engine"),
-    ErrorCode.BAD_START: (400, "create: `start` names no position of that game (a step past its end, or its last position, where the game is over)"),
+    ErrorCode.BAD_START: (400, "create: `start` names no position of that game (a step past its end, or its last position, where the game is over), or names another game, or comes with options (the game plays the stored game's)"),
     ErrorCode.NO_HINTS: (403, "hints are given in games against the computer and hot-seat games, to the player to move; never in online games"),
     ErrorCode.NOT_FINISHED: (409, "review: the game is not finished yet"),
     ErrorCode.NO_REVIEW: (404, "review record: the game has no finished review yet"),
