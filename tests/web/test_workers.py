@@ -4,6 +4,7 @@ progress from another process, lanes are bounded, and rate limits count per play
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 
 import pytest
@@ -23,8 +24,8 @@ def counting(steps: int, progress=None) -> int:
 
 
 def was_warmed() -> bool:
-    """In a worker: whether its initialiser warmed the kernels."""
-    return workers._WARMED is not None
+    """In a worker: whether its initialiser warmed the kernels and imported the jobs' modules."""
+    return workers._WARMED is not None and all(m in sys.modules for m in workers.JOB_MODULES)
 
 
 @pytest.mark.slow
