@@ -2,8 +2,9 @@
 
 Starts ``gamehall.web.server.serve`` in a subprocess on 127.0.0.1 (a free port, a temporary SQLite
 store), then keeps ``--games`` online games going at once for ``--seconds``: each game has two
-WebSocket clients, one per seat (each holding its seat's token), that answer every state where
-their seat is to move with a random legal move. When a game ends its slot starts a new one.
+WebSocket clients, one per seat (two browsers: the creator's identity, and the friend's, who took
+the invite), that answer every state where their seat is to move with a random legal move. The
+server's per-client limits on creating games are lifted (they are not what is measured here). When a game ends its slot starts a new one.
 Everything client-side runs on one asyncio event loop with the ``websockets`` library.
 
 Reports moves per second, the move latency (from sending a move to receiving the state with
@@ -22,20 +23,19 @@ import contextlib
 import json
 import os
 import random
-import resource
-import socket
+import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+
+from server_kit import IDENTITY_COOKIE, Server, cpu_seconds, raise_fd_limit, wait_until_up
 
 
 @dataclass
@@ -47,68 +47,39 @@ class Totals:
     connect_failures: int = 0
 
 
-def raise_fd_limit() -> int:
-    """Lift the soft limit on open files to the hard limit (1000 games = 2000+ sockets)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = hard if hard != resource.RLIM_INFINITY else 65536
-    if soft < wanted:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+def start_server(workdir: Path) -> Server:
+    server = Server(workdir, {"games_per_minute": 10**6, "computer_games": 10**6})
+    server.start()
+    return server
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time of process ``pid`` so far (Linux /proc), 0 if unknown."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
-    code = f"from gamehall.web.server import serve; serve(port={port}, db={db!r})"
-    return subprocess.Popen([sys.executable, "-c", code])
-
-
-def wait_until_up(base: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/api/meta", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise SystemExit("the server did not start")
-        time.sleep(0.1)
+def _as(identity: str) -> dict[str, str]:
+    return {"cookie": f"{IDENTITY_COOKIE}={identity}"}
 
 
 async def create_game(http: httpx.AsyncClient, options: dict[str, Any]) -> tuple[str, list[str]]:
-    """A new online game: its id and both seats' tokens."""
+    """A new online game of two new browsers: its id and both browsers' identities."""
+    creator, friend = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     answer = await http.post(
-        "/api/games", json={"game": "acadmu", "options": options, "mode": "online", "seat": 0}
+        "/api/games",
+        json={"game": "acadmu", "options": options, "mode": "online", "seat": 0},
+        headers=_as(creator),
     )
     answer.raise_for_status()
     data = answer.json()
-    cookie = answer.cookies.get(f"gh_{data['id']}")
-    mine = cookie.split(":", 1)[1]
     invite = data["invite"].split("?seat=", 1)[1]
-    return data["id"], [mine, invite]
+    joined = await http.post(
+        f"/api/games/{data['id']}/join", json={"seat": invite}, headers=_as(friend)
+    )
+    joined.raise_for_status()
+    return data["id"], [creator, friend]
 
 
 async def player(
     ws_base: str,
     game_id: str,
     seat: int,
-    token: str,
+    identity: str,
     totals: Totals,
     deadline: float,
     rng: random.Random,
@@ -116,7 +87,8 @@ async def player(
 ) -> bool:
     """Play one seat of one game; True if the game finished."""
     async with connect(
-        f"{ws_base}/ws/games/{game_id}?seat={token}",
+        f"{ws_base}/ws/games/{game_id}",
+        additional_headers=_as(identity),
         max_size=None,
         open_timeout=60,
         compression="deflate" if deflate else None,
@@ -171,7 +143,7 @@ async def slot(
     ws_base = base.replace("http://", "ws://")
     while time.monotonic() < deadline:
         try:
-            game_id, tokens = await create_game(http, options)
+            game_id, identities = await create_game(http, options)
         except httpx.HTTPError:
             totals.connect_failures += 1
             await asyncio.sleep(0.5)
@@ -180,8 +152,8 @@ async def slot(
         try:
             done = await asyncio.gather(
                 *(
-                    player(ws_base, game_id, seat, token, totals, deadline, rng, deflate)
-                    for seat, token in enumerate(tokens)
+                    player(ws_base, game_id, seat, identity, totals, deadline, rng, deflate)
+                    for seat, identity in enumerate(identities)
                 )
             )
         except (TimeoutError, OSError, Exception) as error:
@@ -198,7 +170,11 @@ async def run(
 ) -> Totals:
     totals = Totals()
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
+    async with httpx.AsyncClient(
+        base_url=base,
+        limits=limits,
+        timeout=120,
+    ) as http:
         deadline = time.monotonic() + seconds
         await asyncio.gather(
             *(slot(base, http, totals, deadline, seed, options, deflate) for seed in range(games))
@@ -232,9 +208,8 @@ def main() -> None:
         if args.url:
             base = args.url.rstrip("/")
         else:
-            port = free_port()
-            base = f"http://127.0.0.1:{port}"
-            server = start_server(port, f"sqlite:///{Path(tmp) / 'load.sqlite3'}")
+            server = start_server(Path(tmp))
+            base = server.base
         try:
             wait_until_up(base)
             with contextlib.suppress(ImportError):
@@ -253,11 +228,7 @@ def main() -> None:
                 server_cpu = cpu_seconds(server.pid) - server_cpu
         finally:
             if server is not None:
-                server.terminate()
-                try:
-                    server.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+                server.stop()
 
     moves = len(totals.latencies)
     print(f"games: {args.games} concurrent for {elapsed:.1f} s ({os.cpu_count()} CPUs)")

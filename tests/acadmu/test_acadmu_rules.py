@@ -300,6 +300,40 @@ def test_pour_probability_is_exact(inline):
             assert state.chance_probability(Pour(some, d)) == 0
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_pour_can_happen_exactly_when_its_probability_is_positive(seed):
+    """The checked door asks whether a pour can happen by Hall's condition (quick for any
+    disc set), never through its exact probability: both must agree, on small random sets
+    against the brute force and on every count vector with the right total."""
+    rng = random.Random(seed)
+    discs = [(rng.randrange(9), rng.randrange(9)) for _ in range(rng.randint(3, 6))]
+    inline = ",".join(f"{PAIRINGS[f]}:{PAIRINGS[b]}" for f, b in discs)
+    disc_set = find_game("acadmu", discs=inline).disc_set
+    possible = brute_force_pour(disc_set.discs)
+    n = len(disc_set)
+    for bars in itertools.combinations(range(n + 8), 8):  # every split of n tokens into 9
+        edges = (-1, *bars, n + 8)
+        counts = tuple(edges[i + 1] - edges[i] - 1 for i in range(9))
+        assert disc_set.can_pour(counts) == (counts in possible), counts
+
+
+def test_a_pour_of_a_large_disc_set_is_checked_at_once():
+    """200 discs (the most a set may hold): the exact pour probability would take hours, but
+    the checked door only asks whether the pour can happen."""
+    rng = random.Random(3)
+    inline = ",".join(
+        f"{PAIRINGS[rng.randrange(9)]}:{PAIRINGS[rng.randrange(9)]}" for _ in range(200)
+    )
+    game = find_game("acadmu", discs=inline)
+    state = game.parse_state("pour d 0-0")
+    pour = state.sample_chance(rng)
+    after = state.apply(pour)  # the checked door; would not finish through the probability
+    assert sum(after.dark) == 200
+    assert state.is_chance_outcome(pour)
+    swapped = Pour(pour.dark[1:] + pour.dark[:1], pour.light)
+    assert state.is_chance_outcome(swapped) == game.disc_set.can_pour(swapped.dark)
+
+
 def test_impossible_pours_are_rejected(game):
     state = game.parse_state("pour d 0-0")
     good = state.sample_chance(random.Random(0))

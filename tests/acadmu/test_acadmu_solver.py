@@ -240,3 +240,24 @@ def test_perfect_agent_says_when_it_is_not_exact():
     assert move in big.legal_actions()
     note = agent.describe_last_choice()
     assert note is not None and (note.startswith("bounded search") or note.startswith("exact"))
+
+
+def test_the_reference_search_keeps_the_time_limit():
+    """Counts beyond the kernels' (a large disc set) go to the pure-Python reference, which
+    must keep the limit too: it stops with the trivial bounds and no move, so a level falls back
+    to its search instead of thinking for ever."""
+    rng = random.Random(2)
+    inline = ",".join(
+        f"{'RBY'[rng.randrange(3)]}{'TSC'[rng.randrange(3)]}:"
+        f"{'RBY'[rng.randrange(3)]}{'TSC'[rng.randrange(3)]}"
+        for _ in range(120)
+    )
+    game = find_game("acadmu", discs=inline)
+    state = game.parse_state("pour d 0-0")
+    state = state.apply(state.sample_chance(rng))
+    start = time.perf_counter()
+    result = solve(state, time_limit=0.3)
+    assert time.perf_counter() - start < 3
+    assert not result.exact and result.value is None and result.best == ()
+    assert result.lower == -sum(state.light) and result.upper == sum(state.dark)
+    assert "stopped" in result.note

@@ -14,9 +14,16 @@ GAME_URL = re.compile(r".*/game/([^/?#]+)$")
 
 
 def watch(page: Any) -> Any:
-    """Collect JavaScript errors of the page in ``page.js_errors``."""
+    """Collect JavaScript errors of the page in ``page.js_errors`` (a Content-Security-Policy
+    violation, reported on the console, counts as one)."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def console(message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            errors.append(message.text)
+
+    page.on("console", console)
     page.js_errors = errors
     return page
 

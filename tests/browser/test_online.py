@@ -43,6 +43,19 @@ def test_two_browsers_play_online_through_the_invite_link(server, new_context):
     assert bob.locator(".seat.mine .seat-name").inner_text().startswith("Light")
     alice.wait_for_selector('.seat[data-seat="1"] .presence[data-presence="online"]')
     bob.wait_for_selector('.seat[data-seat="0"] .presence[data-presence="online"]')
+    # The link is spent: Alice's page no longer shows it, and no secret is kept in the browser
+    # (not in storage, not in the socket's address).
+    alice.wait_for_selector(".invite-box", state="hidden")
+    for page in (alice, bob):
+        assert page.evaluate("localStorage.length") == 0
+        assert "seat" not in page.evaluate("window.gamehall.live.url()")
+    # A third person with the same link only watches.
+    dave = watch(new_context().new_page())
+    dave.goto(invite)
+    dave.wait_for_selector('.conn[data-status="live"]')
+    dave.wait_for_selector(".toast:has-text('used already')")
+    assert "watching" in dave.locator(".turn-banner").inner_text()
+    dave.close()
 
     # A spectator (no seat) watches and cannot move; the server's refusal is shown.
     carol = watch(new_context().new_page())

@@ -137,11 +137,14 @@ class GameConformance:
             if state.is_chance_node():
                 action = state.sample_chance(rng)
                 assert state.chance_probability(action) > 0
+                assert state.is_chance_outcome(action)
             else:
                 action = rng.choice(state.legal_actions())
             state = state.apply(action)
             steps += 1
             assert steps < 10_000, "the game does not end"
+            bound = game.max_game_length
+            assert bound is None or steps <= bound, f"longer than max_game_length {bound}"
 
     def test_deal_is_reproducible(self, name: str) -> None:
         game = find_game(name)

@@ -52,8 +52,9 @@ def server(tmp_path) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-def create(base: str, body: dict) -> tuple[dict, dict[int, str]]:
-    """POST /api/games; the answer and the seat tokens its cookie holds."""
+def create(base: str, body: dict) -> tuple[dict, str]:
+    """POST /api/games; the answer and the creator's identity (the cookie its seats are kept
+    against on the server)."""
     request = urllib.request.Request(
         f"{base}/api/games",
         data=json.dumps(body).encode(),
@@ -64,9 +65,7 @@ def create(base: str, body: dict) -> tuple[dict, dict[int, str]]:
         cookies = SimpleCookie()
         for header in response.headers.get_all("Set-Cookie") or []:
             cookies.load(header)
-    value = cookies[f"gh_{answer['id']}"].value
-    tokens = {int(k): v for k, v in (pair.split(":", 1) for pair in value.split("."))}
-    return answer, tokens
+    return answer, cookies["gh_player"].value
 
 
 def server_actions(base: str, game_id: str) -> list[str]:
@@ -84,11 +83,11 @@ def test_links_are_read_or_refused():
 
 
 async def test_play_an_online_game_against_the_servers_computer(server):
-    answer, tokens = create(
+    answer, creator = create(
         server,
         {"game": "acadmu", "mode": "computer", "level": "beginner", "options": {"target": 1}},
     )
-    session = connect_session(f"{answer['url']}?seat={tokens[0]}")
+    session = connect_session(answer["url"], identity=creator)  # the creator, at a terminal
     app = GamehallApp(session)
     try:
         async with app.run_test(size=DESKTOP) as pilot:
@@ -118,9 +117,9 @@ async def test_play_an_online_game_against_the_servers_computer(server):
 
 
 async def test_watch_an_online_akros_game(server):
-    answer, tokens = create(server, {"game": "akros", "mode": "hotseat"})
+    answer, creator = create(server, {"game": "akros", "mode": "hotseat"})
     watcher = connect_session(answer["url"])
-    player = connect_session(f"{answer['url']}?seat={tokens[0]}")
+    player = connect_session(answer["url"], identity=creator)
     app = GamehallApp(watcher)
     try:
         async with app.run_test(size=PHONE) as pilot:
@@ -145,6 +144,27 @@ async def test_watch_an_online_akros_game(server):
     finally:
         watcher.close()
         player.close()
+
+
+def test_an_invite_link_seats_the_first_terminal_and_no_other(server):
+    answer, _creator = create(server, {"game": "akros", "mode": "online", "seat": 0})
+    first = connect_session(answer["invite"])
+    identity_file = first.identity
+    second = connect_session(answer["invite"], identity="another-terminal-0123456789")
+    try:
+        deadline = time.monotonic() + 20
+        while first.version < 0 or second.version < 0:
+            assert time.monotonic() < deadline, "no state came"
+            first.poll()
+            second.poll()
+            time.sleep(0.05)
+        assert first.you == [1] and second.you == []
+        assert "watching" in (second.remote_note or "")
+        assert "seat" not in first.ws_url()  # the invite is posted once, never sent again
+        assert identity_file is not None  # kept for the next run, as a browser keeps it
+    finally:
+        first.close()
+        second.close()
 
 
 def test_a_server_error_is_one_line(server):

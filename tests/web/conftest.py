@@ -12,12 +12,14 @@ from typing import Any
 import anyio
 import pytest
 from pg_cluster import Cluster, fresh_database, run_cluster
-from web_helpers import CheckedClient, check_server_message
+from web_helpers import CheckedClient, History, check_server_message
 
 from gamehall.store import Store
 from gamehall.web.app import create_app
+from gamehall.web.settings import Settings
 
 TIMEOUT = 20.0
+TEST_SETTINGS = Settings(messages_per_second=1000.0, games_per_minute=1000, resyncs_per_minute=1000)
 
 
 @pytest.fixture
@@ -56,6 +58,7 @@ class Server:
         self.client = client
         self.app = client.app
         self.db_url = db_url
+        self.histories: dict[int, History] = {}
 
     def browser(self) -> CheckedClient:
         """Another browser (its own cookie jar) on the same running app and event loop."""
@@ -67,8 +70,7 @@ class Server:
     def hub(self) -> Any:
         return self.app.state.hub
 
-    @staticmethod
-    def receive(ws: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+    def receive(self, ws: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The next message on a test WebSocket (checked against the protocol), failing after
         ``timeout`` seconds."""
 
@@ -78,7 +80,8 @@ class Server:
 
         message = ws.portal.call(next_message)
         ws._raise_on_close(message)
-        return check_server_message(message["text"])
+        history = self.histories.setdefault(id(ws), History())
+        return history.take(check_server_message(message["text"]))
 
     def receive_type(self, ws: Any, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
         """Skip messages until one of type ``kind``."""
@@ -120,8 +123,12 @@ def running(db_url: str, **kwargs: Any) -> Iterator[Server]:
 
 @pytest.fixture
 def server_factory(db_url: str, static_dir: Path) -> Callable[..., Any]:
+    """Servers on the test's store. Tests play far faster than people, so the per-client rates
+    are raised unless a test gives settings of its own (the tests of each limit do)."""
+
     def make(**kwargs: Any) -> contextlib.AbstractContextManager[Server]:
         kwargs.setdefault("static_dir", static_dir)
+        kwargs.setdefault("settings", TEST_SETTINGS)
         return running(db_url, **kwargs)
 
     return make

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from web_helpers import hello, play_random
+from web_helpers import hello, play_out, play_random
 
 from gamehall.ai import LEVELS
 from gamehall.core import Record, game_names
@@ -20,7 +20,7 @@ def _play(server, client, game_id, moves, seed=0):
     """Play ``moves`` random moves for the seats ``client`` holds (hot-seat)."""
     state = client.get(f"/api/games/{game_id}").json()
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
-        state = hello(server, ws, state["version"])
+        state = hello(server, ws, known=state)
         seats = dict.fromkeys(state["you"], ws)
         return play_random(server, state, seats=seats, rng=random.Random(seed), moves=moves)
 
@@ -154,10 +154,11 @@ def test_rematch_swaps_seats_and_is_made_once(server):
     online = _create(server.client, mode="online").json()
     guest = server.browser()
     guest.post(f"/api/games/{online['id']}/join", json={"seat": online["invite"].split("=")[1]})
+    play_out(server, [server.client, guest], online["id"])
     again = server.client.post(f"/api/games/{online['id']}/rematch").json()
     assert again["id"] != online["id"] and again["you"] == [1]
-    # The other player finds their swapped seat through the old game's cookie, and asking
-    # for a rematch again gives the same new game.
+    # The other player holds their swapped seat through their identity, and asking for a
+    # rematch again gives the same new game.
     assert guest.get(f"/api/games/{again['id']}").json()["you"] == [0]
     assert guest.post(f"/api/games/{online['id']}/rematch").json()["id"] == again["id"]
     assert server.client.get(f"/api/games/{online['id']}").json()["rematch"] == again["id"]
@@ -168,6 +169,7 @@ def test_rematch_swaps_seats_and_is_made_once(server):
 
 def test_computer_rematch_keeps_options_and_level(server):
     game = _create(server.client, mode="computer", seat=0, level="beginner").json()
+    play_out(server, [server.client], game["id"])
     again = server.client.post(f"/api/games/{game['id']}/rematch").json()
     assert again["you"] == [1]
     assert again["seats"][0] == {

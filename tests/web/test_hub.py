@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from web_helpers import check_server_message
+from web_helpers import History, check_server_message
 
 from gamehall.ai import MCTSAgent, make_agent
 from gamehall.core import Agent
 from gamehall.store import Store
-from gamehall.web import computers
-from gamehall.web.computers import AgentCache, Computers
+from gamehall.web.computers import AgentCache
 from gamehall.web.engine import game_of
 from gamehall.web.hub import Hub
 from gamehall.web.live import Connection, LiveGame
@@ -34,9 +34,10 @@ class FakeTransport:
         self.store = store
         self.messages: list[dict[str, Any]] = []
         self.closed: int | None = None
+        self.history = History()
 
     async def send_text(self, data: str) -> None:
-        message = check_server_message(data)
+        message = self.history.take(check_server_message(data))
         if self.store is not None and message["type"] == "state":
             row = self.store.get_game(message["id"])
             assert row is not None and row.version >= message["version"], "told before stored"
@@ -138,8 +139,11 @@ def test_a_move_that_cannot_be_stored_changes_nothing_and_tells_no_one(tmp_path)
             player, watcher = FakeTransport(), FakeTransport()
             seat = Connection(player, held)
             hub.attach(live, seat)
-            hub.attach(live, Connection(watcher, frozenset()))
+            watching = Connection(watcher, frozenset())
+            hub.attach(live, watching)
+            await hub.receive(live, watching, json.dumps({"type": "hello", "version": -1}))
             await _settle()
+            watcher.messages.clear()
             version, position = live.version, str(live.state)
             store.fail = True
             action = str(live.state.legal_actions()[0])
@@ -250,49 +254,59 @@ def test_mcts_reuses_its_tree_from_move_to_move():
     assert ("g_test", 0) not in cache
 
 
+@pytest.mark.slow
 def test_a_worker_process_keeps_its_agents_and_catches_up():
-    """What a worker process runs (here, in this process): one agent serves a seat's moves,
-    catching up through observe; a history that does not continue what it saw makes a new one."""
+    """A worker process (as ``gamehall serve`` runs them): one agent serves a seat's moves,
+    catching up on what happened since; a history that does not continue what it saw makes a
+    new one, and the worker leaves no process behind when stopped."""
+    from gamehall.web.workers import ProcessWorker
+
     game = game_of("akros", {})
     options = json.dumps(dict(game.options), sort_keys=True)
-    cache = computers._worker_cache()
-    key = ("g_worker", 0)
-    made = cache.made
-    rng = random.Random(3)
-    state, actions, first_move = game.new_initial_state(), [], None
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = state.sample_chance(rng)
-        elif state.current_player == 0:
-            first_move = len(actions) if first_move is None else first_move
-            action = game.parse_action(
-                computers.worker_choose(key, "akros", options, actions, "beginner", 9)
-            )
-        else:
-            action = rng.choice(state.legal_actions())
-        actions.append(str(action))
-        state = state.apply_trusted(action)
-    assert cache.made == made + 1 and key in cache
-    computers.worker_choose(key, "akros", options, actions[:first_move], "beginner", 9)
-    assert cache.made == made + 2
-    computers.worker_forget("g_worker")
-    assert key not in cache
-
-
-def test_moves_go_to_the_worker_that_has_the_game_unless_another_is_less_busy():
-    pool = Computers(processes=True, workers=3)
-    pool._shards = [object()] * 3  # type: ignore[list-item]  # routing only, no processes
-    pool._busy = [0, 0, 0]
-    pool._homed = [0, 0, 0]
-    a = pool._route("g_a")
-    b = pool._route("g_b")
-    assert a != b  # new games spread over the idle workers
-    assert pool._route("g_a") == a  # and come home
-    pool._busy[a] = 1  # a's worker is thinking for another game: the move goes elsewhere
-    moved = pool._route("g_a")
-    assert moved != a and pool._home["g_a"] == moved
-    pool._busy = [1, 1, 1]  # everyone busy: stay home (its agents are there)
-    assert pool._route("g_a") == moved
-    pool._shards = []  # nothing to tell
-    pool.forget("g_a")  # a finished game leaves nothing behind
-    assert "g_a" not in pool._home and sum(pool._homed) == 1
+    worker = ProcessWorker("test", 1024)
+    worker.spawn()
+    try:
+        worker.wait_ready()
+        rng = random.Random(3)
+        state, actions, moves = game.new_initial_state(), [], []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = state.sample_chance(rng)
+            elif state.current_player == 0:
+                request = (
+                    "choose",
+                    ("g_worker", 0),
+                    "akros",
+                    options,
+                    None,
+                    actions,
+                    "beginner",
+                    9,
+                )
+                _, text, how = worker.call((*request, 10.0, []), 10.0)
+                assert how == "search"
+                moves.append(text)
+                action = game.parse_action(text)
+            else:
+                action = rng.choice(state.legal_actions())
+            actions.append(str(action))
+            state = state.apply_trusted(action)
+        # The same seed and history give the same move, whether the agent was kept or made anew.
+        first = actions.index(moves[0])
+        request = (
+            "choose",
+            ("g_worker", 0),
+            "akros",
+            options,
+            None,
+            actions[:first],
+            "beginner",
+            9,
+        )
+        assert worker.call((*request, 10.0, ["g_worker"]), 10.0)[1] == moves[0]
+    finally:
+        pid = worker.pid
+        worker.stop()
+    assert not worker.alive and pid is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -12,7 +12,7 @@ import time
 import pytest
 from pg_cluster import Cluster, fresh_database
 from sqlalchemy import create_engine, inspect, select
-from web_helpers import hello, play_random
+from web_helpers import hello, play_out, play_random
 
 from gamehall.core import Record
 from gamehall.store import SCHEMA_VERSION, Store
@@ -129,8 +129,7 @@ def test_online_game_with_a_spectator_survives_a_restart_exactly(server_factory)
             return
         mover = creator if after["to_move"] == 0 else guest
         with mover.websocket_connect(f"/ws/games/{game_id}") as ws:
-            ws.send_json({"type": "hello", "version": after["version"]})
-            state = server.receive_state(ws)
+            state = hello(server, ws, known=after)
             assert state["version"] == after["version"]
             action = state["legal"][0]["text"]
             ws.send_json({"type": "move", "version": state["version"], "action": action})
@@ -172,15 +171,20 @@ def test_a_computer_game_and_its_rematch_resume_after_a_restart(server_factory):
                 "level": "beginner",
             },
         ).json()
+        play_out(server, [server.client], game["id"])
         again = server.client.post(f"/api/games/{game['id']}/rematch").json()
         assert again["you"] == [0]
+        early = server.client.post(f"/api/games/{again['id']}/rematch")
+        assert early.status_code == 409 and early.json()["error"]["code"] == "not_over"
         cookies = dict(server.client.cookies.items())
-        before = server.client.get(f"/api/games/{game['id']}").json()
+        before = server.client.get(f"/api/games/{again['id']}").json()
     with server_factory() as server:
         browser = server.browser()
         browser.cookies.update(cookies)
-        after = browser.get(f"/api/games/{game['id']}").json()
-        assert after["version"] >= before["version"] and after["rematch"] == again["id"]
+        old = browser.get(f"/api/games/{game['id']}").json()
+        assert old["over"] and old["rematch"] == again["id"]
+        after = browser.get(f"/api/games/{again['id']}").json()
+        assert after["version"] >= before["version"] and after["you"] == [0]
         assert after["actions"][: before["version"]] == before["actions"]
         assert {g["id"] for g in browser.get("/api/games").json()["games"]} == {
             game["id"],
@@ -188,11 +192,11 @@ def test_a_computer_game_and_its_rematch_resume_after_a_restart(server_factory):
         }
         # The computer's moves, resumed if need be, come round to the person (or the end).
         deadline = time.monotonic() + 15
-        while after["to_move"] not in (1, None) and not after["over"]:
+        while after["to_move"] not in (0, None) and not after["over"]:
             assert time.monotonic() < deadline, "the computer did not move"
             time.sleep(0.05)
-            after = browser.get(f"/api/games/{game['id']}").json()
-        assert server.stored(game["id"]) == (after["version"], after["actions"])
+            after = browser.get(f"/api/games/{again['id']}").json()
+        assert server.stored(again["id"]) == (after["version"], after["actions"])
 
 
 def test_the_server_recovers_when_its_database_connections_are_dropped(
@@ -217,7 +221,7 @@ def test_the_server_recovers_when_its_database_connections_are_dropped(
         state = server.client.get(f"/api/games/{game['id']}").json()
         with server.client.websocket_connect(f"/ws/games/{game['id']}") as ws:
             state = play_random(
-                server, hello(server, ws, state["version"]), seats={0: ws, 1: ws},
+                server, hello(server, ws, known=state), seats={0: ws, 1: ws},
                 rng=random.Random(1), moves=1,
             )  # fmt: skip
         assert server.stored(game["id"])[0] == state["version"]

@@ -17,7 +17,7 @@ def test_a_restarted_server_resumes_a_game_exactly(server_factory):
         game = server.client.post(
             "/api/games", json={"game": "acadmu", "options": {"target": 2}, "mode": "hotseat"}
         ).json()
-        cookie = server.client.cookies.get(f"gh_{game['id']}")
+        cookie = server.client.cookies.get("gh_player")  # the browser's one identity
         with server.client.websocket_connect(f"/ws/games/{game['id']}") as ws:
             state = play_random(
                 server, hello(server, ws), seats={0: ws, 1: ws}, rng=random.Random(11), moves=6
@@ -27,14 +27,13 @@ def test_a_restarted_server_resumes_a_game_exactly(server_factory):
 
     with server_factory() as server:
         browser = server.browser()
-        headers = {"cookie": f"gh_{game['id']}={cookie}"}
+        headers = {"cookie": f"gh_player={cookie}"}
         after = browser.get(f"/api/games/{game['id']}", headers=headers).json()
         for key in ("version", "position", "actions", "view", "legal", "to_move", "you"):
             assert after[key] == before[key], key
         assert server.stored(game["id"]) == (before["version"], before["actions"])
         with browser.websocket_connect(f"/ws/games/{game['id']}", headers=headers) as ws:
-            ws.send_json({"type": "hello", "version": before["version"]})
-            state = server.receive_state(ws)
+            state = hello(server, ws, known=after)
             assert state["version"] == before["version"]
             if state["over"]:
                 return

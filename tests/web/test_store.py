@@ -17,6 +17,7 @@ from gamehall.store import (
     StoreError,
     VersionConflict,
     now_text,
+    player_key,
 )
 from gamehall.store.db import schema_version_table
 
@@ -118,7 +119,7 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 3
+        assert store.schema_version() == SCHEMA_VERSION == 4
         row = store.get_game(GAME)
         # Games stored before schema 2 were made under every game's first rules version.
         assert row is not None and row.rules_version == "1" and row.version == 1
@@ -134,6 +135,46 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
         assert again.get_game(GAME).rules_version == "1"
     finally:
         again.dispose()
+
+
+def test_a_version_2_store_keeps_no_identity_cookies_and_can_quarantine(store_url):
+    """Schema 3: the stored browser ids become their hashes (the cookie still finds its games,
+    and a copy of the database holds no cookie), and games gain a quarantine mark."""
+    engine = create_engine(store_url)
+    with engine.begin() as conn:
+        for statement in _SCHEMA_1:
+            conn.execute(text(statement))
+        conn.execute(text("ALTER TABLE games ADD COLUMN rules_version VARCHAR(32) DEFAULT '1'"))
+        conn.execute(text("UPDATE schema_version SET version = 2"))
+        conn.execute(text(f"INSERT INTO holdings VALUES ('oldcookie1234567', '{GAME}', 0)"))
+    engine.dispose()
+    store = Store(store_url)
+    try:
+        assert store.schema_version() == SCHEMA_VERSION
+        assert store.holders(GAME) == [(player_key("oldcookie1234567"), 0)]
+        assert [g.id for g in store.games_of(player_key("oldcookie1234567"))] == [GAME]
+        assert store.get_game(GAME).problem is None and store.pending_games() == []
+        store.set_pending(GAME, True)
+        assert store.pending_games() == [GAME]
+        store.quarantine(GAME, "it does not replay")
+        assert store.get_game(GAME).problem == "it does not replay"
+        assert store.pending_games() == []  # a quarantined game is not resumed
+    finally:
+        store.dispose()
+
+
+def test_a_seat_is_claimed_once(store_url):
+    store = Store(store_url)
+    try:
+        store.create_game(_row(), holders=[("creator", 0)])
+        assert store.claim_seat("guest", GAME, 1)
+        assert store.claim_seat("guest", GAME, 1)  # again: still theirs
+        assert not store.claim_seat("stranger", GAME, 1)
+        assert sorted(store.holders(GAME)) == [("creator", 0), ("guest", 1)]
+        assert store.ongoing_count("guest", "online") == 1
+        assert store.ongoing_count("guest", "computer") == 0
+    finally:
+        store.dispose()
 
 
 def test_appends_are_guarded_by_version(store_url):
@@ -223,13 +264,15 @@ def test_long_values_the_web_server_may_store_fit(store_url):
     and times the server accepts or writes must fit."""
     store = Store(store_url)
     try:
-        row = _row("g_" + "x" * 30)  # Hub.get accepts ids up to 32 characters
+        row = _row("g_" + "x" * 30)  # the column takes ids up to 32 characters
         row.seed = "f" * 64
         row.rules_version = "r" * 32
         row.created = row.updated = "2024-12-31T23:59:59.999+00:00"
-        store.create_game(row, holders=[("p" * 64, 0)])  # the player cookie: up to 64
+        store.create_game(row, holders=[(player_key("p"), 0)])  # a browser's key: 64 hex
         store.append_action(row.id, 1, "t" * 5000, -1, status="ongoing", result=None, pending=False)
         assert store.get_game(row.id).seed == "f" * 64
-        assert [g.id for g in store.games_of("p" * 64)] == [row.id]
+        assert [g.id for g in store.games_of(player_key("p"))] == [row.id]
+        store.quarantine(row.id, "a reason " * 1000)  # kept, cut to a bound
+        assert store.get_game(row.id).problem.startswith("a reason")
     finally:
         store.dispose()

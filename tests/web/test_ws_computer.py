@@ -121,4 +121,6 @@ def test_computers_in_worker_processes_play_a_whole_game(server_factory):
         with server.client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
             state = play_random(server, hello(server, ws), seats={0: ws}, rng=random.Random(8))
         assert state["over"] and 1 in state["movers"]
-        assert server.hub.computers._home == {}  # the finished game's agents are dropped
+        lanes = server.hub.computers.lanes.values()
+        assert all(lane.home == {} for lane in lanes)  # the finished game's agents are dropped
+        assert server.hub.computers.replaced == 0

@@ -24,6 +24,32 @@ def check_server_message(text: str) -> dict[str, Any]:
     return json.loads(text)
 
 
+class History:
+    """What one client knows of a game's history, kept from the deltas of its state messages
+    (as the front end keeps it): each state's ``actions`` and ``movers`` are made whole again,
+    and the delta as sent is kept under ``sent``."""
+
+    def __init__(self) -> None:
+        self.actions: list[str] | None = None
+        self.movers: list[int] = []
+
+    def take(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("type") != "state":
+            return message
+        since = message.get("since", 0)  # (a server before deltas sent every action)
+        assert len(message["actions"]) == len(message["movers"]) == message["version"] - since
+        if since == 0:
+            actions, movers = list(message["actions"]), list(message["movers"])
+        else:
+            assert self.actions is not None, "a delta before any state"
+            assert len(self.actions) >= since, (len(self.actions), since)
+            actions = self.actions[:since] + message["actions"]
+            movers = self.movers[:since] + message["movers"]
+        self.actions, self.movers = actions, movers
+        sent = {"since": since, "actions": message["actions"], "movers": message["movers"]}
+        return {**message, "actions": list(actions), "movers": list(movers), "sent": sent}
+
+
 def _answer_model(app: Any, method: str, path: str) -> type[BaseModel] | None:
     for route in app.routes:
         if (
@@ -65,8 +91,14 @@ class CheckedClient(TestClient):
 
 
 def _same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Two readers' states of one version agree on everything but the reader's own seats."""
-    return {**a, "you": None} == {**b, "you": None}
+    """Two readers' states of one version agree on everything but the reader's own seats (and
+    the delta each was sent)."""
+    return {**a, "you": None, "sent": None, "since": None} == {
+        **b,
+        "you": None,
+        "sent": None,
+        "since": None,
+    }
 
 
 def play_random(
@@ -123,6 +155,34 @@ def play_random(
     raise AssertionError(f"no end after {max_versions} versions")
 
 
-def hello(server: Any, ws: Any, version: int = -1) -> dict[str, Any]:
+def hello(
+    server: Any, ws: Any, version: int = -1, known: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Say hello on a socket and return the state. With ``known`` (a whole state the client
+    already has, say from REST) the client says its version, and the answer is a delta."""
+    if known is not None:
+        history = server.histories.setdefault(id(ws), History())
+        history.actions, history.movers = list(known["actions"]), list(known["movers"])
+        version = known["version"]
     ws.send_json({"type": "hello", "version": version})
     return server.receive_state(ws)
+
+
+def play_out(server: Any, browsers: Sequence[Any], game_id: str, seed: int = 0) -> dict[str, Any]:
+    """Play a game to its end with random moves, each browser for the seats it holds (computer
+    seats and chance move by themselves); the last state."""
+    import contextlib
+
+    with contextlib.ExitStack() as stack:
+        sockets = [
+            stack.enter_context(b.websocket_connect(f"/ws/games/{game_id}")) for b in browsers
+        ]
+        states = [hello(server, ws) for ws in sockets]
+        seats = {
+            seat: ws for ws, state in zip(sockets, states, strict=True) for seat in state["you"]
+        }
+        state = play_random(
+            server, states[0], seats=seats, watchers=sockets, rng=random.Random(seed)
+        )
+    assert state["over"], "the game did not end"
+    return state

@@ -316,12 +316,39 @@ def serve(
         Path | None,
         typer.Option(help="Folder of stored puzzles (default: the data directory's puzzles)."),
     ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(help="A TOML file of server settings (limits and policies, see the README)."),
+    ] = None,
+    setting: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="One setting as NAME=VALUE (repeatable; after --config)."),
+    ] = None,
+    https: Annotated[
+        bool,
+        typer.Option("--https", help="The server is reached over HTTPS (Secure cookies)."),
+    ] = False,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(help="Another origin whose pages may play here (repeatable)."),
+    ] = None,
 ) -> None:
     """Serve the web app: play in the browser against the computer, hot-seat or online."""
     from gamehall.web.server import serve as run_server
+    from gamehall.web.settings import Settings, SettingsError
 
+    try:
+        settings = Settings.from_toml(config) if config is not None else Settings()
+        settings = settings.replace(Settings.assignments(setting or []))
+        if https:
+            settings = settings.replace({"https": True})
+        if allow_origin:
+            origins = (*settings.allowed_origins, *allow_origin)
+            settings = settings.replace({"allowed_origins": list(origins)})
+    except SettingsError as error:
+        raise UsageError(str(error)) from None
     _check_port(host, port)
-    run_server(host=host, port=port, db=db, puzzles=puzzles)
+    run_server(host=host, port=port, db=db, puzzles=puzzles, settings=settings)
 
 
 def _check_port(host: str, port: int) -> None:

@@ -107,9 +107,7 @@ class Option:
                 return True
             if text in _FALSE:
                 return False
-            raise InvalidOptionError(
-                f"option {self.name} takes true or false, not {_short(value)}"
-            )
+            raise InvalidOptionError(f"option {self.name} takes true or false, not {_short(value)}")
         if self.kind == "int":
             converted = self._integer(value)
         else:
@@ -220,6 +218,14 @@ class Game(ABC):
     @property
     def num_players(self) -> int:
         return len(self.player_names)
+
+    @property
+    def max_game_length(self) -> int | None:
+        """The most actions (chance included) one game with these options can take, when the
+        rules bound it (OpenSpiel's ``MaxGameLength``); None when they do not (rounds that may
+        score nothing, draws that may tie again). A front end that must bound every game (the
+        web server) refuses options whose bound exceeds its own and caps the others."""
+        return None
 
     def variant_text(self) -> str:
         """The options that differ from their defaults, as ``name=value ...`` (shell-quoted)."""

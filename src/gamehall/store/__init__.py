@@ -11,6 +11,7 @@ from gamehall.store.db import (
     VersionConflict,
     default_url,
     now_text,
+    player_key,
 )
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "VersionConflict",
     "default_url",
     "now_text",
+    "player_key",
 ]

@@ -5,11 +5,16 @@ killed and restarted resumes every game exactly where it was. Tables::
 
     schema_version(version)                        one row: the schema this database has
     games(id, game, rules_version, options, mode, seed, seats, created, updated, version,
-          status, result, pending, rematch_of, rematch, setup)
+          status, result, pending, rematch_of, rematch, problem, setup)
     actions(game_id, number, text, mover, at)      number = 1, 2, …; mover = seat index, -1 chance
-    holdings(player_id, game_id, seat)             which browser (cookie ``gh_player``) holds what
+    holdings(player_id, game_id, seat)             which browser holds which seat: player_id is
+                                                   the SHA-256 of its identity cookie
+                                                   (:func:`player_key`), never the cookie
     reviews(game_id, status, budget, result, error, requested, updated)   a game's review, once
     puzzle_attempts(player_id, puzzle_id, game, solved, move, at)    a player's first answer
+
+A game with a ``problem`` (it no longer replays, or takes too long to load) is *quarantined*:
+the server does not load it again, and says why when asked for it.
 
 Types are kept portable (strings, integers, booleans, text; times as ISO-8601 UTC strings, which
 sort as text), so the same code runs on SQLite and PostgreSQL. Appending an action is one
@@ -20,6 +25,7 @@ can never both append action N (the primary key ``(game_id, number)`` says so to
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,14 +53,18 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
 (a game is only replayed by an engine with the same rules version). Games stored before had no
 rules version: they were made when every game was at its first, ``"1"``.
 
-2 → 3: ``games.setup``, the position a game starts from (NULL: the game's initial state; a game
+2 → 3: ``games.problem``, why a game is quarantined (null for every game until then); and
+``holdings.player_id`` becomes the SHA-256 of the identity cookie (:func:`player_key`) instead of
+the cookie itself, so the store holds no credential: each stored id is replaced by its hash.
+
+3 → 4: ``games.setup``, the position a game starts from (NULL: the game's initial state; a game
 started from a position of another game has its text), and the tables ``reviews`` (a finished
 game's review, computed once) and ``puzzle_attempts`` (each player's first answer to a puzzle).
 """
@@ -87,6 +97,7 @@ games_table = Table(
     Column("pending", Boolean, nullable=False, default=False),  # the server is to move
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
+    Column("problem", Text, nullable=True),  # why the game is quarantined; null: it is not
     Column("setup", Text, nullable=True),  # the starting position's text (NULL: the initial state)
 )
 
@@ -133,6 +144,12 @@ puzzle_attempts_table = Table(
 )
 
 REVIEW_STATUSES = ("queued", "running", "done", "failed")
+
+
+def player_key(identity: str) -> str:
+    """What the store keeps of a browser's identity cookie: its SHA-256 (hex), so a copy of
+    the database lets no one act as the browser."""
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()
 
 
 class StoreError(Exception):
@@ -187,6 +204,8 @@ class GameRow:
     pending: bool = False
     rematch_of: str | None = None
     rematch: str | None = None
+    problem: str | None = None
+    """Why the game is quarantined (it is not loaded), or None."""
     setup: str | None = None
     """The text of the position the game starts from (None: the game's initial state)."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -252,6 +271,7 @@ def _row_to_game(row: Any) -> GameRow:
         pending=bool(row.pending),
         rematch_of=row.rematch_of,
         rematch=row.rematch,
+        problem=row.problem,
         setup=row.setup,
     )
 
@@ -312,7 +332,11 @@ class Store:
                         "NOT NULL DEFAULT '1'"
                     )
                 )
-            if stored < 3 and "setup" not in _columns(conn, "games"):
+            if stored < 3:
+                if "problem" not in _columns(conn, "games"):
+                    conn.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
+                _hash_player_ids(conn)
+            if stored < 4 and "setup" not in _columns(conn, "games"):
                 conn.execute(text("ALTER TABLE games ADD COLUMN setup TEXT"))
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
@@ -407,6 +431,15 @@ class Store:
                 )
             )
 
+    def quarantine(self, game_id: str, problem: str) -> None:
+        """Mark a game that cannot be loaded, saying why (it is no longer resumed)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(problem=problem[:2000], pending=False)
+            )
+
     def set_pending(self, game_id: str, pending: bool) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -419,7 +452,9 @@ class Store:
             return list(
                 conn.execute(
                     select(games_table.c.id).where(
-                        games_table.c.pending.is_(True), games_table.c.status == "ongoing"
+                        games_table.c.pending.is_(True),
+                        games_table.c.status == "ongoing",
+                        games_table.c.problem.is_(None),
                     )
                 ).scalars()
             )
@@ -453,6 +488,45 @@ class Store:
             )
         ).first()
         return found is not None
+
+    def claim_seat(self, player_id: str, game_id: str, seat: int) -> bool:
+        """Give ``seat`` to ``player_id`` if no one holds it yet (True), else change nothing
+        (False, unless ``player_id`` holds it already: True). The caller serialises claims on
+        one game (the web server claims under the game's lock)."""
+        with self.engine.begin() as conn:
+            holders = (
+                conn.execute(
+                    select(holdings_table.c.player_id).where(
+                        holdings_table.c.game_id == game_id, holdings_table.c.seat == seat
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            if holders:
+                return player_id in holders
+            conn.execute(
+                insert(holdings_table).values(player_id=player_id, game_id=game_id, seat=seat)
+            )
+            return True
+
+    def ongoing_count(self, player_id: str, mode: str) -> int:
+        """How many ongoing games of ``mode`` the browser ``player_id`` holds a seat in."""
+        with self.engine.connect() as conn:
+            ids = (
+                select(holdings_table.c.game_id)
+                .where(holdings_table.c.player_id == player_id)
+                .distinct()
+            )
+            found = conn.execute(
+                select(games_table.c.id).where(
+                    games_table.c.id.in_(ids),
+                    games_table.c.mode == mode,
+                    games_table.c.status == "ongoing",
+                    games_table.c.problem.is_(None),
+                )
+            ).all()
+        return len(found)
 
     def holders(self, game_id: str) -> list[tuple[str, int]]:
         with self.engine.connect() as conn:
@@ -581,6 +655,17 @@ class Store:
                 )
             ).all()
         return {r.puzzle_id: bool(r.solved) for r in rows}
+
+
+def _hash_player_ids(conn: Any) -> None:
+    """Schema 3: every stored browser id becomes its hash (:func:`player_key`)."""
+    ids = conn.execute(select(holdings_table.c.player_id).distinct()).scalars().all()
+    for old in ids:  # one transaction with the version's update: never hashed twice
+        conn.execute(
+            update(holdings_table)
+            .where(holdings_table.c.player_id == old)
+            .values(player_id=player_key(old))
+        )
 
 
 def _columns(conn: Any, table: str) -> set[str]:

@@ -1,9 +1,13 @@
 """``gamehall tui --connect URL``: an online game of a running server, through the web protocol.
 
-The link is a game page (``http://HOST:PORT/game/ID``, the address anyone watches with) or a
-seat link (``…?seat=TOKEN``, which seats you). The record (``GET /api/games/ID/record``) names
-the game and its variant; the WebSocket (``/ws/games/ID``, see ``docs/web-protocol.md``) then
-brings a ``state`` message after every action. Every message is parsed with the protocol's own
+The link is a game page (``http://HOST:PORT/game/ID``, the address anyone watches with) or an
+invite link (``…?seat=TOKEN``, which seats you if no one has used it yet). Like a browser, the
+terminal is one identity to the server (the cookie ``gh_player``, kept in the data directory as
+``identity``), and the server keeps the seats it holds: an invite is posted once to
+``POST /api/games/ID/join``, and the WebSocket carries the cookie, never the invite. The record
+(``GET /api/games/ID/record``) names the game and its variant; the WebSocket (``/ws/games/ID``,
+see ``docs/web-protocol.md``) then brings a ``state`` message after every action, with the
+actions since the version this client has. Every message is parsed with the protocol's own
 typed models (:mod:`gamehall.web.protocol`), and each state is checked by replaying its actions
 with the local engine, so the board is drawn from real states, exactly as in a local game. The
 server draws chance and runs the computer; your moves go to it as ``move`` messages and count
@@ -16,6 +20,8 @@ does, less undo and clocks; a copy of the record is kept in the data directory.
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import queue
 import threading
 import time
@@ -30,7 +36,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gamehall.core import Action, GamehallError, Record, State, make_record
-from gamehall.tui.session import new_save_path
+from gamehall.tui.session import data_dir, new_save_path
 from gamehall.web.protocol import (
     SERVER_MESSAGE,
     ErrorAnswer,
@@ -38,6 +44,7 @@ from gamehall.web.protocol import (
     Hello,
     Move,
     PresenceMessage,
+    Resync,
     SeatPresence,
     StateMessage,
 )
@@ -82,23 +89,79 @@ def parse_link(url: str) -> tuple[str, str, str | None]:
     return f"{scheme}://{parsed.netloc}", game_id, seat
 
 
-def _get(url: str, limit: int) -> bytes:
+IDENTITY_COOKIE = "gh_player"
+
+
+def identity_path() -> Path:
+    """Where the terminal keeps its identity (the server's cookie, as a browser keeps it)."""
+    return data_dir() / "identity"
+
+
+def load_identity() -> str | None:
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        text = identity_path().read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text or None
+
+
+def save_identity(identity: str) -> None:
+    path = identity_path()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as file:
+            file.write(identity)
+
+
+def _request(
+    url: str, limit: int, identity: str | None = None, body: dict[str, Any] | None = None
+) -> tuple[bytes, str | None]:
+    """GET (or POST ``body`` to) ``url`` as the identity; the answer, and the identity the
+    server gave if it gave one."""
+    request = urllib.request.Request(url, method="GET" if body is None else "POST")
+    if body is not None:
+        request.data = json.dumps(body).encode("utf-8")
+        request.add_header("Content-Type", "application/json")
+    if identity:
+        request.add_header("Cookie", f"{IDENTITY_COOKIE}={identity}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
             data = response.read(limit + 1)
+            given = _given_identity(response.headers.get_all("Set-Cookie") or [])
     except urllib.error.HTTPError as error:
         try:
-            message = ErrorAnswer.model_validate_json(error.read(10_000)).error.message
+            answer = ErrorAnswer.model_validate_json(error.read(10_000)).error
         except ValidationError:
-            message = error.reason
-        raise GamehallError(f"the server says: {message}") from None
+            raise GamehallError(f"the server says: {error.reason}") from None
+        raise ServerRefusal(answer.code, answer.message) from None
     except urllib.error.URLError as error:
         raise GamehallError(f"cannot reach {url}: {error.reason}") from None
     except OSError as error:
         raise GamehallError(f"cannot reach {url}: {error}") from None
     if len(data) > limit:
         raise GamehallError(f"{url} sent more than {limit:,} bytes")
-    return data
+    return data, given
+
+
+def _given_identity(headers: list[str]) -> str | None:
+    from http.cookies import SimpleCookie
+
+    for header in headers:
+        cookies: SimpleCookie = SimpleCookie()
+        with contextlib.suppress(Exception):
+            cookies.load(header)
+        if IDENTITY_COOKIE in cookies:
+            return cookies[IDENTITY_COOKIE].value
+    return None
+
+
+class ServerRefusal(GamehallError):
+    """The server refused a request: its error code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"the server says: {message}")
+        self.code = code
 
 
 class RemoteSession:
@@ -109,8 +172,17 @@ class RemoteSession:
     clock = None
     forfeit = None
 
-    def __init__(self, base: str, game_id: str, seat: str | None, record: Record) -> None:
+    def __init__(
+        self,
+        base: str,
+        game_id: str,
+        seat: str | None,
+        record: Record,
+        identity: str | None = None,
+    ) -> None:
         self.base, self.id, self.token = base, game_id, seat
+        self.identity = identity
+        """The server's cookie for this terminal (see the module docstring)."""
         self.game = record.game()
         self.states: list[State] = [self.game.new_initial_state()]
         self.actions: list[Action] = []
@@ -138,8 +210,7 @@ class RemoteSession:
     def ws_url(self) -> str:
         parsed = urllib.parse.urlsplit(self.base)
         scheme = "wss" if parsed.scheme == "https" else "ws"
-        query = f"?seat={urllib.parse.quote(self.token)}" if self.token else ""
-        return f"{scheme}://{parsed.netloc}/ws/games/{self.id}{query}"
+        return f"{scheme}://{parsed.netloc}/ws/games/{self.id}"
 
     def start(self) -> None:
         self._thread.start()
@@ -157,7 +228,13 @@ class RemoteSession:
         attempt = 0
         while not self._closed.is_set():
             try:
-                with connect(self.ws_url(), max_size=MAX_MESSAGE, open_timeout=10) as socket:
+                headers = {"Cookie": f"{IDENTITY_COOKIE}={self.identity}"} if self.identity else {}
+                with connect(
+                    self.ws_url(),
+                    max_size=MAX_MESSAGE,
+                    open_timeout=10,
+                    additional_headers=headers,
+                ) as socket:
                     self._socket = socket
                     attempt = 0
                     socket.send(Hello(type="hello", version=self.version).model_dump_json())
@@ -214,7 +291,11 @@ class RemoteSession:
                 changed = True
 
     def _take_state(self, message: StateMessage) -> bool:
-        actions = message.actions
+        known = [str(a) for a in self.actions]
+        if message.since > len(known):  # the actions after a version this client lacks
+            self._ask_resync()
+            return False
+        actions = known[: message.since] + list(message.actions)
         if message.rules_version != self.game.rules_version:
             self.last_error = (
                 f"the server plays {self.game.name} rules version {message.rules_version!r}, "
@@ -353,6 +434,12 @@ class RemoteSession:
             raise GamehallError(f"cannot save the game to {target}: {error.strerror}") from None
         return target
 
+    def _ask_resync(self) -> None:
+        socket = self._socket
+        if socket is not None:
+            with contextlib.suppress(Exception):
+                socket.send(Resync(type="resync").model_dump_json())
+
     def computer_agent(self) -> Any:
         raise GamehallError("the server plays the computer's moves")
 
@@ -360,14 +447,31 @@ class RemoteSession:
         raise GamehallError("the server draws chance")
 
 
-def connect_session(url: str) -> RemoteSession:
-    """Open the online game a link names (a seat link seats you) and start listening."""
+def connect_session(url: str, identity: str | None = None) -> RemoteSession:
+    """Open the online game a link names (an unused invite link seats you) and start
+    listening, as ``identity`` (default: the one this terminal keeps, made on first use)."""
     base, game_id, seat = parse_link(url)
-    text = _get(f"{base}/api/games/{urllib.parse.quote(game_id)}/record", MAX_RECORD)
+    identity = identity or load_identity()
+    quoted = urllib.parse.quote(game_id)
+    data, given = _request(f"{base}/api/games/{quoted}/record", MAX_RECORD, identity)
+    if given and given != identity:
+        identity = given
+        save_identity(identity)
     try:
-        record = Record.parse(text.decode("utf-8"))
+        record = Record.parse(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise GamehallError(f"{base} sent a record that is not UTF-8 text") from None
-    session = RemoteSession(base, game_id, seat, record)
+    if seat and not identity:  # the record does not make one: ask for it before joining
+        _, identity = _request(f"{base}/api/games/{quoted}", MAX_RECORD, None)
+        if identity:
+            save_identity(identity)
+    session = RemoteSession(base, game_id, seat, record, identity)
+    if seat:
+        try:
+            _request(f"{base}/api/games/{quoted}/join", 10_000, identity, {"seat": seat})
+        except ServerRefusal as refusal:
+            if refusal.code != "seat_taken":
+                raise
+            session.remote_note = f"{refusal}; watching"
     session.start()
     return session

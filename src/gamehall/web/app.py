@@ -1,12 +1,15 @@
 """The web app (FastAPI): the REST API, the game WebSocket and the single-page front end.
 
-See docs/web-protocol.md for the contract. :func:`create_app` builds an app on a store URL;
-tests give it a temporary SQLite file and, if they like, their own computer players.
+See docs/web-protocol.md for the contract. :func:`create_app` builds an app on a store URL and
+its :class:`~gamehall.web.settings.Settings`; tests give it a temporary SQLite file and, if they
+like, their own computer players. Every request first passes the edge
+(:mod:`gamehall.web.security`: headers, origin, body size); a browser is one identity cookie
+(:mod:`gamehall.web.identity`) and the seats it holds are the server's to say.
 """
 
 from __future__ import annotations
 
-import secrets
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,6 +29,7 @@ from gamehall.web import assist as assistance
 from gamehall.web.computers import AgentFactory
 from gamehall.web.engine import played_items
 from gamehall.web.hub import Hub
+from gamehall.web.identity import Identity, set_identity_cookie
 from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
     PROTOCOL_VERSION,
@@ -38,6 +42,7 @@ from gamehall.web.protocol import (
     GameInfo,
     GameList,
     GameSummary,
+    InviteAnswer,
     Join,
     JoinAnswer,
     MetaAnswer,
@@ -47,43 +52,16 @@ from gamehall.web.protocol import (
     ReplayAnswer,
     StateMessage,
 )
+from gamehall.web.security import Edge
+from gamehall.web.settings import Settings
 
 STATIC_DIR = Path(__file__).parent / "static"
-PLAYER_COOKIE = "gh_player"
-COOKIE_AGE = 400 * 24 * 3600
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>gamehall</title>
 <p>The gamehall front end is not installed (no <code>static/index.html</code>).
 The API is at <a href="/api/meta">/api/meta</a>.</p>
 """
-
-
-def seat_cookie_name(game_id: str) -> str:
-    return f"gh_{game_id}"
-
-
-def cookie_tokens(value: str | None) -> list[str]:
-    """The tokens in a seat cookie: ``index:token`` pairs joined by ``.``."""
-    if not value:
-        return []
-    tokens = []
-    for pair in value.split("."):
-        _, sep, token = pair.partition(":")
-        if sep and token:
-            tokens.append(token)
-    return tokens
-
-
-def _cookie_value(live: LiveGame, seats: frozenset[int]) -> str:
-    return ".".join(f"{i}:{live.row.seats[i].token}" for i in sorted(seats))
-
-
-def _request_tokens(cookies: dict[str, str], live: LiveGame, query_token: str | None) -> list[str]:
-    tokens = cookie_tokens(cookies.get(seat_cookie_name(live.id)))
-    if live.row.rematch_of:  # a rematch keeps each person's token (on the swapped seat)
-        tokens += cookie_tokens(cookies.get(seat_cookie_name(live.row.rematch_of)))
-    if query_token:
-        tokens.append(query_token)
-    return tokens
+_API_PREFIXES = ("/api/", "/ws/", "/games/")
+"""Paths whose errors are JSON; every other unknown path shows the app's not-found page."""
 
 
 def _meta() -> MetaAnswer:
@@ -115,6 +93,7 @@ def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
 def create_app(
     db: str | None = None,
     *,
+    settings: Settings | None = None,
     static_dir: Path | str | None = None,
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
@@ -125,14 +104,16 @@ def create_app(
     on_ready: Callable[[float], None] | None = None,
 ) -> FastAPI:
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
-    user's data directory). ``processes`` runs computer players, hints and reviews in worker
-    processes (for CPU-bound search), warmed before the app serves; an ``agent_factory`` (tests)
-    runs on threads. ``puzzles_dir`` holds the puzzles offered beside each game's starter set
+    user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
+    computer players, hints and reviews in worker processes (for CPU-bound search), warmed
+    before the app serves and bounded like computer moves; an ``agent_factory`` (tests) runs
+    on threads. ``puzzles_dir`` holds the puzzles offered beside each game's starter set
     (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
     and reviews (defaults in :mod:`gamehall.web.hints` and :mod:`gamehall.web.review`);
     ``on_ready(seconds)`` is told when the app serves and how long the warm-up of its workers
-    (computers first, then hints and reviews) took."""
+    took."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
+    config = settings or Settings()
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -140,18 +121,17 @@ def create_app(
         store = Store(db)
         hub = Hub(
             store,
+            settings=config,
             agent_factory=agent_factory,
             processes=processes,
             agent_workers=agent_workers,
         )
         helper = assistance.Assist(
             hub,
-            processes=processes,
             puzzles_dir=puzzles_dir,
             review_budget=review_budget,
             **({} if hint_seconds is None else {"hint_seconds": hint_seconds}),
         )
-        helper.launch()
         await hub.start()
         await helper.start()
         # The hint and review workers warm up before the app serves too: warming while the first
@@ -169,6 +149,8 @@ def create_app(
             await hub.stop()
 
     app = FastAPI(title="gamehall", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.settings = config
+    app.add_middleware(Edge, settings=config)
 
     def hub() -> Hub:
         return holder["hub"]  # type: ignore[no-any-return]
@@ -181,70 +163,54 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
-        )
+        errors = error.errors()
+        for problem in errors:
+            if problem.get("type") == "bad_text":
+                return _error(ErrorCode.BAD_TEXT, str(problem["msg"]), 400)
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors)
         return _error(ErrorCode.BAD_REQUEST, problems, 400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404 and not request.url.path.startswith(_API_PREFIXES):
+            return index(status_code=404)  # the app's own not-found page
         code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
             error.status_code, ErrorCode.HTTP_ERROR
         )
         return _error(code, str(error.detail), error.status_code)
 
-    # --- cookies ---
+    # --- who is asking ---
 
-    def player_id(request: Request, response: Response) -> str:
-        current = request.cookies.get(PLAYER_COOKIE)
-        if (
-            current
-            and 8 <= len(current) <= 64
-            and current.replace("-", "").replace("_", "").isalnum()
-        ):
-            return current
-        new = secrets.token_urlsafe(12)
-        response.set_cookie(
-            PLAYER_COOKIE, new, max_age=COOKIE_AGE, httponly=True, samesite="lax", path="/"
-        )
+    def identity(request: Request, response: Response) -> Identity:
+        """The browser's identity; a browser without one is given one."""
+        found = Identity.from_cookies(request.cookies)
+        if found is not None:
+            return found
+        new = Identity.new()
+        set_identity_cookie(response, new, config)
         return new
 
-    def set_seat_cookie(response: Response, live: LiveGame, seats: frozenset[int]) -> None:
-        response.set_cookie(
-            seat_cookie_name(live.id),
-            _cookie_value(live, seats),
-            max_age=COOKIE_AGE,
-            httponly=True,
-            samesite="lax",
-            path="/",
-        )
-
-    async def held_seats(
-        request: Request, response: Response, live: LiveGame, query_token: str | None = None
-    ) -> frozenset[int]:
-        """The seats this browser holds; a seat known only from ``?seat=`` or a rematch's old
-        cookie is written into this game's cookie."""
-        seats = live.seats_of(_request_tokens(request.cookies, live, query_token))
-        from_cookie = live.seats_of(cookie_tokens(request.cookies.get(seat_cookie_name(live.id))))
-        if seats != from_cookie:
-            set_seat_cookie(response, live, seats)
-            me = player_id(request, response)
-            for seat in seats - from_cookie:
-                await hub().db(hub().store.add_holding, me, live.id, seat)
-        return seats
+    def address(request: Request) -> str:
+        return request.client.host if request.client is not None else ""
 
     def base_url(request: Request) -> str:
         return str(request.base_url).rstrip("/")
 
-    def created_answer(request: Request, live: LiveGame, you: frozenset[int]) -> CreatedAnswer:
-        url = f"{base_url(request)}/game/{live.id}"
-        invite = None
-        if live.row.mode == "online":
-            others = [i for i, s in enumerate(live.row.seats) if s.kind == "human" and i not in you]
-            if others:
-                invite = f"{url}?seat={live.row.seats[others[0]].token}"
+    def invite_url(request: Request, live: LiveGame, player_id: str | None) -> str | None:
+        seat = hub().invite_seat(live, player_id)
+        if seat is None:
+            return None
+        return f"{base_url(request)}/game/{live.id}?seat={live.row.seats[seat].token}"
+
+    def created_answer(
+        request: Request, live: LiveGame, you: frozenset[int], player_id: str
+    ) -> CreatedAnswer:
         return CreatedAnswer(
-            id=live.id, url=url, seats=live.seat_infos(), you=sorted(you), invite=invite
+            id=live.id,
+            url=f"{base_url(request)}/game/{live.id}",
+            seats=live.seat_infos(),
+            you=sorted(you),
+            invite=invite_url(request, live, player_id),
         )
 
     # --- REST ---
@@ -255,7 +221,7 @@ def create_app(
 
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
-        me = player_id(request, response)
+        me = identity(request, response)
         start = None
         if body.start is not None:  # a position of a stored game, found by the server
             source = await hub().get(body.start.game_id)
@@ -267,16 +233,16 @@ def create_app(
             mode=body.mode,
             seat=body.seat,
             level=body.level,
-            player_id=me,
+            player_id=me.key,
             start=start,
+            address=address(request),
         )
-        set_seat_cookie(response, live, you)
-        return created_answer(request, live, you)
+        return created_answer(request, live, you, me.key)
 
     @app.get("/api/games")
     async def list_games(request: Request, response: Response) -> GameList:
-        me = player_id(request, response)
-        rows = await hub().db(hub().store.games_of, me)
+        me = identity(request, response)
+        rows = await hub().db(hub().store.games_of, me.key)
         games = []
         for row in rows:
             try:
@@ -300,12 +266,14 @@ def create_app(
         return GameList(games=games)
 
     @app.get("/api/games/{game_id}")
-    async def get_game(
-        game_id: str, request: Request, response: Response, seat: str | None = None
-    ) -> StateMessage:
+    async def get_game(game_id: str, request: Request, response: Response) -> StateMessage:
         live = await hub().get(game_id)
-        you = await held_seats(request, response, live, seat)
-        return live.state_message(you)
+        return live.state_message(live.seats_for(identity(request, response).key))
+
+    @app.get("/api/games/{game_id}/invite")
+    async def get_invite(game_id: str, request: Request, response: Response) -> InviteAnswer:
+        live = await hub().get(game_id)
+        return InviteAnswer(invite=invite_url(request, live, identity(request, response).key))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> PlainTextResponse:
@@ -321,32 +289,31 @@ def create_app(
     async def get_replay(game_id: str) -> ReplayAnswer:
         live = await hub().get(game_id)
         game = live.game
-        states = [state.view() for state in live.states()]
+        texts = list(live.actions)
+
+        def views() -> list[dict[str, object]]:  # the trusted path, off the event loop
+            return [state.view() for state in live.states()]
+
+        states = await asyncio.to_thread(views)
         return ReplayAnswer(
             id=live.id,
             game=game.name,
             seats=list(game.player_names),
-            actions=played_items(game, live.actions, live.movers),
+            actions=played_items(game, texts, live.movers[: len(texts)]),
             states=states,
         )
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request, response: Response) -> CreatedAnswer:
         live = await hub().get(game_id)
-        held = await held_seats(request, response, live)
-        new, you = await hub().rematch(live, held)
-        set_seat_cookie(response, new, you)
-        return created_answer(request, new, you)
+        me = identity(request, response)
+        new, you = await hub().rematch(live, live.seats_for(me.key), me.key, address(request))
+        return created_answer(request, new, you, me.key)
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join, request: Request, response: Response) -> JoinAnswer:
         live = await hub().get(game_id)
-        joined = live.seats_of([body.seat])
-        if not joined:
-            raise ProtocolError(
-                ErrorCode.BAD_SEAT_TOKEN, "that seat token is not one of this game's"
-            )
-        you = await held_seats(request, response, live, body.seat)
+        you = await hub().claim(live, identity(request, response).key, body.seat)
         return JoinAnswer(you=sorted(you))
 
     def plugin_of(game: str) -> GamePlugin:
@@ -379,11 +346,18 @@ def create_app(
             raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no board stylesheet")
         return Response(source, media_type="text/css; charset=utf-8")
 
+    def player_key(request: Request, response: Response) -> str:
+        return identity(request, response).key
+
+    async def held_seats(request: Request, response: Response, live: LiveGame) -> frozenset[int]:
+        """The seats of ``live`` the browser's identity holds (kept on the server)."""
+        return live.seats_for(player_key(request, response))
+
     assistance.register(
         app,
         hub=hub,
         assist=lambda: holder["assist"],
-        player_id=player_id,
+        player_id=player_key,
         held_seats=held_seats,
     )
 
@@ -399,9 +373,18 @@ def create_app(
             await websocket.send_text(refusal.model_dump_json())
             await websocket.close(code=4000 + error.status)  # 4404 no such game, 4409 rules
             return
-        tokens = _request_tokens(websocket.cookies, live, websocket.query_params.get("seat"))
-        connection = Connection(websocket, live.seats_of(tokens))
-        hub().attach(live, connection)
+        me = Identity.from_cookies(websocket.cookies)
+        key = me.key if me is not None else None
+        host = websocket.client.host if websocket.client is not None else ""
+        connection = Connection(websocket, live.seats_for(key), identity=key, address=host)
+        try:
+            hub().attach(live, connection)
+        except ProtocolError as error:
+            refusal = ErrorMessage(code=error.code, message=error.message, version=None)
+            await websocket.send_text(refusal.model_dump_json())
+            await websocket.close(code=1013)
+            return
+        largest = config.max_message_bytes
         try:
             while True:
                 event = await websocket.receive()
@@ -410,6 +393,9 @@ def create_app(
                 text = event.get("text")
                 if text is None:
                     text = event.get("bytes") or b""
+                if len(text) > largest:  # uvicorn refuses these first (ws_max_size)
+                    await websocket.close(code=1009)
+                    break
                 await hub().receive(live, connection, text)
         except WebSocketDisconnect:
             pass
@@ -418,11 +404,11 @@ def create_app(
 
     # --- the front end (a single-page app with client routing) ---
 
-    def index() -> Response:
+    def index(status_code: int = 200) -> Response:
         page = static / "index.html"
         if page.is_file():
-            return FileResponse(page, media_type="text/html")
-        return HTMLResponse(_PLACEHOLDER)
+            return FileResponse(page, media_type="text/html", status_code=status_code)
+        return HTMLResponse(_PLACEHOLDER, status_code=status_code)
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:

@@ -1,8 +1,9 @@
 """Exact analysis for players on the web: hints, reviews and puzzles, beside the game hub.
 
-:class:`Assist` holds their lanes (:class:`~gamehall.web.workers.Lane`: a warmed worker process
+:class:`Assist` holds their lanes (:class:`~gamehall.web.workers.Lane`: lanes of the hub's one
+scheduler of workers, :class:`~gamehall.web.computers.Computers`, with a warmed worker process
 each under ``gamehall serve``, so a review holds up no hint, and neither holds up a computer
-move) and their services (:mod:`~gamehall.web.hints`, :mod:`~gamehall.web.review`,
+move; each job bounded in time and memory like a computer move) and their services (:mod:`~gamehall.web.hints`, :mod:`~gamehall.web.review`,
 :mod:`~gamehall.web.puzzles`); :func:`register` adds their routes to the app::
 
     POST /api/games/{id}/hint                 HintAnswer: the best moves for the player to move
@@ -13,8 +14,9 @@ move) and their services (:mod:`~gamehall.web.hints`, :mod:`~gamehall.web.review
     GET  /api/puzzles/{game}/{puzzle}         PuzzleAnswer: that puzzle
     POST /api/puzzles/{game}/{puzzle}/answer  PuzzleVerdict: right or not, and the solution line
 
-Who is asking is the app's business: the routes take the app's own ``player_id`` and
-``held_seats`` functions, so identity is decided in one place.
+Who is asking is the app's business: the routes take the app's own ``player_id`` (the
+identity's key) and ``held_seats`` (the seats kept on the server for that identity) functions,
+so identity is decided in one place; the edge (Origin, body size, clean text) comes first.
 """
 
 from __future__ import annotations
@@ -42,11 +44,14 @@ from gamehall.web.protocol import (
     ReviewAnswer,
 )
 from gamehall.web.puzzles import PuzzleService, value_kinds
+from gamehall.web.review import BUDGET as REVIEW_BUDGET
 from gamehall.web.review import ReviewService
 from gamehall.web.workers import Lane
 
 log = logging.getLogger("gamehall.web")
 
+JOB_MARGIN = 30.0
+"""Seconds past its own budget a hint or review may run before its worker stops it."""
 HINTS_QUEUED = 4
 """Hints waiting or being worked out at once, server-wide (beyond: ``busy``)."""
 REVIEWS_QUEUED = 16
@@ -60,35 +65,34 @@ class Assist:
         self,
         hub: Any,
         *,
-        processes: bool = False,
         puzzles_dir: Path | None = None,
         hint_seconds: float = HINT_SECONDS,
         review_budget: dict[str, float] | None = None,
     ) -> None:
-        self.hint_lane = Lane("hint", processes=processes, limit=HINTS_QUEUED)
-        self.review_lane = Lane("review", processes=processes, limit=REVIEWS_QUEUED)
+        budget = dict(review_budget or REVIEW_BUDGET)
+        self.hint_lane = Lane(
+            "hint", hub.computers, limit=HINTS_QUEUED, seconds=2 * hint_seconds + JOB_MARGIN
+        )
+        review_seconds = budget.get("total_seconds", REVIEW_BUDGET["total_seconds"])
+        self.review_lane = Lane(
+            "review", hub.computers, limit=REVIEWS_QUEUED, seconds=review_seconds + JOB_MARGIN
+        )
         self.hints = HintService(self.hint_lane, seconds=hint_seconds)
-        self.reviews = ReviewService(hub, self.review_lane, review_budget)
+        self.reviews = ReviewService(hub, self.review_lane, budget)
         self.puzzles = PuzzleService(hub, puzzles_dir)
         self.warmed_in = 0.0
-        """How long the hint and review workers took to warm up (once they have)."""
+        """How long the start took past the hub's (its workers are warm by then)."""
         self._warming: asyncio.Task[None] | None = None
 
-    def launch(self) -> None:
-        """Make the lanes (their workers start, and warm up, in :meth:`start`)."""
-        self.hint_lane.start()
-        self.review_lane.start()
-
     async def start(self) -> None:
-        """Start the workers warming up (the app waits for them, :meth:`ready`, before it
-        serves; a hint or review asked for before they are warm would wait for them). Then the
+        """Learn the games' value kinds from a warm worker (the hub's workers warm up in its
+        start, before this; the app waits for this, :meth:`ready`, before it serves). Then the
         unfinished reviews are carried on."""
         self._warming = asyncio.get_running_loop().create_task(self._warm())
 
     async def _warm(self) -> None:
         started = time.perf_counter()
         try:
-            await asyncio.gather(self.hint_lane.warm(), self.review_lane.warm())
             self.warmed_in = time.perf_counter() - started
             kinds = await self.hint_lane.run(value_kinds)
             self.puzzles.kinds = {name: ValueKind(kind) for name, kind in kinds.items()}
@@ -109,8 +113,6 @@ class Assist:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._warming
         await self.reviews.stop()
-        self.hint_lane.stop()
-        self.review_lane.stop()
 
 
 PlayerOf = Callable[[Request, Response], str]

@@ -84,19 +84,6 @@ def draw_chance(state: State, rng: random.Random) -> Action:
     return rng.choices(actions, cum_weights=cumulative)[0]
 
 
-def safe_options(cls: type[Game], options: dict[str, Any]) -> None:
-    """Options from the network may not name files on the server: an option whose kind is
-    ``path`` is refused by its kind (the value is never looked at, nor the file system)."""
-    kinds = {spec.name: spec.kind for spec in cls.option_specs}
-    for name in options:
-        if kinds.get(name) == "path":
-            raise ProtocolError(
-                ErrorCode.BAD_OPTION,
-                f"option {name} names a file, and files cannot be named over the web; "
-                "give the data itself instead",
-            )
-
-
 def check_rules_version(game_id: str, cls: type[Game], stored: str) -> None:
     """A game stored under other rules than the engine plays is refused, naming both."""
     if stored != cls.rules_version:

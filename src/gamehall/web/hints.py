@@ -149,6 +149,7 @@ class HintService:
                     self.count,
                     self.seconds,
                     derived_seed(live.row.seed, "hint", live.version) % 2**31,
+                    client=player_id,
                 )
                 answer = HintAnswer(id=live.id, version=key[1], **fields)
                 future.set_result(answer)

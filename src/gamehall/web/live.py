@@ -1,17 +1,24 @@
 """A game in play and the clients connected to it.
 
 A :class:`LiveGame` holds a game's stored row, its current state (the replay of the stored
-actions), who played each action, and its :class:`Connection` objects; it makes the protocol's
-``state`` and ``presence`` messages and tells every client. A connection writes to a
-:class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette WebSocket, or a fake in
-the tests), so a live game runs without a web framework.
+actions), who played each action, which browsers hold its seats, and its :class:`Connection`
+objects; it makes the protocol's ``state`` and ``presence`` messages and tells every client. A
+connection writes to a :class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette
+WebSocket, or a fake in the tests), so a live game runs without a web framework.
+
+State messages carry the action history as a delta: the actions after the version the reader
+has (``since``). A connection remembers the last version it was sent, so telling it of one action
+costs one action's text, whatever the game's length; a connection that has not said ``hello``
+is told nothing until it does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
+import time
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -48,12 +55,31 @@ class Connection:
     waits on a slow one; one that falls :data:`SEND_QUEUE_LIMIT` messages behind is closed.
     """
 
-    def __init__(self, transport: Transport, seats: frozenset[int]) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        seats: frozenset[int],
+        *,
+        identity: str | None = None,
+        address: str = "",
+    ) -> None:
         self.transport = transport
         self.seats = seats
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.identity = identity
+        """The key of the browser's identity (None: it has none), see gamehall.web.identity."""
+        self.address = address
+        self.version: int | None = None
+        """The last version this client was sent a state of (None: none yet, it has not said
+        hello); the next state carries the actions after it."""
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.rates: dict[str, object] = {}
+        """The connection's own rate buckets (see gamehall.web.limits), made by the hub."""
+        self.dropped = 0
+        """Messages dropped for being over the rate (the socket closes past a bound)."""
+        self.warned = False
+        """Whether this run of dropped messages was answered with ``over_limit`` already."""
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._pump())
@@ -63,19 +89,24 @@ class Connection:
         if self.closed:
             return
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.closed = True
-            self.queue.put_nowait(None)
+            self.close(1013)  # try again later: it resyncs on reconnect
             return
         text = message if isinstance(message, str) else message.model_dump_json()
         self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Close the connection once what is queued has been sent (1008: it broke a limit)."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
 
     async def _pump(self) -> None:
         try:
             while True:
                 text = await self.queue.get()
-                if text is None:
+                if isinstance(text, int):
                     with contextlib.suppress(Exception):
-                        await self.transport.close(code=1013)
+                        await self.transport.close(code=text)
                     return
                 await self.transport.send_text(text)
         except Exception:  # the client went away; the receive loop notices and detaches
@@ -104,6 +135,10 @@ class LiveGame:
         """Held while an action is checked and committed: one writer at a time per game."""
         self.connections: set[Connection] = set()
         self.thinking: asyncio.Task[None] | None = None
+        self.holders: dict[str, frozenset[int]] = {}
+        """The seats each browser holds (identity key -> seat indices), as stored."""
+        self.used = time.monotonic()
+        """When the game was last asked for (idle games leave memory, see the hub)."""
         self._cached: tuple[int, StateMessage, str] | None = None
         self._text_cache: tuple[tuple[object, ...], str] | None = None
 
@@ -195,7 +230,45 @@ class LiveGame:
         self.row.version = self.version
         self.row.status = "finished" if state.is_terminal() else "ongoing"
 
+    def touch(self) -> None:
+        self.used = time.monotonic()
+
+    def idle(self) -> bool:
+        """Nobody watches, no computer thinks and no action is being committed."""
+        return (
+            not self.connections
+            and (self.thinking is None or self.thinking.done())
+            and not self.lock.locked()
+        )
+
     # --- seats ---
+
+    def set_holders(self, holdings: Iterable[tuple[str, int]]) -> None:
+        """Take the stored holdings (identity key, seat) of this game."""
+        found: dict[str, set[int]] = {}
+        for key, seat in holdings:
+            found.setdefault(key, set()).add(seat)
+        self.holders = {key: frozenset(seats) for key, seats in found.items()}
+
+    def hold(self, key: str, seat: int) -> None:
+        """A browser now holds ``seat`` (already stored)."""
+        self.holders[key] = self.holders.get(key, frozenset()) | {seat}
+
+    def seats_for(self, key: str | None) -> frozenset[int]:
+        """The seats the browser with identity ``key`` holds (none for no identity)."""
+        if key is None:
+            return frozenset()
+        return self.holders.get(key, frozenset())
+
+    def claimed(self, seat: int) -> bool:
+        """Whether some browser holds ``seat``."""
+        return any(seat in seats for seats in self.holders.values())
+
+    @property
+    def owner(self) -> str:
+        """The browser whose game this is, for fair shares of the computers: the first holder
+        (by key) of a seat, or nobody."""
+        return min(self.holders) if self.holders else ""
 
     def seats_of(self, tokens: Iterable[str]) -> frozenset[int]:
         """The human seats whose secret token is among ``tokens``."""
@@ -256,6 +329,7 @@ class LiveGame:
             view=state.view(),
             to_move=player if player >= 0 else None,
             to_move_name=state.player_name(),
+            since=0,
             actions=list(self.actions),
             movers=list(self.movers),
             last=last,
@@ -280,35 +354,63 @@ class LiveGame:
         )
 
     def _texts(self) -> tuple[str, str]:
-        # The state message as JSON up to the reader's seats, and the legal items after them:
-        # written once per version, presence and rematch (the message ends with ``you`` and
-        # ``legal``), so telling many readers costs one serialisation.
+        # The state message as JSON up to its history (``since`` and after), and the legal items:
+        # written once per version, presence and rematch (the message ends with since, actions,
+        # movers, you and legal), so telling many readers costs one serialisation and a delta.
         base, legal = self._base_state()
         seats = self.seat_presence()
         key = (self.version, tuple(seat.connected for seat in seats), self.row.rematch)
         if self._text_cache is not None and self._text_cache[0] == key:
             return self._text_cache[1], legal
-        update = {"seats": seats, "rematch": self.row.rematch, "you": [], "legal": []}
+        update = {
+            "seats": seats,
+            "rematch": self.row.rematch,
+            "since": 0,
+            "actions": [],
+            "movers": [],
+            "you": [],
+            "legal": [],
+        }
         text = base.model_copy(update=update).model_dump_json()
-        assert text.endswith(_TAIL), "StateMessage must end with its fields you and legal"
-        head = text[: -len(_TAIL)] + '"you":'
+        assert text.endswith(_TAIL), "StateMessage must end with since, actions, movers, you, legal"
+        head = text[: -len(_TAIL)] + '"since":'
         self._text_cache = (key, head)
         return head, legal
 
-    def state_text(self, you: Iterable[int]) -> str:
-        """:meth:`state_message` as JSON text."""
+    def state_text(self, you: Iterable[int], since: int = 0) -> str:
+        """:meth:`state_message` as JSON text, with the actions after version ``since``."""
         head, legal = self._texts()
-        return _splice(head, you, legal)
+        return _splice(head, self._history(since), you, legal)
+
+    def _history(self, since: int) -> str:
+        since = min(max(since, 0), self.version)
+        actions = json.dumps(self.actions[since:], ensure_ascii=False, separators=(",", ":"))
+        movers = json.dumps(self.movers[since:], separators=(",", ":"))
+        return f'{since},"actions":{actions},"movers":{movers}'
+
+    def send_state(self, connection: Connection, since: int | None = None) -> None:
+        """Send one client the state, with the actions after ``since`` (default: after the
+        version it was last sent; every action if none)."""
+        if since is None:
+            since = connection.version if connection.version is not None else 0
+        connection.send(self.state_text(connection.seats, since))
+        connection.version = self.version
 
     def broadcast_state(self) -> None:
-        """Tell every client the current state (one text per set of seats held)."""
+        """Tell every client that has said hello the current state: one text per set of seats
+        held and version had."""
         head, legal = self._texts()
-        texts: dict[frozenset[int], str] = {}
+        texts: dict[tuple[frozenset[int], int], str] = {}
         for connection in list(self.connections):
-            text = texts.get(connection.seats)
+            if connection.version is None:
+                continue  # not in sync yet: its hello will be answered
+            key = (connection.seats, connection.version)
+            text = texts.get(key)
             if text is None:
-                text = texts[connection.seats] = _splice(head, connection.seats, legal)
+                history = self._history(connection.version)
+                text = texts[key] = _splice(head, history, connection.seats, legal)
             connection.send(text)
+            connection.version = self.version
 
     def broadcast_presence(self) -> None:
         text = PresenceMessage(seats=self.seat_presence()).model_dump_json()
@@ -316,12 +418,12 @@ class LiveGame:
             connection.send(text)
 
 
-_TAIL = '"you":[],"legal":[]}'
+_TAIL = '"since":0,"actions":[],"movers":[],"you":[],"legal":[]}'
 
 
-def _splice(head: str, you: Iterable[int], legal: str) -> str:
+def _splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
     seats = ",".join(str(seat) for seat in sorted(you))
-    return f'{head}[{seats}],"legal":{legal}}}'
+    return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
 
 
 def seat_infos(game: Game | type[Game], row: GameRow) -> list[SeatInfo]:

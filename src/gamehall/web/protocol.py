@@ -33,7 +33,9 @@ from pydantic import (
     StrictStr,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 PROTOCOL_VERSION = 1
 
@@ -66,6 +68,14 @@ class ErrorCode(StrEnum):
     RULES_CHANGED = "rules_changed"
     STORE_ERROR = "store_error"
     BAD_GAME = "bad_game"
+    BAD_TEXT = "bad_text"
+    TOO_LARGE = "too_large"
+    OVER_LIMIT = "over_limit"
+    BAD_ORIGIN = "bad_origin"
+    QUARANTINED = "quarantined"
+    GAME_TOO_LONG = "game_too_long"
+    NOT_OVER = "not_over"
+    SEAT_TAKEN = "seat_taken"
     BAD_START = "bad_start"
     NO_HINTS = "no_hints"
     NOT_FINISHED = "not_finished"
@@ -107,6 +117,14 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
     ErrorCode.BAD_GAME: (500, "a stored game no longer replays under the engine"),
+    ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
+    ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
+    ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),
+    ErrorCode.BAD_ORIGIN: (403, "a state-changing request or WebSocket from a page of another origin"),
+    ErrorCode.QUARANTINED: (409, "the stored game could not be loaded and is set aside; the message says why"),
+    ErrorCode.GAME_TOO_LONG: (409, "the game reached the most actions this server plays (limit max_actions)"),
+    ErrorCode.NOT_OVER: (409, "a rematch is asked for before the game is over"),
+    ErrorCode.SEAT_TAKEN: (409, "join: the invite was used already, or you hold the game's other seat; you watch"),
     ErrorCode.BAD_START: (400, "create: `start` names no position of that game (a step past its end, or its last position, where the game is over), or names another game, or comes with options (the game plays the stored game's)"),
     ErrorCode.NO_HINTS: (403, "hints are given in games against the computer and hot-seat games, to the player to move; never in online games"),
     ErrorCode.NOT_FINISHED: (409, "review: the game is not finished yet"),
@@ -124,10 +142,57 @@ class ProtocolError(Exception):
     (by default the code's own)."""
 
     def __init__(self, code: ErrorCode | str, message: str, status: int | None = None) -> None:
+        if len(message) > MESSAGE_CHARS:  # a bound on what a refusal repeats, whatever made it
+            message = message[: MESSAGE_CHARS - 1] + "…"
         super().__init__(message)
         self.code = ErrorCode(code)
         self.message = message
         self.status = self.code.status if status is None else status
+
+
+MESSAGE_CHARS = 800
+"""The longest message a refusal carries (values in it are quoted by a short prefix)."""
+
+
+# --- text from the network ---------------------------------------------------------------------
+
+
+def text_problem(value: str) -> str | None:
+    """What is wrong with a text from the network, or None: a NUL byte (no store takes it) or a
+    lone surrogate (no UTF-8 encoder takes it)."""
+    if "\x00" in value:
+        return "a NUL byte"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate (text that is not valid Unicode)"
+    return None
+
+
+def find_bad_text(data: Any, where: str = "the message") -> str | None:
+    """The first text in a JSON value (keys included) with a :func:`text_problem`, described
+    with where it is, or None when every text is clean."""
+    stack: list[tuple[Any, str]] = [(data, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            problem = text_problem(item)
+            if problem:
+                return f"{path} holds {problem}"
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                problem = text_problem(str(key))
+                if problem:
+                    return f"a key of {path} holds {problem}"
+                stack.append((inner, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{path}[{i}]") for i, inner in enumerate(item))
+    return None
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # --- client → server -----------------------------------------------------------------------------
@@ -182,11 +247,16 @@ def parse_client_message(text: str | bytes) -> Hello | Move | Resync | Ping:
         raise ProtocolError(
             ErrorCode.BAD_JSON, 'the message must be a JSON object like {"type": ...}'
         )
+    bad = find_bad_text(data)
+    if bad is not None:
+        raise ProtocolError(
+            ErrorCode.BAD_TEXT, f"{bad}; text must be valid Unicode without NUL bytes"
+        )
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
             ErrorCode.BAD_MESSAGE,
-            f"unknown message type {kind!r}; the types are: {', '.join(CLIENT_TYPES)}",
+            f"unknown message type {_short(kind)}; the types are: {', '.join(CLIENT_TYPES)}",
         )
     try:
         return CLIENT_MESSAGE.validate_python(data)
@@ -203,6 +273,21 @@ def parse_client_message(text: str | bytes) -> Hello | Move | Resync | Ping:
 Mode = Literal["computer", "hotseat", "online"]
 
 
+class _Body(BaseModel):
+    """A REST request body: every text in it is clean (:func:`text_problem`), or the request is
+    refused with ``bad_text`` before any field is read."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _clean_text(cls, data: Any) -> Any:
+        bad = find_bad_text(data, "the body")
+        if bad is not None:
+            raise PydanticCustomError(
+                "bad_text", "{bad}; text must be valid Unicode without NUL bytes", {"bad": bad}
+            )
+        return data
+
+
 class StartFrom(BaseModel):
     """Where a new game starts: the position of game ``game_id`` after its first ``step``
     actions (the server finds the position itself; a client never sends one)."""
@@ -213,7 +298,7 @@ class StartFrom(BaseModel):
     step: Annotated[int, Field(ge=0, le=100_000)]
 
 
-class CreateGame(BaseModel):
+class CreateGame(_Body):
     """``POST /api/games``. With ``start``, the game (and its options) are those of the game
     it starts from."""
 
@@ -227,7 +312,7 @@ class CreateGame(BaseModel):
     start: StartFrom | None = None
 
 
-class HintRequest(BaseModel):
+class HintRequest(_Body):
     """``POST /api/games/{id}/hint``: hints for the position at ``version`` (the current one;
     omitted: whatever is current)."""
 
@@ -236,7 +321,7 @@ class HintRequest(BaseModel):
     version: Annotated[int | None, Field(ge=0)] = None
 
 
-class PuzzleTry(BaseModel):
+class PuzzleTry(_Body):
     """``POST /api/puzzles/{game}/{id}/answer``: the move (the text of one of the puzzle's
     ``legal`` items)."""
 
@@ -245,7 +330,7 @@ class PuzzleTry(BaseModel):
     move: Annotated[StrictStr, Field(min_length=1, max_length=500)]
 
 
-class Join(BaseModel):
+class Join(_Body):
     """``POST /api/games/{id}/join``."""
 
     model_config = ConfigDict(extra="ignore")
@@ -311,8 +396,10 @@ class OutcomeInfo(_Out):
 
 
 class StateMessage(_Out):
-    """The whole game as one reader sees it: sent on ``hello`` and ``resync``, after every
-    action (one per version, chance included) and by ``GET /api/games/{id}``."""
+    """The game as one reader sees it: sent on ``hello`` and ``resync``, after every action
+    (one per version, chance included) and by ``GET /api/games/{id}``. Everything but the
+    action history is whole; the history comes as the actions after version ``since`` (all of
+    them over REST and on a full resync, only the new ones otherwise)."""
 
     type: Literal["state"] = "state"
     version: int = Field(description="the number of actions applied so far, chance included")
@@ -325,8 +412,6 @@ class StateMessage(_Out):
     )
     to_move: int | None = Field(description="the seat to move; null at chance and at the end")
     to_move_name: str = Field(description="its name, or 'chance', or 'nobody'")
-    actions: list[str] = Field(description="every action so far")
-    movers: list[int] = Field(description="who played each action: a seat index, -1 for chance")
     last: PlayedAction | None
     over: bool
     outcome: OutcomeInfo | None
@@ -334,8 +419,14 @@ class StateMessage(_Out):
     mode: Mode
     seats: list[SeatPresence]
     rematch: str | None = Field(description="the id of the rematch, once there is one")
-    # The last two fields: the server writes the message once per version and splices in each
-    # reader's own seats (see gamehall.web.live).
+    # The last fields: the server writes the message once per version and splices in the
+    # actions since the reader's version and the reader's own seats (see gamehall.web.live).
+    since: int = Field(
+        description="`actions` and `movers` are those after this version: 0 for every action; "
+        "on the WebSocket, the version this reader had (a delta)"
+    )
+    actions: list[str] = Field(description="the actions after version `since`")
+    movers: list[int] = Field(description="who played each of them: a seat index, -1 for chance")
     you: list[int] = Field(description="the seats this reader holds")
     legal: list[LegalAction] = Field(
         description="the legal actions of the seat to move, for everyone to see"
@@ -461,6 +552,13 @@ class JoinAnswer(_Out):
     """``POST /api/games/{id}/join``."""
 
     you: list[int]
+
+
+class InviteAnswer(_Out):
+    """``GET /api/games/{id}/invite``: the invite link of an online game's free seat, for the
+    browser that holds the other seat, until someone takes it (then null)."""
+
+    invite: str | None
 
 
 class HintItem(_Out):
@@ -629,6 +727,7 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
     StateMessage,
     ReplayAnswer,
     JoinAnswer,
+    InviteAnswer,
     HintAnswer,
     ReviewAnswer,
     PuzzleAnswer,

@@ -11,7 +11,9 @@ computer is to move), ``illegal_move`` (through the game's checked door,
 
 from __future__ import annotations
 
-from gamehall.core import Action, GamehallError, IllegalActionError, State
+from collections.abc import Sequence
+
+from gamehall.core import Action, GamehallError, IllegalActionError, NotationError, State
 from gamehall.web.protocol import ErrorCode, Move, ProtocolError
 
 
@@ -39,7 +41,28 @@ def referee(state: State, version: int, seats: frozenset[int], message: Move) ->
     try:
         return state.parse_action(message.action)
     except IllegalActionError as error:
-        raise ProtocolError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+        reason = f"illegal action {_quote(error.action)} in position {error.position!r}: "
+        legal = _listed(error.allowed)
+        raise ProtocolError(ErrorCode.ILLEGAL_MOVE, reason + error.reason + legal) from None
+    except NotationError as error:
+        shown = f"bad {error.kind} {_quote(error.text)}: expected {error.expected}"
+        legal = _listed([str(a) for a in state.legal_actions()])
+        raise ProtocolError(ErrorCode.ILLEGAL_MOVE, shown + legal) from None
     except GamehallError as error:
-        legal = ", ".join(str(a) for a in state.legal_actions())
-        raise ProtocolError(ErrorCode.ILLEGAL_MOVE, f"{error}; legal: {legal}") from None
+        legal = _listed([str(a) for a in state.legal_actions()])
+        raise ProtocolError(ErrorCode.ILLEGAL_MOVE, f"{error}{legal}") from None
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """A client's text in an error message: its repr, cut to a short prefix."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def _listed(allowed: Sequence[str], most: int = 30) -> str:
+    if not allowed:
+        return ""
+    shown = ", ".join(allowed[:most])
+    if len(allowed) > most:
+        shown += f", … ({len(allowed)} in all)"
+    return f"; legal: {shown}"

@@ -243,22 +243,23 @@ class ReviewService:
                     )
                 _, claimed = await self.hub.db(self.hub.store.claim_review, live.id, self.budget)
                 if claimed:
-                    self._launch(live)
+                    self._launch(live, player_id)
             return await self.status(live)
 
-    def _launch(self, live: LiveGame) -> None:
+    def _launch(self, live: LiveGame, client: str = "") -> None:
+        """Start the review job, in turn with ``client``'s others (who asked for it)."""
         job = _Job("queued", 0, decisions(live))
         self.jobs[live.id] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(live, job))
+        job.task = asyncio.get_running_loop().create_task(self._run(live, job, client))
 
-    async def _run(self, live: LiveGame, job: _Job) -> None:
+    async def _run(self, live: LiveGame, job: _Job, client: str) -> None:
         def progress(done: int, total: int) -> None:
             job.status, job.done, job.total = "running", done, total
 
         store = self.hub.store
         try:
             result = await self.lane.run(
-                worker_review, str(live.record()), self.budget, progress=progress
+                worker_review, str(live.record()), self.budget, progress=progress, client=client
             )
             await self.hub.db(store.set_review, live.id, "done", result=json.dumps(result))
         except asyncio.CancelledError:  # the server is stopping: carried on at its next start

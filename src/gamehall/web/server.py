@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from gamehall.store import default_url
 from gamehall.web.app import create_app
+from gamehall.web.settings import Settings
 
 
 def serve(
@@ -14,14 +14,17 @@ def serve(
     port: int = 8000,
     db: str | None = None,
     puzzles: Path | str | None = None,
+    settings: Settings | None = None,
 ) -> None:
     """Serve the web app at ``http://host:port`` on the store ``db`` (a SQLAlchemy URL such as
-    ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory).
-    Computer players, hints and reviews think in worker processes, so a long search never holds
-    up other games; each worker loads the solvers' kernels before the server serves. Puzzles
+    ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory)
+    with ``settings`` (its limits and policies). Computer players, hints and reviews think in
+    worker processes, so a long search never holds up other games; each job is bounded in time
+    and memory, and each worker loads the solvers' kernels before the server serves. Puzzles
     come from ``puzzles`` (default: the user's data directory) and each game's starter set."""
     import uvicorn
 
+    config = settings or Settings()
     url = db or default_url()
     shown = f"[{host}]" if ":" in host else host
 
@@ -34,8 +37,8 @@ def serve(
 
     app = create_app(
         url,
+        settings=config,
         processes=True,
-        agent_workers=max(1, (os.cpu_count() or 2) - 1),
         puzzles_dir=Path(puzzles) if puzzles is not None else None,
         on_ready=ready,
     )
@@ -45,9 +48,12 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=64 * 1024,
+        ws_max_size=config.max_message_bytes,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        h11_max_incomplete_event_size=16 * 1024,
+        timeout_keep_alive=10,
+        limit_concurrency=config.max_connections + 256,
     )
 
 

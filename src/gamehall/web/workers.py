@@ -1,47 +1,206 @@
-"""Work off the event loop: warmed worker processes, lanes of analysis jobs, and rate limits.
+"""Worker processes, as the server sees them: warmed, started, bounded, replaced.
 
-**Warm workers.** The exact solvers' and the compiled search's kernels are compiled by numba
-(tens of seconds a game after installing, a second or two to load once cached). Every worker
-process the server starts runs :func:`warm_worker` as its initialiser: it loads (or compiles)
-every game's kernels (each plugin solver's ``warm_up()``, and a tiny compiled MCTS search:
-:func:`gamehall.ai.warm.warm_up_game`) before it takes any job, and the server waits for its
-workers to be warm before it offers computer moves, hints or reviews (:meth:`Lane.warm`), so no
-first move pays for a compiler.
+One design for every job done off the event loop: computer moves, hints and reviews. A
+:class:`ProcessWorker` is one ``python -m gamehall.web.worker`` subprocess (see that module for
+the worker's side) and the socket to it. The scheduler (:class:`gamehall.web.computers.Computers`:
+lanes of workers, a queue per client in each, served in turn) asks it for one job at a time
+(:meth:`ProcessWorker.call`, a blocking call the scheduler runs on a thread of its own) and
+bounds it:
 
-**Lanes.** A :class:`Lane` runs one kind of analysis job (hints, reviews) on its own: in a
-one-process pool (``gamehall serve``: CPU-bound search needs a process, and a long review never
-holds up a hint or a computer move), or on threads (tests). A job may report progress
-(``progress(done, total)``); from a process the reports come back over a queue and are handed to
-the event loop. A lane's queue is bounded: :meth:`Lane.run` refuses work beyond ``limit`` jobs
-waiting or running (``busy``). A crashed worker process is replaced and its job fails.
+* **warm**: a new worker loads (or compiles, once after installing) every game's solver and
+  search kernels and imports the jobs' modules (:func:`warm_worker`) before it says it is ready,
+  and the server waits for its first workers to be ready before it serves, so no first move,
+  hint or review pays for a compiler; a replaced worker is warm before it takes a job too;
+
+* **memory**: the worker holds its address space to its size once warm plus the limit's
+  ``memory_mb`` (``RLIMIT_AS``); past it the worker plays the fallback and exits;
+* **time**: the worker stops a search at the limit's ``seconds`` and plays the fallback (an
+  analysis job past its own bound fails with ``analysis_failed``); a worker
+  that still has not answered a little later (a search stuck in compiled code) is killed
+  (:class:`WorkerTimeout`), and the scheduler starts another;
+* **death**: a worker that dies (killed, out of memory, a crash) raises :class:`WorkerDied`; the
+  scheduler starts another and asks again.
+
+The worker dies with the server (see :mod:`gamehall.web.worker`), and no multiprocessing
+helper process (a resource tracker) is ever started.
+
+A :class:`Lane` is how the hint and review services see their lane of the scheduler: its bound
+on jobs waiting, and their progress reports. :class:`RateLimit` counts each player's requests.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib
-import itertools
 import logging
+import os
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
-from multiprocessing import get_context
-from typing import Any, TypeVar
+from multiprocessing.connection import Connection
+from typing import Any, Protocol, TypeVar
 
 from gamehall.core import game_names
 from gamehall.web.protocol import ErrorCode, ProtocolError
-
-log = logging.getLogger("gamehall.web")
 
 T = TypeVar("T")
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, as a long job reports it."""
+
+log = logging.getLogger("gamehall.web")
+
+START_SECONDS = 300.0
+"""How long a new worker may take to import the players, warm the kernels (compiling them once
+after installing) and say it is ready."""
+GRACE_SECONDS = 3.0
+"""How long past a move's time (and its fallback's) a worker may be silent before it is killed."""
+
+
+class WorkerDied(Exception):
+    """The worker process ended (or never started) before it answered."""
+
+
+class WorkerTimeout(Exception):
+    """The worker did not answer in time and was killed."""
+
+
+def fallback_seconds(seconds: float) -> float:
+    """The time the worker gives the fallback move after stopping a search (as it does)."""
+    return max(0.2, min(2.0, seconds / 5))
+
+
+class ProcessWorker:
+    """One worker subprocess and its socket."""
+
+    def __init__(self, name: str, memory_mb: int) -> None:
+        self.name = name
+        self.memory_mb = memory_mb
+        self.process: subprocess.Popen[bytes] | None = None
+        self.connection: Connection | None = None
+        self.pid: int | None = None
+        self.warmed = 0.0
+        """The seconds its warm-up took (once ready)."""
+        self._lock = threading.Lock()
+
+    def spawn(self) -> None:
+        """Start the subprocess (quick: it says it is ready later, see :meth:`wait_ready`).
+        Call it from a thread that lives as long as the server (the event loop's): on Linux a
+        worker dies with the thread that started it."""
+        ours, theirs = socket.socketpair()
+        try:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "gamehall.web.worker",
+                    str(os.getpid()),
+                    str(theirs.fileno()),
+                    str(self.memory_mb),
+                ],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                close_fds=True,
+                # The worker imports what the server can (a job is named by its module).
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+            )
+        except OSError:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.connection = Connection(ours.detach())
+        self.pid = self.process.pid
+
+    def wait_ready(self, timeout: float = START_SECONDS) -> None:
+        """Block until the worker says it is ready (WorkerDied if it does not)."""
+        connection = self.connection
+        if connection is None:
+            raise WorkerDied(f"worker {self.name} was not started")
+        try:
+            if not connection.poll(timeout):
+                self.kill()
+                raise WorkerDied(f"worker {self.name} did not start within {timeout:g} s")
+            message = connection.recv()
+        except (EOFError, OSError) as error:
+            self.kill()
+            raise WorkerDied(f"worker {self.name} ended while starting") from error
+        if not (isinstance(message, tuple) and message and message[0] == "ready"):
+            self.kill()
+            raise WorkerDied(f"worker {self.name} said {message!r} instead of ready")
+        self.warmed = float(message[2]) if len(message) > 2 else 0.0
+
+    def call(
+        self,
+        request: tuple[Any, ...],
+        seconds: float,
+        progress: Progress | None = None,
+    ) -> tuple[Any, ...]:
+        """Send one request and wait for its answer: at most ``seconds`` (the job's time) plus
+        its fallback's time plus :data:`GRACE_SECONDS`, else the worker is killed. Progress
+        reports that come first go to ``progress``."""
+        connection = self.connection
+        if connection is None:
+            raise WorkerDied(f"worker {self.name} is not running")
+        with self._lock:
+            try:
+                connection.send(request)
+                wait = seconds + fallback_seconds(seconds) + GRACE_SECONDS
+                deadline = time.monotonic() + wait
+                while True:
+                    if not connection.poll(max(0.0, deadline - time.monotonic())):
+                        self.kill()
+                        raise WorkerTimeout(
+                            f"worker {self.name} did not answer within {wait:g} s and was stopped"
+                        )
+                    answer = connection.recv()
+                    if not (isinstance(answer, tuple) and answer and answer[0] == "progress"):
+                        break
+                    if progress is not None:
+                        progress(answer[1], answer[2])
+            except (EOFError, OSError, BrokenPipeError) as error:
+                code = self.reap()
+                raise WorkerDied(f"worker {self.name} ended (exit status {code})") from error
+        return answer  # type: ignore[no-any-return]
+
+    def kill(self) -> None:
+        """Stop the worker at once and reap it."""
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(OSError):
+                self.process.kill()
+        self.reap()
+
+    def reap(self, timeout: float = 5.0) -> int | None:
+        """Wait for the ended process (so it leaves no zombie) and close the socket."""
+        code = None
+        if self.process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.process.wait(timeout)
+        if self.connection is not None:
+            with contextlib.suppress(OSError):
+                self.connection.close()
+            self.connection = None
+        return code
+
+    def stop(self) -> None:
+        """End the worker: close its socket (it exits), then kill it if it lingers."""
+        if self.connection is not None:
+            with contextlib.suppress(OSError):
+                self.connection.close()
+            self.connection = None
+        if self.process is not None:
+            deadline = time.monotonic() + 1.0
+            while self.process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            self.kill()
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
 
 # --- warm workers --------------------------------------------------------------------------------
@@ -64,8 +223,6 @@ def warm_solvers() -> float:
 
 _WARMED: float | None = None
 """In a worker process: how long its warm-up took."""
-_PROGRESS_QUEUE: Any = None
-"""In a worker process: where its jobs' progress reports go (see :class:`_Relay`)."""
 
 
 JOB_MODULES = (
@@ -78,16 +235,19 @@ JOB_MODULES = (
 module alone took 1.2 s in a fresh worker at load 13, which the first hint of a server paid."""
 
 
-def warm_worker(progress_queue: Any = None) -> None:
-    """A worker process's initialiser: warm every solver, and import the jobs' modules, before
-    the first job."""
-    global _WARMED, _PROGRESS_QUEUE
-    _PROGRESS_QUEUE = progress_queue
+def warm_worker() -> float:
+    """What a worker process does before it says it is ready: warm every solver, and import the
+    jobs' modules; the seconds it took."""
+    global _WARMED
     started = time.perf_counter()
     warm_solvers()
     for module in JOB_MODULES:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except Exception:  # (out of memory, say): the worker serves, and its jobs say why
+            log.exception("cannot import %s", module)
     _WARMED = time.perf_counter() - started
+    return _WARMED
 
 
 def worker_ready() -> float:
@@ -95,163 +255,69 @@ def worker_ready() -> float:
     return _WARMED if _WARMED is not None else 0.0
 
 
-@dataclass(frozen=True)
-class _Relay:
-    """A job's progress callback inside a worker process: reports go to the lane's queue,
-    tagged with the job's token (picklable, unlike a closure)."""
-
-    token: int
-
-    def __call__(self, done: int, total: int) -> None:
-        if _PROGRESS_QUEUE is not None:
-            _PROGRESS_QUEUE.put((self.token, done, total))
+# --- lanes of analysis jobs ----------------------------------------------------------------------
 
 
-def warmed_pool(progress_queue: Any = None) -> ProcessPoolExecutor:
-    """A one-process pool whose worker warms the solvers before its first job (spawned: a
-    fork of a server with threads and an event loop is not safe)."""
-    return ProcessPoolExecutor(
-        max_workers=1,
-        mp_context=get_context("spawn"),
-        initializer=warm_worker,
-        initargs=(progress_queue,),
-    )
+class JobRunner(Protocol):
+    """The scheduler, as a lane sees it (:class:`gamehall.web.computers.Computers`)."""
 
-
-async def warm_pools(pools: list[Executor]) -> float:
-    """Start every pool's worker and wait until each is warm; the longest warm-up's seconds.
-
-    The first warms alone: after a fresh install it compiles the kernels into numba's cache,
-    and the others then load them from there instead of each compiling them too."""
-    if not pools:
-        return 0.0
-    loop = asyncio.get_running_loop()
-    first = await loop.run_in_executor(pools[0], worker_ready)
-    rest = await asyncio.gather(*(loop.run_in_executor(p, worker_ready) for p in pools[1:]))
-    return max([first, *rest])
-
-
-# --- lanes ---------------------------------------------------------------------------------------
-
-LATE_REPORTS = 5.0
-"""Seconds a job's progress reports are still passed on after its result came back."""
+    async def call(
+        self,
+        lane: str,
+        function: Callable[..., Any],
+        args: tuple[Any, ...],
+        *,
+        client: str,
+        seconds: float,
+        progress: Progress | None,
+    ) -> Any: ...
 
 
 class Lane:
-    """Jobs of one kind, one at a time, off the event loop (see the module docstring)."""
+    """One kind of analysis job (hints, reviews) in a lane of the scheduler's workers (a worker
+    process of its own under ``gamehall serve``, so a long review never holds up a hint or a
+    computer move), under the same bounds as computer moves: each job within ``seconds`` and the
+    worker's memory, a dead worker replaced and the job asked again, clients served in turn.
+    At most ``limit`` jobs wait or run at once (beyond: ``busy``)."""
 
-    def __init__(self, name: str, *, processes: bool, limit: int = 8) -> None:
+    def __init__(self, name: str, runner: JobRunner, *, limit: int = 8, seconds: float) -> None:
         self.name = name
-        self.processes = processes
+        self.runner = runner
         self.limit = limit
+        self.seconds = seconds
         self.waiting = 0
         """Jobs queued or running."""
-        self._executor: Executor | None = None
-        self._queue: Any = None
-        self._reader: threading.Thread | None = None
-        self._listeners: dict[int, Progress] = {}
-        self._tokens = itertools.count(1)
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def start(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        if not self.processes:
-            self._executor = ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix=f"gamehall-{self.name}"
-            )
-            return
-        self._queue = get_context("spawn").Queue()
-        self._executor = warmed_pool(self._queue)
-        self._reader = threading.Thread(
-            target=self._read_progress, name=f"gamehall-{self.name}-progress", daemon=True
-        )
-        self._reader.start()
-
-    async def warm(self) -> float:
-        """Wait until the lane's worker is warm (at once for threads); its warm-up seconds."""
-        if not self.processes or self._executor is None:
-            return 0.0
-        return await warm_pools([self._executor])
-
-    def stop(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-        if self._queue is not None:
-            with contextlib.suppress(Exception):
-                self._queue.put(None)  # ends the reader
-        if self._reader is not None:
-            self._reader.join(timeout=5)
-
-    def _read_progress(self) -> None:
-        while True:
-            try:
-                item = self._queue.get()
-            except (EOFError, OSError):
-                return
-            if item is None:
-                return
-            token, done, total = item
-            listener = self._listeners.get(token)
-            if listener is not None and self._loop is not None:
-                with contextlib.suppress(RuntimeError):  # the loop is closing
-                    self._loop.call_soon_threadsafe(listener, done, total)
 
     async def run(
-        self, function: Callable[..., T], *args: Any, progress: Progress | None = None
+        self,
+        function: Callable[..., T],
+        *args: Any,
+        progress: Progress | None = None,
+        client: str = "",
     ) -> T:
-        """``function(*args, progress=...)`` (``progress`` only if given) in the lane's worker.
+        """``function(*args, progress=...)`` (``progress`` only if given; ``function`` at a
+        module's top level) in the lane's worker, for ``client``.
 
         Raises ProtocolError(busy) when ``limit`` jobs are already queued or running, and
-        ProtocolError(analysis_failed) when the worker process died on it."""
-        if self._executor is None or self._loop is None:
-            raise ProtocolError(ErrorCode.BUSY, f"the {self.name} worker is not running")
+        ProtocolError(analysis_failed) past the lane's bounds or when its worker was lost."""
         if self.waiting >= self.limit:
             raise ProtocolError(
                 ErrorCode.BUSY,
                 f"the server has {self.waiting} {self.name} jobs queued already (at most "
                 f"{self.limit}); ask again in a little while",
             )
-        loop = self._loop
-        token = next(self._tokens)
-        call_args: tuple[Any, ...] = args
-        relay: Any = None
-        if progress is not None:
-            if self.processes:
-                self._listeners[token] = progress
-                relay = _Relay(token)
-            else:
-
-                def relay(done: int, total: int) -> None:
-                    with contextlib.suppress(RuntimeError):
-                        loop.call_soon_threadsafe(progress, done, total)
-
         self.waiting += 1
         try:
-            if relay is not None:
-                return await loop.run_in_executor(
-                    self._executor, _with_progress, function, call_args, relay
-                )
-            return await loop.run_in_executor(self._executor, function, *call_args)
-        except BrokenProcessPool:
-            log.error("the %s worker died; starting a new one", self.name)
-            self._replace()
-            raise ProtocolError(
-                ErrorCode.ANALYSIS_FAILED, f"the {self.name} worker stopped on this job"
-            ) from None
+            return await self.runner.call(  # type: ignore[no-any-return]
+                self.name,
+                function,
+                args,
+                client=client,
+                seconds=self.seconds,
+                progress=progress,
+            )
         finally:
             self.waiting -= 1
-            # Reports come back on a queue of their own, and may arrive after the result.
-            loop.call_later(LATE_REPORTS, self._listeners.pop, token, None)
-
-    def _replace(self) -> None:
-        with contextlib.suppress(Exception):
-            assert self._executor is not None
-            self._executor.shutdown(wait=False, cancel_futures=True)
-        self._executor = warmed_pool(self._queue)
-
-
-def _with_progress(function: Callable[..., T], args: tuple[Any, ...], progress: Progress) -> T:
-    return function(*args, progress=progress)
 
 
 # --- rate limits ---------------------------------------------------------------------------------
@@ -309,11 +375,16 @@ class RateLimit:
 
 
 __all__ = [
+    "GRACE_SECONDS",
+    "JOB_MODULES",
     "Lane",
+    "ProcessWorker",
+    "Progress",
     "RateLimit",
-    "warm_pools",
+    "WorkerDied",
+    "WorkerTimeout",
+    "fallback_seconds",
     "warm_solvers",
     "warm_worker",
-    "warmed_pool",
     "worker_ready",
 ]

@@ -17,7 +17,7 @@ import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -52,9 +52,34 @@ class DiscSet:
         return ",".join(f"{pairing_name(f)}:{pairing_name(b)}" for f, b in self.discs)
 
     def can_show(self, counts: Counts) -> bool:
-        """Whether distinct discs of this set can show ``counts`` face up (a matching of
-        tokens to discs; a disc printed with one pairing on both faces still shows it once)."""
-        return _can_show(self.discs, tuple(counts))
+        """Whether distinct discs of this set can show ``counts`` face up: every token needs a
+        disc of its own showing its pairing (a disc printed with one pairing on both faces still
+        shows it once).
+
+        By Hall's theorem such a matching exists exactly when, for every set S of pairings, the
+        tokens of S number no more than the discs with a face in S: 511 sums, whatever the
+        number of discs (this is how a pour is checked to be possible, never by its
+        probability, whose exact count grows steeply with the discs)."""
+        if len(counts) != 9 or min(counts) < 0:
+            return False
+        reach = self.reach
+        for pairings in range(1, 512):
+            tokens = sum(n for p, n in enumerate(counts) if pairings >> p & 1)
+            if tokens > reach[pairings]:
+                return False
+        return True
+
+    def can_pour(self, counts: Counts) -> bool:
+        """Whether a pour of this set can show exactly ``counts`` face up (every disc lands)."""
+        return len(counts) == 9 and sum(counts) == len(self.discs) and self.can_show(counts)
+
+    @cached_property
+    def reach(self) -> tuple[int, ...]:
+        """For each set of pairings (a 9-bit mask), how many discs have a face in it."""
+        kinds = Counter((1 << front) | (1 << back) for front, back in self.discs)
+        return tuple(
+            sum(n for faces, n in kinds.items() if faces & pairings) for pairings in range(512)
+        )
 
     # --- the pour ---
 
@@ -68,7 +93,11 @@ class DiscSet:
         return tuple(counts)
 
     def pour_ways(self, counts: Counts) -> int:
-        """In how many of the 2^n face combinations the pour shows exactly ``counts``."""
+        """In how many of the 2^n face combinations the pour shows exactly ``counts``.
+
+        An exact count whose cost grows steeply with the number of discs (27 discs take
+        milliseconds, 50 take seconds): for analysis and tests. Whether a pour can happen at all
+        is :meth:`can_pour`, which is quick for any set."""
         if len(counts) != 9 or sum(counts) != len(self.discs) or min(counts) < 0:
             return 0
         return _ways(self.discs, tuple(counts))
@@ -95,7 +124,7 @@ class DiscSet:
         return {faces: Fraction(n, total) for faces, n in sorted(tally.items())}
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _ways(discs: tuple[tuple[int, int], ...], counts: Counts) -> int:
     """Count face assignments of ``discs`` giving ``counts``: a DP over the discs, memoised on
     (discs left, counts still needed), pruning when a pairing can no longer be met."""
@@ -126,34 +155,15 @@ def _ways(discs: tuple[tuple[int, int], ...], counts: Counts) -> int:
     return ways(0, counts)
 
 
-@cache
-def _can_show(discs: tuple[tuple[int, int], ...], counts: Counts) -> bool:
-    """Bipartite matching by augmenting paths: every token needs its own disc."""
-    tokens = [p for p, n in enumerate(counts) for _ in range(n)]
-    if len(tokens) > len(discs):
-        return False
-    holder: list[int] = [-1] * len(discs)  # disc -> token index
-
-    def place(token: int, seen: list[bool]) -> bool:
-        for disc, faces in enumerate(discs):
-            if tokens[token] in faces and not seen[disc]:
-                seen[disc] = True
-                if holder[disc] < 0 or place(holder[disc], seen):
-                    holder[disc] = token
-                    return True
-        return False
-
-    return all(place(token, [False] * len(discs)) for token in range(len(tokens)))
-
-
 def _from_rows(name: str, rows: object, source: str) -> DiscSet:
     if not isinstance(rows, list) or not rows:
         raise InvalidOptionError(f"{source}: 'discs' must be a non-empty list of [front, back]")
     discs = []
     for number, row in enumerate(rows, 1):
         if not (isinstance(row, list) and len(row) == 2 and all(isinstance(x, str) for x in row)):
+            shown = repr(row) if len(repr(row)) <= 40 else repr(row)[:39] + "…"
             raise InvalidOptionError(
-                f"{source}: disc {number} must be [front, back] pairing names, got {row!r}"
+                f"{source}: disc {number} must be [front, back] pairing names, got {shown}"
             )
         try:
             discs.append((pairing_index(row[0]), pairing_index(row[1])))
@@ -208,4 +218,11 @@ def disc_set_from_data(text: str) -> DiscSet:
     return parse_inline(stripped)
 
 
-__all__ = ["PAIRINGS", "Counts", "DiscSet", "default_disc_set", "disc_set_from_data", "load_disc_set"]
+__all__ = [
+    "PAIRINGS",
+    "Counts",
+    "DiscSet",
+    "default_disc_set",
+    "disc_set_from_data",
+    "load_disc_set",
+]

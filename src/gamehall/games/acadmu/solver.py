@@ -107,16 +107,27 @@ def _apply(own: Counts, other: Counts, move: Move) -> tuple[Counts, Counts]:
 # --- the pure-Python reference --------------------------------------------------------------
 
 
-def reference_values(state: AcadmuState | str) -> tuple[int, dict[Move, int]]:
+class OutOfTime(Exception):
+    """The pure-Python reference search passed its deadline."""
+
+
+def reference_values(
+    state: AcadmuState | str, deadline: float | None = None
+) -> tuple[int, dict[Move, int]]:
     """Plain memoised minimax (pure Python): the value and each legal move's value, from the
-    side to move's view. Exponential: for tests, small positions and rule variants."""
+    side to move's view. Exponential: for tests, small positions and rule variants. Past
+    ``deadline`` (a ``time.perf_counter()`` value) it raises :class:`OutOfTime`."""
     state = _as_state(state)
     take_one = state.game.take_one_if_last
     mover = state.to_move
     own, other = state.tokens(mover), state.tokens(1 - mover)
+    calls = [0]
 
     @cache
     def value(own: Counts, other: Counts, other_passed: bool) -> int:
+        calls[0] += 1
+        if deadline is not None and calls[0] % 1024 == 0 and time.perf_counter() > deadline:
+            raise OutOfTime
         moves = rules.captures(own, other, take_one_if_last=take_one)
         if not moves:
             if other_passed or not rules.can_capture(other, own, take_one_if_last=take_one):
@@ -143,10 +154,20 @@ def reference_values(state: AcadmuState | str) -> tuple[int, dict[Move, int]]:
     return max(values.values()), values
 
 
-def reference_solve(state: AcadmuState | str) -> SolveResult:
-    """:func:`solve`'s answer by the pure-Python reference (any rules variant, small only)."""
+def reference_solve(state: AcadmuState | str, time_limit: float | None = None) -> SolveResult:
+    """:func:`solve`'s answer by the pure-Python reference (any rules variant, small only).
+    Past ``time_limit`` seconds it gives up with the trivial bounds and no move."""
     start = time.perf_counter()
-    value, values = reference_values(state)
+    deadline = None if time_limit is None else start + time_limit
+    try:
+        value, values = reference_values(state, deadline)
+    except OutOfTime:
+        state = _as_state(state)
+        own, other = state.tokens(state.to_move), state.tokens(1 - state.to_move)
+        lower, upper = -sum(other), sum(own)  # each side ends with between none and all it has
+        note = f"reference minimax stopped after {time_limit:g} s"
+        seconds = time.perf_counter() - start
+        return SolveResult(None, (), 0, seconds, False, lower, upper, note)
     best = tuple(m for m, v in values.items() if v == value)
     return SolveResult(
         value, best, 0, time.perf_counter() - start, True, value, value, "reference minimax"
@@ -329,7 +350,7 @@ def solve(
         or max(own + other) > MAX_COUNT
         or max(sum(own), sum(other)) > MAX_TOKENS
     ):
-        return reference_solve(state)
+        return reference_solve(state, time_limit)
 
     deadline = None if time_limit is None else start + time_limit
     search = _Search(own, other, deadline, tt_bits)

@@ -136,11 +136,7 @@ class AkrosGame(Game):
         elif board is not None:
             options["board"] = board
         super().__init__(**options)
-        chosen = [
-            name
-            for name in ("board_data", "board_file")
-            if self.options[name]
-        ]
+        chosen = [name for name in ("board_data", "board_file") if self.options[name]]
         if len(chosen) > 1 or (chosen and self.options["board"] != DEFAULT_BOARD):
             raise InvalidOptionError(
                 "give one board: a packaged board, board_data or board_file, not several"
@@ -224,6 +220,12 @@ class AkrosGame(Game):
 
     def parse_action(self, text: str) -> AkrosAction:
         return parse_action(text)
+
+    @property
+    def max_game_length(self) -> int:
+        """Nine turns of four decisions (two keeps, two placements), and a draw from the bag on
+        each of turns 1–6: 42 actions, on any board."""
+        return 4 * rules.TURNS + rules.BAG_TURNS
 
     @property
     def num_distinct_actions(self) -> int:

@@ -45,21 +45,6 @@ export function meta() {
   return metaPromise;
 }
 
-/** The invite links this browser created (kept so the game page can show them again). */
-export function rememberInvite(id, url) {
-  try {
-    localStorage.setItem(`gh_invite_${id}`, url);
-  } catch {}
-}
-
-export function invite(id) {
-  try {
-    return localStorage.getItem(`gh_invite_${id}`);
-  } catch {
-    return null;
-  }
-}
-
 /** An absolute URL for a path or URL the server gave. */
 export function absolute(url) {
   return new URL(url, location.origin).href;

@@ -5,7 +5,7 @@
 //   /replay/{id}    step through a game
 //   /rules/{game}   the rules the engine plays
 
-import { ApiError, absolute, api, getJSON, invite, meta, postJSON, rememberInvite } from "./api.js";
+import { ApiError, absolute, api, getJSON, meta, postJSON } from "./api.js";
 import { ago, append, capitalize, h, replace } from "./dom.js";
 import { LiveGame } from "./live.js";
 import { renderMarkdown } from "./markdown.js";
@@ -246,7 +246,6 @@ function newGameForm(game, levels) {
 }
 
 function openCreated(created) {
-  if (created.invite) rememberInvite(created.id, absolute(created.invite));
   navigate(`/game/${encodeURIComponent(created.id)}`);
 }
 
@@ -515,8 +514,27 @@ function gamePage(id) {
     replace(banner, h("strong", {}, text), h("span", { class: "summary" }, boardKit?.summary?.(state.view) || ""));
   }
 
+  // The invite link of an online game's free seat: the server gives it to the browser holding
+  // the other seat until someone takes the seat (then null), so it is asked again whenever the
+  // seats' presence changes.
+  let inviteUrl = null;
+  let inviteAsked = null;
+  function askInvite() {
+    if (!state || state.mode !== "online" || state.over || !you().length) {
+      inviteUrl = null;
+      return Promise.resolve();
+    }
+    const asking = getJSON(`/api/games/${encodeURIComponent(id)}/invite`)
+      .then((answer) => {
+        if (inviteAsked === asking) inviteUrl = answer.invite ? absolute(answer.invite) : null;
+      })
+      .catch(() => {});
+    inviteAsked = asking;
+    return asking.then(() => state && renderInvite());
+  }
+
   function renderInvite() {
-    const url = invite(id);
+    const url = inviteUrl;
     const friend = (state.seats || []).find((seat) => seat.kind !== "computer" && !you().includes(seat.index));
     if (!url || !friend || state.over || (state.mode && state.mode !== "online")) {
       inviteBox.hidden = true;
@@ -537,10 +555,9 @@ function gamePage(id) {
     });
     input.addEventListener("focus", () => input.select());
     const body = [
-      h("p", {}, friend.connected ? `${seatName(friend.name)} has joined. Invite link:` : `Send this link to your friend; they play ${seatName(friend.name)}:`),
+      h("p", {}, `Send this link to your friend; they play ${seatName(friend.name)}. The first to open it takes the seat:`),
       h("div", { class: "invite-row" }, input, copy),
     ];
-    inviteBox.classList.toggle("joined", Boolean(friend.connected));
     replace(inviteBox, body);
   }
 
@@ -667,22 +684,26 @@ function gamePage(id) {
 
   async function start() {
     if (token) {
+      // The invite's secret leaves the address at once (history, bookmarks, screenshots); the
+      // first browser to post it holds the seat from then on through its identity cookie.
+      history.replaceState({}, "", `/game/${encodeURIComponent(id)}`);
       try {
         await postJSON(`/api/games/${encodeURIComponent(id)}/join`, { seat: token });
-        history.replaceState({}, "", `/game/${encodeURIComponent(id)}`);
       } catch (error) {
-        notify(`Could not take the seat: ${error.message}`);
+        if (error.code === "seat_taken") notify(`${error.message}.`, "info");
+        else notify(`Could not take the seat: ${error.message}`);
       }
     }
     try {
       onState(await getJSON(`/api/games/${encodeURIComponent(id)}`));
+      await askInvite();
     } catch (error) {
       if (error.status === 404) {
         replace(app, failure({ status: 404, message: `There is no game ${id}.` }));
         return;
       }
       if (error.status === 409) {
-        replace(app, failure(error)); // stored under other rules: the message names both
+        replace(app, failure(error)); // other rules (the message names both), or set aside
         return;
       }
       notify(error.message);
@@ -696,7 +717,7 @@ function gamePage(id) {
           if (!state) return;
           state = { ...state, seats };
           renderSeats();
-          renderInvite();
+          askInvite();
         },
         onError(message) {
           pending = false;
@@ -706,7 +727,7 @@ function gamePage(id) {
         },
         onStatus: setStatus,
       },
-      { seatToken: token, version: state ? state.version : -1 },
+      state ? { version: state.version, actions: state.actions, movers: state.movers } : {},
     );
   }
   start();

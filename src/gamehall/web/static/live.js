@@ -1,7 +1,11 @@
 // The live connection to one game over WebSocket /ws/games/{id} (docs/web-protocol.md).
 //
-// The client keeps the last version it has seen. It says `hello` with that version on every
-// (re)connect; a state that skips versions, or an error `stale_version`, makes it send `resync`.
+// The client keeps the last version it has seen and the action history up to it. It says
+// `hello` with that version on every (re)connect. Each state carries the actions after the
+// version `since` (a delta): the client appends them to its history and hands on the whole
+// state; a delta that does not follow what it has, or an error `stale_version`, makes it send
+// `resync` (which answers with every action). The socket carries no secret: the server knows
+// the seats this browser holds from its identity cookie.
 // A dropped connection reconnects by itself with exponential backoff (0.5 s doubling to 15 s).
 
 const PING_EVERY_MS = 20000;
@@ -13,11 +17,12 @@ export class LiveGame {
    * handlers: onState(message), onPresence(seats), onError(message), onStatus(status, detail)
    * status is "connecting" | "live" | "reconnecting" | "closed".
    */
-  constructor(id, handlers, { seatToken = null, version = -1 } = {}) {
+  constructor(id, handlers, { version = -1, actions = [], movers = [] } = {}) {
     this.id = id;
     this.handlers = handlers;
-    this.seatToken = seatToken;
     this.version = version;
+    this.actions = version >= 0 ? [...actions] : [];
+    this.movers = version >= 0 ? [...movers] : [];
     this.socket = null;
     this.closed = false;
     this.attempt = 0;
@@ -31,8 +36,7 @@ export class LiveGame {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.seatToken ? `?seat=${encodeURIComponent(this.seatToken)}` : "";
-    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}${query}`;
+    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}`;
   }
 
   status(status, detail = "") {
@@ -100,16 +104,18 @@ export class LiveGame {
   receive(message) {
     switch (message.type) {
       case "state": {
-        const gap = this.version >= 0 && message.version > this.version + 1;
-        if (message.version < this.version && !this.awaitingResync) return; // an old message
-        if (gap && !this.awaitingResync) {
-          // Missed updates: the state is whole, so show it, and ask for a fresh one to be sure.
-          this.resync();
-        } else {
-          this.awaitingResync = false;
+        const since = message.since || 0;
+        if (since > 0 && since !== this.actions.length) {
+          // A delta that does not follow the history we have: ask for all of it.
+          if (!this.awaitingResync) this.resync();
+          return;
         }
+        if (message.version < this.version && !this.awaitingResync) return; // an old message
+        this.awaitingResync = false;
+        this.actions = since === 0 ? [...message.actions] : this.actions.concat(message.actions);
+        this.movers = since === 0 ? [...message.movers] : this.movers.concat(message.movers);
         this.version = message.version;
-        this.handlers.onState?.(message);
+        this.handlers.onState?.({ ...message, since: 0, actions: [...this.actions], movers: [...this.movers] });
         break;
       }
       case "presence":

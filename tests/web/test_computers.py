@@ -1,0 +1,352 @@
+"""Computer moves: fair shares between clients and levels, and worker processes bounded in time
+and memory, replaced when they die, and gone when the server is killed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, ClassVar
+
+import psutil
+import pytest
+
+from gamehall.ai import make_agent
+from gamehall.core import Agent, Limit, find_game
+from gamehall.web.computers import Computers, _Job, _Lane
+from gamehall.web.engine import derived_seed
+from gamehall.web.workers import GRACE_SECONDS, fallback_seconds
+
+_PAIRINGS = [c + s for c in "RBY" for s in "TSC"]
+_DISCS = random.Random(7)
+BIG_DISCS = ",".join(f"{_DISCS.choice(_PAIRINGS)}:{_DISCS.choice(_PAIRINGS)}" for _ in range(200))
+"""200 random discs (the most a set holds), written out: 1,199 characters."""
+
+# --- the lanes ----------------------------------------------------------------------------------
+
+
+def _job(client: str, game: str, loop: asyncio.AbstractEventLoop) -> _Job:
+    state = find_game("akros").new_initial_state()
+    return _Job(game, 0, client, state, [], "hard", 0, loop.create_future())
+
+
+def test_a_lane_serves_its_clients_in_turn():
+    loop = asyncio.new_event_loop()
+    try:
+        lane = _Lane("search", 1)
+        lane.slots[0].ready = True
+        for i in range(30):
+            lane.put(_job("greedy", f"g_a{i}", loop))
+        lane.put(_job("patient", "g_b", loop))
+        served = []
+        while (taken := lane.take()) is not None:
+            served.append(taken[1].client)
+            taken[0].busy = False
+        # One client's thirty moves delay another's by one move, not thirty.
+        assert served[:3] == ["greedy", "patient", "greedy"] and len(served) == 31
+        assert lane.waiting() == 0
+    finally:
+        loop.close()
+
+
+def test_a_game_goes_to_the_worker_that_has_its_agents_when_that_one_is_free():
+    loop = asyncio.new_event_loop()
+    try:
+        lane = _Lane("search", 3)
+        for slot in lane.slots:
+            slot.ready = True
+        lane.put(_job("a", "g_one", loop))
+        slot, _ = lane.take()
+        home = slot.index
+        slot.busy = False
+        lane.put(_job("a", "g_one", loop))
+        again, _ = lane.take()
+        assert again.index == home  # home again
+        again.busy = True
+        lane.put(_job("a", "g_one", loop))  # home is busy: another free one takes it
+        moved, _ = lane.take()
+        assert moved.index != home and lane.home["g_one"] == moved.index
+    finally:
+        loop.close()
+
+
+# --- through the server (agents on threads) -----------------------------------------------------
+
+
+class GatedAgent(Agent):
+    """``hard`` thinks until the test lets it go; the other levels play at once. Notes the seed
+    of each agent asked, in order, so the test sees whose move was served when."""
+
+    gate = threading.Event()
+    asked: ClassVar[list[int | None]] = []
+
+    def __init__(self, level: str, seed: int | None) -> None:
+        self.level = level
+        self.seed = seed
+        self.inner = make_agent("beginner", seed)
+
+    def choose(self, state):
+        GatedAgent.asked.append(self.seed)
+        if self.level == "hard":
+            self.gate.wait(timeout=60)
+        return self.inner.choose(state)
+
+
+def _computer_first(client, level: str) -> dict[str, Any]:
+    """An Akros game whose computer (the Jinn) moves first."""
+    body = {"game": "akros", "mode": "computer", "seat": 1, "level": level}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def _wait(predicate, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_one_clients_many_searches_delay_another_by_one_move(server_factory):
+    GatedAgent.gate.clear()
+    GatedAgent.asked = []
+    try:
+        with server_factory(agent_factory=GatedAgent) as server:
+            hub = server.hub
+            greedy = [_computer_first(server.client, "hard") for _ in range(5)]
+            _wait(lambda: len(GatedAgent.asked) == 1)  # one thinks, four wait their turn
+            other = server.browser()
+            # A quick level never queues behind a search: it moves while every search waits.
+            easy = _computer_first(other, "easy")
+            _wait(lambda: server.stored(easy["id"])[0] >= 2)
+            patient = _computer_first(other, "hard")
+            patient_seed = derived_seed(hub.games[patient["id"]].row.seed, "agent", 0)
+            GatedAgent.gate.set()
+            _wait(lambda: server.stored(patient["id"])[0] >= 2)
+            seeds = {derived_seed(hub.games[g["id"]].row.seed, "agent", 0) for g in greedy}
+            searches = [seed for seed in GatedAgent.asked if seed in seeds | {patient_seed}]
+            # The other client's search came right after the one that was thinking.
+            assert searches.index(patient_seed) == 1, searches
+    finally:
+        GatedAgent.gate.set()
+
+
+class StuckAgent(Agent):
+    def choose(self, state):
+        time.sleep(30)
+        return state.legal_actions()[0]
+
+
+def test_a_computer_past_its_time_plays_a_random_move_instead(server_factory):
+    from gamehall.web.settings import Settings
+
+    with server_factory(
+        agent_factory=lambda level, seed: StuckAgent(), settings=Settings(computer_seconds=0.5)
+    ) as server:
+        game = _computer_first(server.client, "medium")
+        started = time.monotonic()
+        _wait(lambda: server.stored(game["id"])[0] >= 2, seconds=8)
+        assert time.monotonic() - started < 0.5 + 3.0 + 1.5
+        assert server.hub.computers.replaced == 1
+
+
+# --- worker processes ---------------------------------------------------------------------------
+
+
+def _acadmu_round(discs: str | None = None):
+
+    game = find_game("acadmu", **({"discs": discs} if discs else {}))
+    state, actions, rng = game.new_initial_state(), [], random.Random(4)
+    while state.is_chance_node():
+        action = state.sample_chance(rng)
+        actions.append(str(action))
+        state = state.apply_trusted(action)
+    return state, actions
+
+
+@pytest.mark.slow
+def test_a_worker_stops_a_search_at_its_time_and_plays_the_fallback():
+    """``perfect`` on 200 discs (the issue: minutes, gigabytes): stopped at its time."""
+    state, actions = _acadmu_round(BIG_DISCS)
+
+    async def scenario():
+        computers = Computers(processes=True, workers=1, limit=Limit(seconds=2.0, memory_mb=1024))
+        await computers.start()
+        try:
+            await asyncio.wait_for(_ready(computers), 120)
+            started = time.monotonic()
+            choice = await computers.choose(
+                "g_big0000000", state, actions, state.current_player, "perfect", 1, "me"
+            )
+            return choice, time.monotonic() - started, computers.replaced
+        finally:
+            await computers.stop()
+
+    choice, seconds, replaced = asyncio.run(scenario())
+    assert choice.how == "stopped" and state.parse_action(choice.text) in state.legal_actions()
+    assert seconds < 2.0 + 2.0 + 1.0 and replaced == 0
+
+
+async def _ready(computers: Computers) -> None:
+    while not all(slot.ready for lane in computers.lanes.values() for slot in lane.slots):
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_a_worker_past_its_memory_plays_the_fallback_and_is_replaced():
+    state, actions = _acadmu_round()
+
+    async def scenario():
+        # 1 MiB over its size once warm (the solver's table is allocated by then, in the
+        # warm-up): a search of perfect needs more.
+        computers = Computers(processes=True, workers=1, limit=Limit(seconds=20.0, memory_mb=1))
+        await computers.start()
+        try:
+            await asyncio.wait_for(_ready(computers), 120)
+            first = await computers.choose(
+                "g_mem0000000", state, actions, state.current_player, "perfect", 1, "me"
+            )
+            replaced = computers.replaced
+            again = await computers.choose(
+                "g_mem0000001", state, actions, state.current_player, "beginner", 1, "me"
+            )
+            return first, replaced, again
+        finally:
+            await computers.stop()
+
+    first, replaced, again = asyncio.run(scenario())
+    assert first.how in ("memory", "lost"), first
+    assert state.parse_action(first.text) in state.legal_actions()
+    assert replaced >= 1
+    assert again.how == "search"  # computer play goes on, on a new worker
+
+
+@pytest.mark.slow
+def test_a_dead_worker_is_replaced_and_the_move_asked_again():
+    state, actions = _acadmu_round()
+
+    async def scenario():
+        computers = Computers(processes=True, workers=1, quick_workers=1)
+        await computers.start()
+        try:
+            await asyncio.wait_for(_ready(computers), 120)
+            for pid in computers.pids():
+                os.kill(pid, signal.SIGKILL)  # an OOM killer, an operator, a crash
+            await asyncio.sleep(0.2)
+            choice = await computers.choose(
+                "g_dead000000", state, actions, state.current_player, "easy", 1, "me"
+            )
+            return choice, computers.replaced
+        finally:
+            await computers.stop()
+
+    choice, replaced = asyncio.run(scenario())
+    assert choice.how == "search" and replaced == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _http(url: str, body: dict[str, Any] | None = None, cookie: str = "") -> tuple[dict, str]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method="POST" if body is not None else "GET")
+    request.add_header("content-type", "application/json")
+    if cookie:
+        request.add_header("cookie", cookie)
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        set_cookie = answer.headers.get("set-cookie", "")
+        return json.loads(answer.read()), set_cookie.split(";")[0] or cookie
+
+
+def start_server(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
+    """``gamehall serve`` in a process of its own, ready to answer."""
+    gamehall = Path(sys.executable).with_name("gamehall")
+    server = subprocess.Popen(
+        [
+            str(gamehall),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{tmp_path / 'k.sqlite3'}",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            _http(f"http://127.0.0.1:{port}/api/meta")
+            return server
+        except OSError:
+            assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
+            time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_a_server_killed_with_sigkill_leaves_no_process_behind(tmp_path):
+    port = _free_port()
+    server = start_server(tmp_path, port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        game, cookie = _http(
+            f"{base}/api/games", {"game": "akros", "mode": "computer", "seat": 1, "level": "medium"}
+        )
+        deadline = time.monotonic() + 60
+        while 0 not in _http(f"{base}/api/games/{game['id']}", cookie=cookie)[0]["movers"]:
+            assert time.monotonic() < deadline, "the computer did not move"
+            time.sleep(0.1)
+        children = psutil.Process(server.pid).children(recursive=True)
+        assert len(children) >= 2  # the workers (quick and search)
+        assert not any("resource_tracker" in " ".join(c.cmdline()) for c in children)
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+        _, alive = psutil.wait_procs(children, timeout=5)
+        assert alive == [], [p.pid for p in alive]
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+@pytest.mark.slow
+def test_a_worker_that_does_not_answer_is_killed_and_the_fallback_plays_at_once():
+    """A search stuck where no signal reaches it (here: the worker stopped): the worker is
+    killed at the move's hard bound and the fallback plays then, not after a new worker has
+    started (it starts meanwhile, and computer play goes on)."""
+    state, actions = _acadmu_round()
+
+    async def scenario():
+        computers = Computers(processes=True, workers=1, limit=Limit(seconds=1.0, memory_mb=1024))
+        await computers.start()
+        try:
+            await asyncio.wait_for(_ready(computers), 120)
+            stuck = computers.lanes["search"].slots[0].process
+            os.kill(stuck.pid, signal.SIGSTOP)
+            started = time.monotonic()
+            first = await computers.choose(
+                "g_stuck00000", state, actions, state.current_player, "medium", 1, "me"
+            )
+            took = time.monotonic() - started
+            await asyncio.wait_for(_ready(computers), 120)  # a new worker took its place
+            alive = stuck.pid not in computers.pids()
+            return first, took, alive, computers.replaced
+        finally:
+            await computers.stop()
+
+    first, took, replaced_pid, replaced = asyncio.run(scenario())
+    assert first.how == "lost" and state.parse_action(first.text) in state.legal_actions()
+    hard_bound = 1.0 + fallback_seconds(1.0) + GRACE_SECONDS
+    assert took < hard_bound + 0.5, took
+    assert replaced == 1 and replaced_pid
