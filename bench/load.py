@@ -122,6 +122,10 @@ async def player(
                 return True
             if time.monotonic() > deadline:
                 return False
+            pause = message.get("pause")
+            if pause and seat in pause["waiting"]:  # a round is over: go on to the next one
+                await ws.send(json.dumps({"type": "continue", "version": version}))
+                continue
             if message["to_move"] == seat and sent_at is None:
                 action = rng.choice(message["legal"])["text"]
                 waiting_for = version + 1

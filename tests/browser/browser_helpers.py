@@ -45,6 +45,7 @@ def create_game(
     seat: int = 0,
     level: str | None = None,
     options: dict[str, Any] | None = None,
+    clock: str | None = None,
 ) -> str:
     """Start a game from the home page's form; returns its id once the game page shows it."""
     page.goto(base_url + "/")
@@ -54,6 +55,8 @@ def create_game(
         form.locator('select[name="seat"]').select_option(str(seat))
     if mode == "computer" and level:
         form.locator('select[name="level"]').select_option(level)
+    if clock:
+        form.locator('select[name="clock"]').select_option(clock)
     if options:
         form.locator("details.variants > summary").click()
         for name, value in options.items():
@@ -99,16 +102,43 @@ def wait_settled(page: Any, after: int | None = None, timeout: float = 20000) ->
     )
 
 
-def wait_my_turn(page: Any, timeout: float = 30000) -> None:
-    """Wait until it is this page's turn (or the game is over)."""
-    page.wait_for_function(
-        """() => {
-            const root = document.querySelector('.game-page');
-            if (!root || root.dataset.pending !== 'false') return false;
-            return root.dataset.over === 'true' ||
-                document.querySelector('.turn-banner[data-kind="mine"]') !== null;
+def wait_my_turn(page: Any, timeout: float = 30000, *, go_on: bool = True) -> None:
+    """Wait until it is this page's turn (or the game is over); at a pause (a round's end) go
+    on to the next round, unless ``go_on`` is false (then a pause is where it stops)."""
+    while True:
+        page.wait_for_function(
+            """() => {
+                const root = document.querySelector('.game-page');
+                if (!root || root.dataset.pending !== 'false') return false;
+                return root.dataset.over === 'true' || root.dataset.paused === 'true' ||
+                    document.querySelector('.turn-banner[data-kind="mine"]') !== null;
+            }""",
+            timeout=timeout,
+        )
+        if not is_paused(page) or not go_on:
+            return
+        button = page.locator(".pause-panel button.continue")
+        if button.count() and button.is_enabled():
+            button.click()
+        page.wait_for_function(
+            "() => document.querySelector('.game-page').dataset.paused !== 'true'",
+            timeout=timeout,
+        )
+
+
+def is_paused(page: Any) -> bool:
+    return page.locator(".game-page").get_attribute("data-paused") == "true"
+
+
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the whole of the first element matching ``selector`` is inside the window."""
+    return page.evaluate(
+        """selector => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight &&
+                box.right <= innerWidth;
         }""",
-        timeout=timeout,
+        selector,
     )
 
 
@@ -134,6 +164,8 @@ def acadmu_click_move(page: Any, rng: random.Random) -> str:
     pick(page.locator(".group.target"), rng).click()
     if page.locator(".group.picked").count():
         choices = page.locator(".controls button.choice")
+        if choices.count():  # the shape-capture choices come up where the player looks
+            assert in_view(page, ".controls button.choice"), "the choices are out of view"
         if rng.random() < 0.5 and choices.count():
             pick(choices, rng).click()
             return "choice"

@@ -44,12 +44,12 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 PHONE = {
-    "viewport": {"width": 375, "height": 667},
+    "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
     "is_mobile": True,
     "has_touch": True,
 }
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -93,11 +93,15 @@ class Server:
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 120.0) -> None:  # the workers warm the solvers first
-        code = (
+    def start_code(self) -> str:
+        """The Python the server process runs."""
+        return (
             "from gamehall.web.server import serve; "
             f"serve('127.0.0.1', {self.port}, {self.db_url!r}, {str(self.puzzles)!r})"
         )
+
+    def start(self, timeout: float = 120.0) -> None:  # the workers warm the solvers first
+        code = self.start_code()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         src = str(ROOT / "src")
         env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -185,8 +189,9 @@ def new_context(browser: Any) -> Iterator[Any]:
     """Make more browser contexts (people): new_context(phone=False)."""
     contexts = []
 
-    def make(phone: bool = False) -> Any:
-        context = browser.new_context(**(PHONE if phone else DESKTOP))
+    def make(phone: bool = False, dark: bool = False) -> Any:
+        scheme = {"color_scheme": "dark"} if dark else {}
+        context = browser.new_context(**(PHONE if phone else DESKTOP), **scheme)
         context.set_default_timeout(15000)
         contexts.append(context)
         return context

@@ -62,7 +62,7 @@ def test_a_hotseat_game_of_akros_by_clicking(server, desktop, new_context):
     phone = new_context(phone=True).new_page()
     phone.goto(f"{server.url}/game/{game_id}")
     phone.wait_for_selector(".game-over")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(phone, "akros-over-phone")
 
     # Replay: step back and forth with buttons and arrow keys.
@@ -111,6 +111,6 @@ def test_akros_against_the_computer_on_a_phone(server, new_context):
         before = version(page)
         akros_click_move(page, rng)
         wait_settled(page, before)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert shots == 1
     assert page.js_errors == []

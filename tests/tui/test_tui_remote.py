@@ -68,6 +68,17 @@ def create(base: str, body: dict) -> tuple[dict, str]:
     return answer, cookies["gh_player"].value
 
 
+def join(base: str, game_id: str, secret: str, identity: str) -> None:
+    """POST /api/games/{id}/join as the browser ``identity``: it holds the invite's seat."""
+    request = urllib.request.Request(
+        f"{base}/api/games/{game_id}/join",
+        data=json.dumps({"seat": secret}).encode(),
+        headers={"Content-Type": "application/json", "Cookie": f"gh_player={identity}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert json.loads(response.read())["you"]
+
+
 def server_actions(base: str, game_id: str) -> list[str]:
     with urllib.request.urlopen(f"{base}/api/games/{game_id}", timeout=10) as response:
         return json.loads(response.read())["actions"]
@@ -170,3 +181,57 @@ def test_an_invite_link_seats_the_first_terminal_and_no_other(server):
 def test_a_server_error_is_one_line(server):
     with pytest.raises(GamehallError, match=r"the server says: .*g_nosuchgame"):
         connect_session(f"{server}/game/g_nosuchgame")
+
+
+def test_chat_is_left_aside_and_a_resignation_ends_the_game_here(server):
+    answer, creator = create(server, {"game": "acadmu", "mode": "online"})
+    session = connect_session(answer["url"], identity=creator)
+    guest_identity = "a-browser-guest-0123456789"
+    join(server, answer["id"], answer["invite"].split("?seat=")[1], guest_identity)
+    from websockets.sync.client import connect
+
+    def wait(check) -> None:
+        deadline = time.monotonic() + 20
+        while not check():
+            assert time.monotonic() < deadline
+            session.poll()  # a chat message must not upset the session
+            time.sleep(0.05)
+
+    try:
+        wait(lambda: session.version >= 0)
+        url = f"{server.replace('http', 'ws')}/ws/games/{answer['id']}"
+        cookie = {"Cookie": f"gh_player={guest_identity}"}
+        with connect(url, open_timeout=10, additional_headers=cookie) as guest:
+            guest.send(json.dumps({"type": "hello", "version": -1}))
+            guest.send(json.dumps({"type": "chat", "text": "hello from the browser"}))
+            version = session.version
+            guest.send(json.dumps({"type": "resign"}))
+            wait(lambda: session.version > version)
+        assert session.over and session.last_error is None
+        assert session.result_text() == "Light resigned: Dark wins"
+    finally:
+        session.close()
+
+
+def test_two_terminals_go_on_from_a_rounds_end_by_themselves(server):
+    answer, creator = create(
+        server, {"game": "acadmu", "mode": "online", "options": {"target": 99}}
+    )
+    sessions = [
+        connect_session(answer["url"], identity=creator),
+        connect_session(answer["invite"], identity="another-terminal-0123456789"),
+    ]
+    rounds = lambda: sum(1 for a in sessions[0].actions if str(a).startswith("pour"))  # noqa: E731
+    try:
+        deadline = time.monotonic() + 60
+        while rounds() < 2:  # the second pour follows the first round's end
+            assert time.monotonic() < deadline, "the round's end was not gone on from"
+            for session in sessions:
+                session.poll()
+                assert session.last_error is None, session.last_error
+                if session.human_to_move():
+                    session.play(session.state.legal_actions()[0])
+            time.sleep(0.02)
+    finally:
+        for session in sessions:
+            session.close()

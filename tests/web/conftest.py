@@ -19,7 +19,12 @@ from gamehall.web.app import create_app
 from gamehall.web.settings import Settings
 
 TIMEOUT = 20.0
-TEST_SETTINGS = Settings(messages_per_second=1000.0, games_per_minute=1000, resyncs_per_minute=1000)
+TEST_SETTINGS = Settings(
+    messages_per_second=1000.0,
+    games_per_minute=1000,
+    resyncs_per_minute=1000,
+    takebacks_per_minute=1000,
+)
 
 
 @pytest.fixture
@@ -69,6 +74,17 @@ class Server:
     @property
     def hub(self) -> Any:
         return self.app.state.hub
+
+    def resumed(self) -> Any:
+        """The hub, once the games waiting for the server at start are resumed (they are
+        loaded in the background while the server serves everything else)."""
+
+        async def wait() -> None:
+            with anyio.fail_after(TIMEOUT):
+                await self.hub.resumed.wait()
+
+        self.client.portal.call(wait)
+        return self.hub
 
     def receive(self, ws: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The next message on a test WebSocket (checked against the protocol), failing after

@@ -177,6 +177,7 @@ def test_computer_rematch_keeps_options_and_level(server):
         "name": "dark",
         "kind": "computer",
         "level": "beginner",
+        "player": None,
     }
     state = server.client.get(f"/api/games/{again['id']}").json()
     assert state["view"]["target"] == 1

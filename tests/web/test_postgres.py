@@ -25,7 +25,10 @@ def db_url(postgres_cluster: Cluster) -> str:
     return fresh_database(postgres_cluster)
 
 
-TABLES = {"schema_version", "games", "actions", "holdings", "reviews", "puzzle_attempts"}
+HALL_TABLES = {
+    "players", "accounts", "sessions", "seeks", "hall_games", "ratings", "rating_history"
+}  # fmt: skip
+ASSIST_TABLES = {"reviews", "puzzle_attempts"}
 
 
 def _tables(url: str) -> set[str]:
@@ -77,7 +80,16 @@ def test_the_app_creates_the_schema_on_start(server_factory, db_url):
     with server_factory() as server:
         assert server.hub.store.engine.dialect.name == "postgresql"
         assert server.client.get("/api/games").json() == {"games": []}
-    assert _tables(db_url) == TABLES
+    tables = {
+        "schema_version",
+        "games",
+        "actions",
+        "chat",
+        "holdings",
+        *HALL_TABLES,
+        *ASSIST_TABLES,
+    }
+    assert _tables(db_url) == tables
     with server_factory() as server:  # a second start on the existing schema
         assert server.client.get("/api/games").json() == {"games": []}
 

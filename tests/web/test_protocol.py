@@ -113,6 +113,8 @@ def test_the_parts_of_acadmu_and_akros_actions():
         "kind": "draw",
         "dark": ["RT", "BS"],
         "light": ["YC", "RT"],
+        "first": "light",
+        "reason": "Yellow beats Red",
     }
     akros = plugins()["akros"].game()
     parts = {text: akros.action_parts(akros.parse_action(text)) for text in (

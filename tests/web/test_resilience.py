@@ -14,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from web_helpers import hello, play_random
 
 from gamehall.core import find_game
-from gamehall.store import Store
+from gamehall.store import ActionRow, Store
 from gamehall.web import hub as hub_module
 from gamehall.web.settings import Settings
 
@@ -206,9 +206,10 @@ def test_replaying_stops_at_its_deadline():
         action = state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
         texts.append(str(action))
         state = state.apply_trusted(action)
-    assert hub_module.replay_within(game, texts, time.monotonic() + 60) == state
+    log = [ActionRow(n + 1, text, 0, "") for n, text in enumerate(texts)]
+    assert hub_module.replay_within(game, log, time.monotonic() + 60).state == state
     with pytest.raises(hub_module.LoadTimeout):
-        hub_module.replay_within(game, texts * 3, time.monotonic() - 1)
+        hub_module.replay_within(game, log, time.monotonic() - 1)
 
 
 # --- memory -------------------------------------------------------------------------------------
@@ -261,7 +262,9 @@ def test_state_messages_carry_only_what_changed(server_factory):
             deltas = []
             rng = random.Random(2)
             while state["version"] < 60 and not state["over"]:
-                if state["to_move"] is not None:
+                if state["pause"] is not None:  # a round's end: both seats are this socket's
+                    ws.send_json({"type": "continue", "version": state["version"]})
+                elif state["to_move"] is not None:
                     item = rng.choice(state["legal"])
                     move = {"type": "move", "version": state["version"], "action": item["text"]}
                     ws.send_json(move)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 import time
 
+from conftest import TEST_SETTINGS
+from test_resilience import BIG_DISCS
 from web_helpers import hello, play_random
 
 from gamehall.ai import make_agent
@@ -89,3 +92,34 @@ def test_a_computer_to_move_resumes_thinking_after_a_restart(server_factory):
             assert state["version"] >= version
     finally:
         gate.set()
+
+
+def test_perfect_thinking_on_200_discs_when_stopped_moves_within_its_bound_after(server_factory):
+    """As ``gamehall serve`` runs it (worker processes): the server stops while ``perfect``
+    searches on 200 discs; the next server resumes the move and plays it within its own
+    ``computer_seconds`` (the fallback past it), whichever seat the opening draw sent first."""
+    body = {"game": "acadmu", "mode": "computer", "seat": 1, "level": "perfect"}
+    body["options"] = {"discs": BIG_DISCS}
+    long_search = dataclasses.replace(TEST_SETTINGS, computer_seconds=120.0)
+    with server_factory(processes=True, settings=long_search) as server:
+        game = server.client.post("/api/games", json=body).json()
+        with server.client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state = play_random(
+                server, hello(server, ws), seats={1: ws}, rng=random.Random(2),
+                until=lambda s: s["to_move"] == 0,
+            )  # fmt: skip
+        assert state["to_move"] == 0 and server.stored(game["id"])[0] == state["version"]
+        time.sleep(0.5)  # perfect is searching (for minutes, were it not stopped)
+    assert server.stored(game["id"])[0] == state["version"], "the move came before the stop"
+
+    bounded = dataclasses.replace(TEST_SETTINGS, computer_seconds=1.0)
+    with server_factory(processes=True, settings=bounded) as server:
+        started = time.monotonic()
+        # A worker's start (imports), the 1 s search, the fallback's time, the grace, slack.
+        deadline = started + 60
+        while server.stored(game["id"])[0] == state["version"]:
+            assert time.monotonic() < deadline, "the resumed computer did not move"
+            time.sleep(0.1)
+        after = server.client.get(f"/api/games/{game['id']}").json()
+        assert after["movers"][state["version"]] == 0
+        assert after["actions"][: state["version"]] == state["actions"]

@@ -104,3 +104,21 @@ def test_a_browser_holds_hundreds_of_games_through_one_cookie(server_factory):
         assert len(keys) == 1 and cookie not in keys  # the store keeps a hash, not the cookie
     finally:
         store.dispose()
+
+
+def test_the_first_page_gives_the_browser_its_identity_before_any_script_asks(server):
+    """A page's scripts ask the API several things at once; had the page not set the identity,
+    each answer would carry a different new one, and the seats of all but the last be lost."""
+    from gamehall.web.identity import IDENTITY_COOKIE
+
+    newcomer = server.browser()
+    page = newcomer.get("/")
+    assert page.status_code == 200 and IDENTITY_COOKIE in page.cookies
+    given = newcomer.cookies[IDENTITY_COOKIE]
+    created = newcomer.post("/api/games", json={"game": "acadmu", "mode": "hotseat"})
+    assert created.status_code == 200 and IDENTITY_COOKIE not in created.cookies
+    assert newcomer.cookies[IDENTITY_COOKIE] == given
+    # The page again (or any page, the not-found one too) keeps the identity it has.
+    for path in ("/", f"/game/{created.json()['id']}", "/no/such/page"):
+        assert IDENTITY_COOKIE not in newcomer.get(path).cookies
+    assert newcomer.get(f"/api/games/{created.json()['id']}").json()["you"] == [0, 1]

@@ -8,34 +8,27 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
-import time
 
 import pytest
 
 from gamehall.core import Limit
-from gamehall.web import workers
+from gamehall.web import jobs, workers
 from gamehall.web.computers import Computers
 from gamehall.web.protocol import ErrorCode, ProtocolError
 from gamehall.web.workers import Lane, RateLimit
 
-
-def counting(steps: int, progress=None) -> int:
-    """A job that reports each of its steps (module level: it runs in a worker process)."""
-    for done in range(steps + 1):
-        if progress is not None:
-            progress(done, steps)
-    return steps * 10
+# The jobs run in worker processes are those of gamehall.web.jobs.JOBS (probes of the worker);
+# on threads any function runs.
+counting = jobs.probe_count
+slow = jobs.probe_sleep
+was_warmed = jobs.probe_warmed
 
 
-def was_warmed() -> bool:
-    """In a worker: whether its initialiser warmed the kernels and imported the jobs' modules."""
-    return workers._WARMED is not None and all(m in sys.modules for m in workers.JOB_MODULES)
-
-
-def slow(seconds: float) -> float:
-    time.sleep(seconds)
-    return seconds
+def test_a_worker_runs_only_the_jobs_of_its_table():
+    assert jobs.job_name(jobs.probe_count) == "probe_count"
+    assert all(jobs.job_name(function) == name for name, function in jobs.JOBS.items())
+    with pytest.raises(ValueError, match="not a worker job"):
+        jobs.job_name(print)
 
 
 @pytest.mark.slow
@@ -100,7 +93,7 @@ def test_an_analysis_job_past_its_memory_fails_and_its_worker_is_replaced():
         try:
             await computers.warm()
             with pytest.raises(ProtocolError) as refused:
-                await lane.run(bytearray, 256 * 2**20)
+                await lane.run(jobs.probe_allocate, 256 * 2**20)
             assert refused.value.code == ErrorCode.ANALYSIS_FAILED
             assert "more than 16 MB" in refused.value.message
             assert await lane.run(was_warmed)  # a new, warm worker serves on

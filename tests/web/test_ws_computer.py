@@ -41,7 +41,13 @@ def test_computer_mode_plays_a_whole_game(server):
         },
     ).json()
     assert answer["you"] == [1]
-    assert answer["seats"][0] == {"index": 0, "name": "dark", "kind": "computer", "level": "easy"}
+    assert answer["seats"][0] == {
+        "index": 0,
+        "name": "dark",
+        "kind": "computer",
+        "level": "easy",
+        "player": None,
+    }
     with server.client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
         state = hello(server, ws)
         assert state["seats"][0]["connected"] is True  # a computer is always there

@@ -3,6 +3,7 @@ models, and one helper plays random games over the WebSocket."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -37,7 +38,9 @@ class History:
         if message.get("type") != "state":
             return message
         since = message.get("since", 0)  # (a server before deltas sent every action)
-        assert len(message["actions"]) == len(message["movers"]) == message["version"] - since
+        # since: how many of the actions this client had are still right (a takeback may have
+        # undone some); the version counts the log's entries, at least the actions.
+        assert len(message["actions"]) == len(message["movers"]) <= message["version"] - since
         if since == 0:
             actions, movers = list(message["actions"]), list(message["movers"])
         else:
@@ -128,6 +131,11 @@ def play_random(
     for _ in range(max_versions):
         if state["over"] or (until is not None and until(state)):
             return state
+        if state["pause"] is not None:
+            if any(seat not in seats for seat in state["pause"]["waiting"]):
+                return state  # someone this test does not play must go on
+            state = go_on(server, state, seats=seats, sockets=sockets)
+            continue
         player = state["to_move"]
         sent = None
         if player in seats:
@@ -146,13 +154,27 @@ def play_random(
             assert new["version"] == state["version"] + 1, (new["version"], state["version"])
             assert _same_game(new, news[0])
             assert new["actions"][:-1] == state["actions"]
-            assert len(new["movers"]) == len(new["actions"]) == new["version"]
+            assert len(new["movers"]) == len(new["actions"]) <= new["version"]
             assert new["last"]["text"] == new["actions"][-1]
             assert new["last"]["mover"] == new["movers"][-1]
         if sent is not None:
             assert news[0]["actions"][-1] == sent["text"] and news[0]["movers"][-1] == player
         state = news[0] if sockets else state
     raise AssertionError(f"no end after {max_versions} versions")
+
+
+def go_on(
+    server: Any, state: dict[str, Any], *, seats: Mapping[int, Any], sockets: Sequence[Any]
+) -> dict[str, Any]:
+    """At a pause (a round's end), every seat this test plays goes on; returns the state of the
+    next version (the pause gone), as every socket sees it."""
+    waiting = state["pause"]["waiting"]
+    assert waiting and all(seat in seats for seat in waiting), waiting
+    for ws in {id(seats[seat]): seats[seat] for seat in waiting}.values():
+        ws.send_json({"type": "continue", "version": state["version"]})
+    news = [server.receive_state(ws, state["version"] + 1) for ws in sockets]
+    assert all(new["version"] == news[0]["version"] for new in news)
+    return news[0]
 
 
 def hello(
@@ -166,6 +188,35 @@ def hello(
         version = known["version"]
     ws.send_json({"type": "hello", "version": version})
     return server.receive_state(ws)
+
+
+class FakeClock:
+    """A clock the test moves by hand (:class:`gamehall.web.clock.Clock`): ``advance`` wakes
+    the server's timers whose time has come, from any thread."""
+
+    def __init__(self, start: int = 1_800_000_000_000) -> None:
+        self.ms = start
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def now(self) -> int:
+        return self.ms
+
+    async def sleep_until(self, deadline_ms: int) -> None:
+        while self.ms < deadline_ms:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiters.append(future)
+            await future
+
+    def advance(self, ms: int) -> None:
+        self.ms += ms
+        waiters, self._waiters = self._waiters, []
+        for future in waiters:
+            future.get_loop().call_soon_threadsafe(_wake, future)
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def play_out(server: Any, browsers: Sequence[Any], game_id: str, seed: int = 0) -> dict[str, Any]:

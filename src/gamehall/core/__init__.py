@@ -14,7 +14,7 @@ from gamehall.core.errors import (
 from gamehall.core.game import CHANCE, TERMINAL, Action, Game, Option, Outcome, State
 from gamehall.core.metrics import Collector
 from gamehall.core.play import PlayedGame, play_game
-from gamehall.core.plugin import GamePlugin
+from gamehall.core.plugin import Diagram, GamePlugin
 from gamehall.core.record import Record, make_record
 from gamehall.core.registry import (
     find_game,
@@ -33,6 +33,7 @@ __all__ = [
     "Action",
     "Agent",
     "Collector",
+    "Diagram",
     "Game",
     "GamePlugin",
     "GamehallError",

@@ -437,6 +437,12 @@ class State(ABC):
         rounds of a match), in the range of :meth:`returns`; None elsewhere (search on)."""
         return None
 
+    def pause(self) -> str | None:
+        """Why people should stop here before chance goes on, in words (e.g. the end of a round
+        of a match: its result), or None (the default): chance follows at once. Only chance
+        nodes pause; a server holds the chance outcome until the players go on."""
+        return None
+
     def evaluate(self, player: int) -> float:
         """A quick heuristic value for ``player`` (used by greedy play); games override it."""
         return self.returns()[player] if self.is_terminal() else 0.0

@@ -20,6 +20,7 @@ Outside the game's package nothing names a game: front ends, AI and analysis ask
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -152,6 +153,78 @@ EpisodeStart = Callable[["Game", "random.Random"], State]
 
 
 @dataclass(frozen=True)
+class Diagram:
+    """A real position drawn for people (the home page's picture, a How to play diagram).
+
+    ``position`` is the state's text (:meth:`Game.parse_state`, default options); ``action``, if
+    given, is legal there and is drawn as the move: on the position before it, or, with
+    ``after``, on the position it leads to (as the move just played). ``caption`` says what the
+    diagram shows."""
+
+    position: str
+    action: str | None = None
+    after: bool = False
+    caption: str = ""
+
+
+DIAGRAM_FENCE = "```diagram"
+"""How a How to play page marks a diagram: a fenced block of ``key: value`` lines (the fields
+of :class:`Diagram`), e.g.::
+
+    ```diagram
+    position: 1,0,0,0,0,0,0,0,0/0,0,0,0,1,0,0,0,0 d -
+    action: RTxBS
+    caption: Red beats Blue: the Red Triangle takes the Blue Square.
+    ```
+"""
+
+
+def parse_page(text: str, where: str = "page") -> list[str | Diagram]:
+    """A How to play page as its parts: Markdown text and the :class:`Diagram` blocks between."""
+    parts: list[str | Diagram] = []
+    lines = text.splitlines()
+    chunk: list[str] = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() != DIAGRAM_FENCE:
+            chunk.append(lines[i])
+            i += 1
+            continue
+        if "\n".join(chunk).strip():
+            parts.append("\n".join(chunk).strip("\n") + "\n")
+        chunk = []
+        start = i + 1
+        fields: dict[str, str] = {}
+        i += 1
+        while i < len(lines) and lines[i].strip() != "```":
+            key, sep, value = lines[i].partition(":")
+            if lines[i].strip():
+                if not sep or key.strip() not in {"position", "action", "after", "caption"}:
+                    raise ValueError(
+                        f"{where}, line {i + 1}: a diagram line is 'key: value' with the key one "
+                        f"of position, action, after, caption; not {lines[i].strip()!r}"
+                    )
+                fields[key.strip()] = value.strip()
+            i += 1
+        if i == len(lines):
+            raise ValueError(f"{where}, line {start}: the diagram block is not closed by ```")
+        if "position" not in fields:
+            raise ValueError(f"{where}, line {start}: a diagram needs a position")
+        parts.append(
+            Diagram(
+                position=fields["position"],
+                action=fields.get("action") or None,
+                after=fields.get("after", "").lower() in {"1", "true", "yes"},
+                caption=fields.get("caption", ""),
+            )
+        )
+        i += 1
+    if "\n".join(chunk).strip():
+        parts.append("\n".join(chunk).strip("\n") + "\n")
+    return parts
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
@@ -209,11 +282,23 @@ class GamePlugin:
     board_style: str | None = None
     """A stylesheet in the package for that board."""
     rules_text: str | None = None
+    """Markdown in the package: the complete rules, written for readers."""
+    how_to_play: str | None = None
+    """Markdown in the package: a first lesson for players, with ``diagram`` blocks of real
+    positions (see :data:`DIAGRAM_FENCE`)."""
+    sample: Diagram | None = None
+    """A real position that shows what the game looks like (the home page's picture)."""
+    duration: str = ""
+    """How long a game takes, for people choosing one (e.g. "about 15 minutes")."""
     """Markdown in the package: the rules for players."""
     starter_puzzles: str | None = None
     """JSON Lines in the package: a few puzzles (as ``gamehall puzzles generate`` stores them,
     :mod:`gamehall.analysis.puzzles`) offered beside the user's own, so a fresh install has
     puzzles."""
+    level_ratings: str | None = None
+    """JSON in the package: ``{"ratings": {level: rating}, ...}``, the computer levels' fixed
+    ratings on the hall's Glicko-2 scale, estimated by ``bench/level_ratings.py`` with the
+    tournament tool (data, never computed when asked for)."""
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -292,10 +377,27 @@ class GamePlugin:
         """The player-facing rules (Markdown), if the game has them."""
         return self.resource_text(self.rules_text)
 
+    def how_to_play_page(self) -> list[str | Diagram] | None:
+        """The How to play page as Markdown parts and diagrams, if the game has one."""
+        text = self.resource_text(self.how_to_play)
+        if text is None:
+            return None
+        return parse_page(text, f"{self.name} {self.how_to_play}")
+
+    def level_ratings_table(self) -> dict[str, int]:
+        """The computer levels' fixed ratings (empty if the game has none)."""
+        if "level_ratings" not in self._cache:
+            text = self.resource_text(self.level_ratings)
+            ratings = json.loads(text).get("ratings", {}) if text else {}
+            self._cache["level_ratings"] = {str(k): int(v) for k, v in ratings.items()}
+        return dict(self._cache["level_ratings"])
+
 
 __all__ = [
+    "DIAGRAM_FENCE",
     "BoardHost",
     "DealHook",
+    "Diagram",
     "EpisodeStart",
     "GamePlugin",
     "Ref",
@@ -305,4 +407,5 @@ __all__ = [
     "TerminalBoard",
     "TuiHook",
     "load_ref",
+    "parse_page",
 ]

@@ -3,6 +3,7 @@
 from gamehall.store.db import (
     SCHEMA_VERSION,
     ActionRow,
+    ChatRow,
     GameRow,
     ReviewRow,
     Seat,
@@ -13,11 +14,18 @@ from gamehall.store.db import (
     now_text,
     player_key,
 )
+from gamehall.store.hall import HallStore, NameTaken, PlayerRow, RatedResult, RatingRow
 
 __all__ = [
     "SCHEMA_VERSION",
     "ActionRow",
+    "ChatRow",
     "GameRow",
+    "HallStore",
+    "NameTaken",
+    "PlayerRow",
+    "RatedResult",
+    "RatingRow",
     "ReviewRow",
     "Seat",
     "Store",

@@ -1,12 +1,14 @@
 """The game store: every game, its seats and every action, in SQL (SQLAlchemy 2.x, portable types).
 
-The store is the truth: a game's state is the replay of its stored actions, so a server that is
+The store is the truth: a game's state is the replay of its stored log, so a server that is
 killed and restarted resumes every game exactly where it was. Tables::
 
     schema_version(version)                        one row: the schema this database has
     games(id, game, rules_version, options, mode, seed, seats, created, updated, version,
-          status, result, pending, rematch_of, rematch, problem, setup)
-    actions(game_id, number, text, mover, at)      number = 1, 2, …; mover = seat index, -1 chance
+          status, result, pending, rematch_of, rematch, problem, clock, setup)
+    actions(game_id, number, kind, text, mover, at, clock)
+                                                   the game's log: number = 1, 2, …
+    chat(game_id, number, room, seat, text, at)    the players' and the spectators' chat
     holdings(player_id, game_id, seat)             which browser holds which seat: player_id is
                                                    the SHA-256 of its identity cookie
                                                    (:func:`player_key`), never the cookie
@@ -15,6 +17,12 @@ killed and restarted resumes every game exactly where it was. Tables::
 
 A game with a ``problem`` (it no longer replays, or takes too long to load) is *quarantined*:
 the server does not load it again, and says why when asked for it.
+
+The ``actions`` table is the game's log, append-only: an entry of kind ``action`` is a game
+action (``mover`` a seat index, or -1 for chance); the other kinds are what happens around the
+game's actions (a takeback, a resignation, a flag fall; see :mod:`gamehall.web.history`), each
+stored like a move so a restart shows the same game. ``clock`` is each seat's remaining time after
+the entry (JSON, milliseconds; null when the game has no clock).
 
 Types are kept portable (strings, integers, booleans, text; times as ISO-8601 UTC strings, which
 sort as text), so the same code runs on SQLite and PostgreSQL. Appending an action is one
@@ -44,6 +52,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -53,7 +62,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -64,7 +73,15 @@ rules version: they were made when every game was at its first, ``"1"``.
 ``holdings.player_id`` becomes the SHA-256 of the identity cookie (:func:`player_key`) instead of
 the cookie itself, so the store holds no credential: each stored id is replaced by its hash.
 
-3 → 4: ``games.setup``, the position a game starts from (NULL: the game's initial state; a game
+3 → 4: the hall's tables (players, accounts, sessions, seeks, hall_games, ratings,
+rating_history: :mod:`gamehall.store.hall`), new tables only, made by ``create_all``; players
+of earlier games get their row (and a name) when they are first seen.
+
+4 → 5: the log around the actions and the clocks: ``actions.kind`` (every entry stored before is
+a game action), ``actions.clock`` and ``games.clock`` (no game had a clock), and the ``chat``
+table (new, made by ``create_all``).
+
+5 → 6: ``games.setup``, the position a game starts from (NULL: the game's initial state; a game
 started from a position of another game has its text), and the tables ``reviews`` (a finished
 game's review, computed once) and ``puzzle_attempts`` (each player's first answer to a puzzle).
 """
@@ -98,6 +115,7 @@ games_table = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
     Column("problem", Text, nullable=True),  # why the game is quarantined; null: it is not
+    Column("clock", String(32), nullable=True),  # the time control ("5+3", "d3"), or none
     Column("setup", Text, nullable=True),  # the starting position's text (NULL: the initial state)
 )
 
@@ -106,8 +124,21 @@ actions_table = Table(
     metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False, default="action"),
     Column("text", Text, nullable=False),
     Column("mover", Integer, nullable=False),
+    Column("at", String(40), nullable=False),
+    Column("clock", Text, nullable=True),  # JSON list: each seat's remaining ms after the entry
+)
+
+chat_table = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("room", String(16), nullable=False),  # "players" or "spectators"
+    Column("seat", Integer, nullable=True),  # the writer's seat (players' chat), else null
+    Column("text", Text, nullable=False),
     Column("at", String(40), nullable=False),
 )
 
@@ -206,6 +237,9 @@ class GameRow:
     rematch: str | None = None
     problem: str | None = None
     """Why the game is quarantined (it is not loaded), or None."""
+    clock: str | None = None
+    """The time control (``"5+3"``: minutes and seconds added per move; ``"d3"``: days per
+    move), or None."""
     setup: str | None = None
     """The text of the position the game starts from (None: the game's initial state)."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -213,9 +247,24 @@ class GameRow:
 
 @dataclass(frozen=True)
 class ActionRow:
+    """An entry of a game's log: a game action (kind ``action``) or what happened around them."""
+
     number: int
     text: str
     mover: int
+    at: str
+    kind: str = "action"
+    clock: tuple[int | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """A chat message as stored."""
+
+    number: int
+    room: str
+    seat: int | None
+    text: str
     at: str
 
 
@@ -272,8 +321,14 @@ def _row_to_game(row: Any) -> GameRow:
         rematch_of=row.rematch_of,
         rematch=row.rematch,
         problem=row.problem,
+        clock=row.clock,
         setup=row.setup,
     )
+
+
+def _row_to_entry(row: Any) -> ActionRow:
+    clock = tuple(json.loads(row.clock)) if row.clock else None
+    return ActionRow(row.number, row.text, row.mover, row.at, row.kind, clock)
 
 
 class Store:
@@ -336,7 +391,21 @@ class Store:
                 if "problem" not in _columns(conn, "games"):
                     conn.execute(text("ALTER TABLE games ADD COLUMN problem TEXT"))
                 _hash_player_ids(conn)
-            if stored < 4 and "setup" not in _columns(conn, "games"):
+            if stored < 5:
+                actions = _columns(conn, "actions")
+                if "kind" not in actions:
+                    conn.execute(
+                        text(
+                            "ALTER TABLE actions ADD COLUMN kind VARCHAR(16) "
+                            "NOT NULL DEFAULT 'action'"
+                        )
+                    )
+                if "clock" not in actions:
+                    conn.execute(text("ALTER TABLE actions ADD COLUMN clock TEXT"))
+                if "clock" not in _columns(conn, "games"):
+                    conn.execute(text("ALTER TABLE games ADD COLUMN clock VARCHAR(32)"))
+                # The chat table is new: create_all above has made it.
+            if stored < 6 and "setup" not in _columns(conn, "games"):
                 conn.execute(text("ALTER TABLE games ADD COLUMN setup TEXT"))
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
@@ -370,6 +439,7 @@ class Store:
                     pending=row.pending,
                     rematch_of=row.rematch_of,
                     rematch=None,
+                    clock=row.clock,
                     setup=row.setup,
                 )
             )
@@ -396,7 +466,7 @@ class Store:
                 .where(actions_table.c.game_id == game_id)
                 .order_by(actions_table.c.number)
             ).all()
-        return [ActionRow(r.number, r.text, r.mover, r.at) for r in rows]
+        return [_row_to_entry(r) for r in rows]
 
     def append_action(
         self,
@@ -408,8 +478,11 @@ class Store:
         status: str,
         result: dict[str, Any] | None,
         pending: bool,
+        kind: str = "action",
+        clock: Sequence[int | None] | None = None,
     ) -> None:
-        """Commit action ``number`` (the game must be at version ``number - 1``)."""
+        """Commit entry ``number`` of the game's log (the game must be at version
+        ``number - 1``): a game action, or, by ``kind``, what happened around them."""
         at = now_text()
         with self.engine.begin() as conn:
             changed = conn.execute(
@@ -427,7 +500,13 @@ class Store:
                 raise VersionConflict(f"game {game_id}: not at version {number - 1}")
             conn.execute(
                 insert(actions_table).values(
-                    game_id=game_id, number=number, text=text, mover=mover, at=at
+                    game_id=game_id,
+                    number=number,
+                    kind=kind,
+                    text=text,
+                    mover=mover,
+                    at=at,
+                    clock=json.dumps(list(clock)) if clock is not None else None,
                 )
             )
 
@@ -458,6 +537,48 @@ class Store:
                     )
                 ).scalars()
             )
+
+    # --- chat ---
+
+    def add_chat(
+        self, game_id: str, room: str, seat: int | None, text: str, most: int | None = None
+    ) -> ChatRow | None:
+        """Store a chat message, numbered after the game's last one (in one transaction); None
+        (and nothing stored) when the game's chat holds ``most`` messages already."""
+        for _ in range(5):  # two writers may take the same number: the key refuses one
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(
+                        select(func.max(chat_table.c.number)).where(chat_table.c.game_id == game_id)
+                    ).scalar()
+                    if most is not None and (last or 0) >= most:
+                        return None
+                    row = ChatRow((last or 0) + 1, room, seat, text, now_text())
+                    conn.execute(
+                        insert(chat_table).values(
+                            game_id=game_id,
+                            number=row.number,
+                            room=room,
+                            seat=seat,
+                            text=text,
+                            at=row.at,
+                        )
+                    )
+                return row
+            except IntegrityError:
+                continue
+        raise StoreError(f"game {game_id}: could not number a chat message")
+
+    def chat(self, game_id: str, room: str, limit: int = 200) -> list[ChatRow]:
+        """The last ``limit`` messages of a game's chat ``room``, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat_table)
+                .where(chat_table.c.game_id == game_id, chat_table.c.room == room)
+                .order_by(chat_table.c.number.desc())
+                .limit(limit)
+            ).all()
+        return [ChatRow(r.number, r.room, r.seat, r.text, r.at) for r in reversed(rows)]
 
     # --- who holds what ---
 
@@ -680,3 +801,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# The hall's tables join this metadata (so create_all and the migration include them).
+from gamehall.store import hall as _hall  # noqa: E402, F401

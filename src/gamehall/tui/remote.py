@@ -39,6 +39,7 @@ from gamehall.core import Action, GamehallError, Record, State, make_record
 from gamehall.tui.session import data_dir, new_save_path
 from gamehall.web.protocol import (
     SERVER_MESSAGE,
+    Continue,
     ErrorAnswer,
     ErrorMessage,
     Hello,
@@ -188,6 +189,9 @@ class RemoteSession:
         self.actions: list[Action] = []
         self.version = -1
         self.you: list[int] = []
+        self.ended: str | None = None
+        self._went_on = -1
+        """Why the game ended off the board (resigned, out of time, …), if it did."""
         self.seats: list[SeatPresence] = []
         self.players = [
             p.lower() for p in (record.tags.get(n.capitalize(), "") for n in self.game.player_names)
@@ -258,7 +262,8 @@ class RemoteSession:
             return Down(
                 f"the server sent a message this client cannot read ({error.error_count()} problems)"
             )
-        return None if message.type == "pong" else message
+        # The terminal app is no chat client: chat lines are left to the browser.
+        return None if message.type in ("pong", "chat") else message
 
     def _post(self, message: StateMessage | PresenceMessage | ErrorMessage | Down | None) -> None:
         if message is not None:
@@ -325,9 +330,31 @@ class RemoteSession:
         self.you = list(message.you)
         self.seats = list(message.seats)
         self.last_error = None
+        # Ended off the board (resigned, aborted, out of time, claimed): the server says why.
+        if message.over and message.outcome is not None and not self.state.is_terminal():
+            self.ended = self._ending_text(message.outcome.reason)
+        else:
+            self.ended = None
         self._note()
+        # A round's end waits for every player: this terminal goes on at once (it shows the
+        # round's final position as the last one of the moves).
+        pause = message.pause
+        if (
+            pause is not None
+            and set(pause.waiting) & set(self.you)
+            and self._socket is not None
+            and self._went_on != self.version
+        ):
+            self._went_on = self.version  # once: later states may still list this seat
+            with contextlib.suppress(Exception):  # a dropped socket: the next hello resyncs
+                self._socket.send(Continue(type="continue", version=self.version).model_dump_json())
         self._save()
         return True
+
+    @staticmethod
+    def _ending_text(reason: str) -> str:
+        """The server's reason says who won, if anyone: "Light resigned: Dark wins"."""
+        return reason[:1].upper() + reason[1:]
 
     def _note(self) -> None:
         names = self.game.player_names
@@ -367,7 +394,7 @@ class RemoteSession:
 
     @property
     def over(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_terminal() or self.ended is not None
 
     def now(self) -> float:
         return time.monotonic()
@@ -399,6 +426,8 @@ class RemoteSession:
         return [state.player_name() for state in self.states[:-1]]
 
     def result_text(self) -> str | None:
+        if self.ended is not None:
+            return self.ended
         outcome = self.state.outcome()
         if outcome is None:
             return None

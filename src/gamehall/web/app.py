@@ -26,10 +26,14 @@ from gamehall.ai import LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, plugins
 from gamehall.store import Store
 from gamehall.web import assist as assistance
+from gamehall.web.accounts import Passwords
+from gamehall.web.clock import Clock
 from gamehall.web.computers import AgentFactory
-from gamehall.web.engine import played_items
+from gamehall.web.engine import diagram_info, game_of, played_items
+from gamehall.web.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
+from gamehall.web.hall_routes import add_hall_routes, current
 from gamehall.web.hub import Hub
-from gamehall.web.identity import Identity, set_identity_cookie
+from gamehall.web.identity import Identity, ensure_identity, session_token
 from gamehall.web.live import Connection, LiveGame, seat_infos
 from gamehall.web.protocol import (
     PROTOCOL_VERSION,
@@ -42,6 +46,9 @@ from gamehall.web.protocol import (
     GameInfo,
     GameList,
     GameSummary,
+    HowToAnswer,
+    HowToDiagram,
+    HowToText,
     InviteAnswer,
     Join,
     JoinAnswer,
@@ -73,6 +80,9 @@ def _meta() -> MetaAnswer:
                 name=cls.name,
                 title=cls.title,
                 summary=plugin.summary,
+                duration=plugin.duration,
+                sample=diagram_info(game_of(name, {}), plugin.sample) if plugin.sample else None,
+                how_to_play=plugin.how_to_play is not None,
                 rules_version=cls.rules_version,
                 seats=list(cls.player_names),
                 options=[OptionInfo(**spec.describe()) for spec in cls.option_specs],
@@ -80,6 +90,7 @@ def _meta() -> MetaAnswer:
                 board_style=f"/games/{name}/board.css" if plugin.board_style else None,
                 rules=plugin.rules_text is not None,
                 puzzles=plugin.solver is not None and plugin.judgement is not None,
+                level_ratings=plugin.level_ratings_table(),
             )
         )
     return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))
@@ -102,6 +113,10 @@ def create_app(
     hint_seconds: float | None = None,
     review_budget: dict[str, float] | None = None,
     on_ready: Callable[[float], None] | None = None,
+    clock: Clock | None = None,
+    leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
+    passwords: Passwords | None = None,
+    lobby_tick: float | None = TICK,
 ) -> FastAPI:
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
@@ -111,7 +126,8 @@ def create_app(
     (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
     and reviews (defaults in :mod:`gamehall.web.hints` and :mod:`gamehall.web.review`);
     ``on_ready(seconds)`` is told when the app serves and how long the warm-up of its workers
-    took."""
+    took; ``clock`` (tests) is the time the server measures clocks and pauses with (default:
+    the wall clock)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     config = settings or Settings()
     holder: dict[str, Any] = {}
@@ -125,7 +141,9 @@ def create_app(
             agent_factory=agent_factory,
             processes=processes,
             agent_workers=agent_workers,
+            clock=clock,
         )
+        hall = Hall(hub, passwords=passwords, leaderboard=leaderboard, tick=lobby_tick)
         helper = assistance.Assist(
             hub,
             puzzles_dir=puzzles_dir,
@@ -133,19 +151,21 @@ def create_app(
             **({} if hint_seconds is None else {"hint_seconds": hint_seconds}),
         )
         await hub.start()
+        await hall.start()
         await helper.start()
         # The hint and review workers warm up before the app serves too: warming while the first
         # games are played would slow their computer moves (the cores are shared) and make the
         # first hint wait for its worker.
         await helper.ready()
-        holder["hub"], holder["assist"] = hub, helper
-        app.state.hub, app.state.assist = hub, helper
+        holder["hub"], holder["hall"], holder["assist"] = hub, hall, helper
+        app.state.hub, app.state.hall, app.state.assist = hub, hall, helper
         if on_ready is not None:
             on_ready(hub.warmed_in + helper.warmed_in)
         try:
             yield
         finally:
             await helper.stop()
+            await hall.stop()
             await hub.stop()
 
     app = FastAPI(title="gamehall", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -154,6 +174,9 @@ def create_app(
 
     def hub() -> Hub:
         return holder["hub"]  # type: ignore[no-any-return]
+
+    def hall() -> Hall:
+        return holder["hall"]  # type: ignore[no-any-return]
 
     # --- errors as {"error": {code, message}} ---
 
@@ -173,7 +196,7 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 404 and not request.url.path.startswith(_API_PREFIXES):
-            return index(status_code=404)  # the app's own not-found page
+            return index(request, status_code=404)  # the app's own not-found page
         code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
             error.status_code, ErrorCode.HTTP_ERROR
         )
@@ -181,14 +204,10 @@ def create_app(
 
     # --- who is asking ---
 
-    def identity(request: Request, response: Response) -> Identity:
-        """The browser's identity; a browser without one is given one."""
-        found = Identity.from_cookies(request.cookies)
-        if found is not None:
-            return found
-        new = Identity.new()
-        set_identity_cookie(response, new, config)
-        return new
+    async def holder_key(request: Request, response: Response) -> str:
+        """Whom the seats of this request are held by: the signed-in account's player, or the
+        browser's identity (its key; a browser without one is given one)."""
+        return (await current(hall(), request, response)).id
 
     def address(request: Request) -> str:
         return request.client.host if request.client is not None else ""
@@ -213,6 +232,13 @@ def create_app(
             invite=invite_url(request, live, player_id),
         )
 
+    def created_for(
+        request: Request, response: Response, live: LiveGame, you: frozenset[int], key: str
+    ) -> CreatedAnswer:
+        return created_answer(request, live, you, key)
+
+    add_hall_routes(app, hall, created_for)
+
     # --- REST ---
 
     @app.get("/api/meta")
@@ -221,7 +247,7 @@ def create_app(
 
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
-        me = identity(request, response)
+        me = await holder_key(request, response)
         start = None
         if body.start is not None:  # a position of a stored game, found by the server
             source = await hub().get(body.start.game_id)
@@ -233,22 +259,24 @@ def create_app(
             mode=body.mode,
             seat=body.seat,
             level=body.level,
-            player_id=me.key,
+            player_id=me,
             start=start,
             address=address(request),
+            clock=body.clock,
         )
-        return created_answer(request, live, you, me.key)
+        return created_answer(request, live, you, me)
 
     @app.get("/api/games")
     async def list_games(request: Request, response: Response) -> GameList:
-        me = identity(request, response)
-        rows = await hub().db(hub().store.games_of, me.key)
+        me = await holder_key(request, response)
+        rows = await hub().db(hub().store.games_of, me)
         games = []
         for row in rows:
             try:
                 cls = game_class(row.game)
             except GamehallError:
                 continue
+            live = hub().games.get(row.id)
             games.append(
                 GameSummary(
                     id=row.id,
@@ -260,7 +288,8 @@ def create_app(
                     created=row.created,
                     updated=row.updated,
                     version=row.version,
-                    seats=seat_infos(cls, row),
+                    seats=seat_infos(cls, row, live.players if live else None),
+                    clock=row.clock,
                 )
             )
         return GameList(games=games)
@@ -268,12 +297,13 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request, response: Response) -> StateMessage:
         live = await hub().get(game_id)
-        return live.state_message(live.seats_for(identity(request, response).key))
+        you = live.seats_for(await holder_key(request, response))
+        return live.state_message(you, hub().clock.now())
 
     @app.get("/api/games/{game_id}/invite")
     async def get_invite(game_id: str, request: Request, response: Response) -> InviteAnswer:
         live = await hub().get(game_id)
-        return InviteAnswer(invite=invite_url(request, live, identity(request, response).key))
+        return InviteAnswer(invite=invite_url(request, live, await holder_key(request, response)))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> PlainTextResponse:
@@ -306,14 +336,15 @@ def create_app(
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request, response: Response) -> CreatedAnswer:
         live = await hub().get(game_id)
-        me = identity(request, response)
-        new, you = await hub().rematch(live, live.seats_for(me.key), me.key, address(request))
-        return created_answer(request, new, you, me.key)
+        me = await holder_key(request, response)
+        new, you = await hub().rematch(live, live.seats_for(me), me, address(request))
+        return created_answer(request, new, you, me)
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join, request: Request, response: Response) -> JoinAnswer:
         live = await hub().get(game_id)
-        you = await hub().claim(live, identity(request, response).key, body.seat)
+        you = await hub().claim(live, await holder_key(request, response), body.seat)
+        await hall().seats_changed(live)  # the seat shows its player's name
         return JoinAnswer(you=sorted(you))
 
     def plugin_of(game: str) -> GamePlugin:
@@ -329,6 +360,28 @@ def create_app(
         if text is None:
             raise ProtocolError(ErrorCode.NO_RULES, f"no rules text for {plugin.name}")
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+    @app.get("/api/howto/{game}")
+    async def how_to_play(game: str) -> HowToAnswer:
+        plugin = plugin_of(game)
+        page = plugin.how_to_play_page()
+        if page is None:
+            raise ProtocolError(ErrorCode.NO_RULES, f"no How to play page for {plugin.name}")
+        played = game_of(plugin.name, {})
+        parts = [
+            HowToText(markdown=part)
+            if isinstance(part, str)
+            else HowToDiagram(diagram=diagram_info(played, part))
+            for part in page
+        ]
+        return HowToAnswer(
+            game=plugin.name,
+            title=plugin.game.title,
+            summary=plugin.summary,
+            duration=plugin.duration,
+            parts=parts,
+            rules=plugin.rules_text is not None,
+        )
 
     @app.get("/games/{game}/board.js", include_in_schema=False)
     async def board_module(game: str) -> Response:
@@ -346,18 +399,15 @@ def create_app(
             raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no board stylesheet")
         return Response(source, media_type="text/css; charset=utf-8")
 
-    def player_key(request: Request, response: Response) -> str:
-        return identity(request, response).key
-
     async def held_seats(request: Request, response: Response, live: LiveGame) -> frozenset[int]:
-        """The seats of ``live`` the browser's identity holds (kept on the server)."""
-        return live.seats_for(player_key(request, response))
+        """The seats of ``live`` held by whoever asks (kept on the server)."""
+        return live.seats_for(await holder_key(request, response))
 
     assistance.register(
         app,
         hub=hub,
         assist=lambda: holder["assist"],
-        player_id=player_key,
+        player_id=holder_key,
         held_seats=held_seats,
     )
 
@@ -373,8 +423,13 @@ def create_app(
             await websocket.send_text(refusal.model_dump_json())
             await websocket.close(code=4000 + error.status)  # 4404 no such game, 4409 rules
             return
-        me = Identity.from_cookies(websocket.cookies)
-        key = me.key if me is not None else None
+        found = Identity.from_cookies(websocket.cookies)
+        key = found.key if found is not None else None
+        token = session_token(websocket)
+        if token is not None:  # signed in: the seats are the account's
+            acting = await hall().me(key, token)
+            if acting.signed_in:
+                key = acting.id
         host = websocket.client.host if websocket.client is not None else ""
         connection = Connection(websocket, live.seats_for(key), identity=key, address=host)
         try:
@@ -404,35 +459,36 @@ def create_app(
 
     # --- the front end (a single-page app with client routing) ---
 
-    def index(status_code: int = 200) -> Response:
+    def index(request: Request, status_code: int = 200) -> Response:
+        """The app's page. A browser seen for the first time gets its identity cookie here,
+        before any of the page's scripts asks the API: requests sent at once from a page
+        without one would each be given a different identity, and seats held by one of them
+        would be lost when another's cookie replaced it."""
         page = static / "index.html"
+        response: Response
         if page.is_file():
-            return FileResponse(page, media_type="text/html", status_code=status_code)
-        return HTMLResponse(_PLACEHOLDER, status_code=status_code)
+            response = FileResponse(page, media_type="text/html", status_code=status_code)
+        else:
+            response = HTMLResponse(_PLACEHOLDER, status_code=status_code)
+        ensure_identity(request, response, config)
+        return response
 
-    @app.get("/", include_in_schema=False)
-    async def home() -> Response:
-        return index()
+    async def page(request: Request) -> Response:
+        return index(request)
 
-    @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> Response:
-        return index()
-
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> Response:
-        return index()
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> Response:
-        return index()
-
-    @app.get("/review/{game_id}", include_in_schema=False)
-    async def review_page(game_id: str) -> Response:
-        return index()
-
-    @app.get("/puzzles/{game}", include_in_schema=False)
-    async def puzzles_page(game: str) -> Response:
-        return index()
+    for path in (
+        "/",
+        "/game/{game_id}",
+        "/replay/{game_id}",
+        "/rules/{game}",
+        "/howto/{game}",
+        "/lobby",
+        "/player/{name}",
+        "/leaderboard/{game}",
+        "/review/{game_id}",
+        "/puzzles/{game}",
+    ):  # the client routes: every one is the app's page, which routes itself
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app

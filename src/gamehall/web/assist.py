@@ -14,8 +14,9 @@ move; each job bounded in time and memory like a computer move) and their servic
     GET  /api/puzzles/{game}/{puzzle}         PuzzleAnswer: that puzzle
     POST /api/puzzles/{game}/{puzzle}/answer  PuzzleVerdict: right or not, and the solution line
 
-Who is asking is the app's business: the routes take the app's own ``player_id`` (the
-identity's key) and ``held_seats`` (the seats kept on the server for that identity) functions,
+Who is asking is the app's business: the routes take the app's own ``player_id`` (whom
+seats are held by: the signed-in account's player, or the browser's identity) and ``held_seats``
+(the seats kept on the server for them) functions,
 so identity is decided in one place; the edge (Origin, body size, clean text) comes first.
 """
 
@@ -115,7 +116,7 @@ class Assist:
         await self.reviews.stop()
 
 
-PlayerOf = Callable[[Request, Response], str]
+PlayerOf = Callable[[Request, Response], Awaitable[str]]
 SeatsOf = Callable[[Request, Response, LiveGame], Awaitable[frozenset[int]]]
 
 
@@ -135,12 +136,14 @@ def register(
     ) -> HintAnswer:
         live = await hub().get(game_id)
         seats = await held_seats(request, response, live)
-        return await assist().hints.hint(live, seats, player_id(request, response), body.version)
+        return await assist().hints.hint(
+            live, seats, await player_id(request, response), body.version
+        )
 
     @app.post("/api/games/{game_id}/review")
     async def ask_review(game_id: str, request: Request, response: Response) -> ReviewAnswer:
         live = await hub().get(game_id)
-        return await assist().reviews.request(live, player_id(request, response))
+        return await assist().reviews.request(live, await player_id(request, response))
 
     @app.get("/api/games/{game_id}/review")
     async def get_review(game_id: str) -> ReviewAnswer:
@@ -162,19 +165,19 @@ def register(
         response: Response,
         after: Annotated[str | None, Query(max_length=64)] = None,
     ) -> PuzzleAnswer:
-        return await assist().puzzles.next(game, player_id(request, response), after)
+        return await assist().puzzles.next(game, await player_id(request, response), after)
 
     @app.get("/api/puzzles/{game}/{puzzle_id}")
     async def get_puzzle(
         game: str, puzzle_id: str, request: Request, response: Response
     ) -> PuzzleAnswer:
-        return await assist().puzzles.get(game, puzzle_id, player_id(request, response))
+        return await assist().puzzles.get(game, puzzle_id, await player_id(request, response))
 
     @app.post("/api/puzzles/{game}/{puzzle_id}/answer")
     async def answer_puzzle(
         game: str, puzzle_id: str, body: PuzzleTry, request: Request, response: Response
     ) -> PuzzleVerdict:
-        me = player_id(request, response)
+        me = await player_id(request, response)
         return await assist().puzzles.answer(game, puzzle_id, me, body.move)
 
 

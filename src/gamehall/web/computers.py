@@ -609,11 +609,15 @@ class Computers:
 
     async def _call_in_process(self, slot: _Slot, call: _Call) -> Any:
         assert self._loop is not None
-        function = call.function
+        from gamehall.web.jobs import job_name  # the jobs' modules import this one
+
         request = (
-            "call", function.__module__, function.__qualname__, call.args, call.seconds,
+            "call",
+            job_name(call.function),
+            call.args,
+            call.seconds,
             call.progress is not None,
-        )  # fmt: skip
+        )
         relay = self._relay(call.progress)
         for attempt in (1, 2):
             worker = slot.process

@@ -18,8 +18,23 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from gamehall.core import Action, Game, Outcome, State, TooManyOutcomesError, game_class
-from gamehall.web.protocol import ErrorCode, LegalAction, OutcomeInfo, PlayedAction, ProtocolError
+from gamehall.core import (
+    Action,
+    Diagram,
+    Game,
+    Outcome,
+    State,
+    TooManyOutcomesError,
+    game_class,
+)
+from gamehall.web.protocol import (
+    DiagramInfo,
+    ErrorCode,
+    LegalAction,
+    OutcomeInfo,
+    PlayedAction,
+    ProtocolError,
+)
 
 RESERVED_PARTS = frozenset({"text", "index", "mover"})
 """Keys of the protocol's action items that a game's parts may not use."""
@@ -163,3 +178,16 @@ def outcome_info(game: Game, outcome: Outcome) -> OutcomeInfo:
         scores=list(outcome.scores),
         result=outcome.result_tag(),  # type: ignore[arg-type]
     )
+
+
+def diagram_info(game: Game, diagram: Diagram) -> DiagramInfo:
+    """A plugin's diagram made drawable: the position's view and the move drawn on it, checked
+    through the game's own doors (a diagram that is not a real position or move raises)."""
+    state = game.parse_state(diagram.position)
+    last = None
+    if diagram.action is not None:
+        action = state.parse_action(diagram.action)
+        last = played_item(game, action, state.current_player)
+        if diagram.after:
+            state = state.apply(action)
+    return DiagramInfo(position=str(state), view=state.view(), last=last, caption=diagram.caption)

@@ -8,15 +8,26 @@ committed to the store, then the state changes in memory and every client is tol
 request raises :class:`~gamehall.web.protocol.ProtocolError` and changes nothing.
 
 Chance and computer moves follow each other until a human seat is to move or the game ends;
-computers think off the event loop (:mod:`gamehall.web.computers`). Clients are
-:class:`~gamehall.web.live.Connection` objects on any transport, and :meth:`Hub.receive` handles
-one client message, so the hub runs (and is tested) without a web framework.
+computers think off the event loop (:mod:`gamehall.web.computers`). Where the game says people
+should look before chance goes on (:meth:`gamehall.core.State.pause`: a round is over), chance
+waits until every person seated sends ``continue``, or :data:`PAUSE_VS_COMPUTER_MS` against the
+computer and :data:`PAUSE_BETWEEN_PEOPLE_MS` otherwise. Resigning, aborting, takebacks and claims
+(:mod:`gamehall.web.conduct`) are entries of the game's log like moves (:mod:`gamehall.web.history`),
+committed before anyone is told. Clocks (:mod:`gamehall.web.clock`) are measured with the hub's
+:class:`~gamehall.web.clock.Clock`; a timer per game ends it on time, whether or not anyone is
+connected. Chat goes to the players' room or the spectators' (:mod:`gamehall.web.chat`), within
+the per-client rates of :mod:`gamehall.web.limits`.
 
-Loading a stored game replays its actions through the engine's trusted path (each was checked
+Clients are :class:`~gamehall.web.live.Connection` objects on any transport, and
+:meth:`Hub.receive` handles one client message, so the hub runs (and is tested) without a web
+framework.
+
+Loading a stored game replays its log through the engine's trusted path (each action was checked
 once, when it was played) on a thread, within ``load_seconds``; a game that does not replay, or
 not in time, is *quarantined*: marked in the store with the reason, logged, and answered with
-``quarantined`` from then on, while every other game is served. Games nobody uses leave memory
-after ``idle_seconds`` (and past ``max_live_games``) and are loaded again when asked for.
+``quarantined`` from then on, while every other game is served. Games nobody uses (no client, no
+computer thinking, no clock or pause waiting) leave memory after ``idle_seconds`` (and past
+``max_live_games``) and are loaded again when asked for.
 """
 
 from __future__ import annotations
@@ -31,18 +42,21 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from gamehall.core import (
     CHANCE,
     Action,
     Game,
     GamehallError,
-    State,
+    Outcome,
     UnknownGameError,
     game_class,
 )
-from gamehall.store import GameRow, Seat, Store, now_text
+from gamehall.store import ActionRow, GameRow, Seat, Store, now_text
+from gamehall.web import conduct
+from gamehall.web.chat import CHAT_HISTORY, CHAT_STORED, clean, room_of
+from gamehall.web.clock import Clock, ClockError, SystemClock, TimeControl, flag_due, time_left
 from gamehall.web.computers import AgentFactory, Computers
 from gamehall.web.engine import (
     chance_rng,
@@ -54,6 +68,15 @@ from gamehall.web.engine import (
     replay,
     start_state,
 )
+from gamehall.web.history import (
+    ENDINGS,
+    Ending,
+    Played,
+    ReplayTimeout,
+    replay_log,
+    takeback_count,
+    takeback_text,
+)
 from gamehall.web.limits import (
     Rate,
     RateTable,
@@ -63,8 +86,14 @@ from gamehall.web.limits import (
     quote,
     shorten_echoes,
 )
-from gamehall.web.live import Connection, LiveGame
+from gamehall.web.live import Connection, LiveGame, Pause
 from gamehall.web.protocol import (
+    Abort,
+    Chat,
+    ChatLine,
+    ChatMessage,
+    Claim,
+    Continue,
     ErrorCode,
     ErrorMessage,
     Hello,
@@ -72,7 +101,9 @@ from gamehall.web.protocol import (
     Ping,
     PongMessage,
     ProtocolError,
+    Resign,
     Resync,
+    Takeback,
     parse_client_message,
 )
 from gamehall.web.referee import referee
@@ -81,6 +112,17 @@ from gamehall.web.settings import Settings
 log = logging.getLogger("gamehall.web")
 
 T = TypeVar("T")
+
+
+class HubListener(Protocol):
+    """Told of games as they come and go (the hall: names seats, rates finished games)."""
+
+    async def loaded(self, live: LiveGame) -> None:
+        """A game was made or loaded from the store."""
+
+    async def finished(self, live: LiveGame) -> None:
+        """A game ended (its final action is committed)."""
+
 
 _ID_ALPHABET = string.ascii_letters + string.digits + "-_"
 GAME_ID = re.compile(r"g_[A-Za-z0-9_-]{10}")
@@ -104,21 +146,33 @@ ANALYSIS_LANES = {"hint": 1, "review": 1}
 ``gamehall serve``): a review never holds up a hint, and neither holds up a computer move."""
 
 
-class LoadTimeout(Exception):
-    """Replaying a stored game took longer than ``load_seconds``."""
+PAUSE_VS_COMPUTER_MS = 8_000
+"""Against the computer, a round's end shows this long (or until the player goes on)."""
+PAUSE_BETWEEN_PEOPLE_MS = 120_000
+"""Between people, a round's end waits for every player, but no longer than this."""
+
+
+def parse_clock(text: str | None) -> TimeControl | None:
+    """A game's time control from the creation body (None: no clock)."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return TimeControl.parse(text)
+    except ClockError as error:
+        raise ProtocolError(ErrorCode.BAD_CLOCK, str(error)) from None
+
+
+LoadTimeout = ReplayTimeout
+"""Replaying a stored game took longer than ``load_seconds``."""
 
 
 def replay_within(
-    game: Game, texts: Sequence[str], deadline: float, setup: str | None = None
-) -> State:
-    """The state after ``texts`` from the start (the ``setup`` position, if any) by the trusted
-    path, or LoadTimeout past ``deadline`` (a ``time.monotonic()`` value)."""
-    state = start_state(game, setup)
-    for number, text in enumerate(texts):
-        if number % 64 == 0 and time.monotonic() > deadline:
-            raise LoadTimeout(f"replaying took longer than the limit, at action {number + 1}")
-        state = state.apply_trusted(game.parse_action(text))
-    return state
+    game: Game, entries: Sequence[ActionRow], deadline: float, setup: str | None = None
+) -> Played:
+    """What the log ``entries`` comes to from the start (the ``setup`` position, if any), by
+    the trusted path, or LoadTimeout past ``deadline`` (a ``time.monotonic()`` value)."""
+    start = start_state(game, setup)
+    return replay_log(game, entries, checked=False, deadline=deadline, start=start)
 
 
 class Hub:
@@ -133,8 +187,10 @@ class Hub:
         processes: bool = False,
         agent_workers: int | None = None,
         computers: Computers | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.store = store
+        self.clock: Clock = clock or SystemClock()
         self.settings = settings = settings or Settings()
         self.computers = computers or Computers(
             agent_factory,
@@ -148,10 +204,15 @@ class Hub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._db_pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.listeners: list[HubListener] = []
         per_minute = settings.games_per_minute
         self._made = RateTable(per_minute / 60, per_minute)
         wide = per_minute * settings.address_factor
         self._made_at = RateTable(wide / 60, wide)
+        seconds = self._seconds
+        self._chats = RateTable(settings.chat_per_second, settings.chat_burst, clock=seconds)
+        takebacks = settings.takebacks_per_minute
+        self._takebacks = RateTable(takebacks / 60, max(1, takebacks // 2), clock=seconds)
         self.connections = 0
         """WebSocket connections held now."""
         self.resumed = asyncio.Event()
@@ -229,6 +290,7 @@ class Hub:
         loading = self._loading[game_id] = asyncio.get_running_loop().create_future()
         try:
             live = await self._load(game_id)
+            await self._tell("loaded", live)
         except BaseException as error:
             if isinstance(error, Exception):
                 loading.set_exception(error)
@@ -256,16 +318,15 @@ class Hub:
         check_rules_version(game_id, cls, row.rules_version)
         stored = await self.db(self.store.actions, game_id)
         holders = await self.db(self.store.holders, game_id)
-        texts = [a.text for a in stored]
         seconds = self.settings.load_seconds
         deadline = time.monotonic() + seconds
 
-        def build() -> tuple[Game, State]:
+        def build() -> tuple[Game, Played]:
             game = game_of(row.game, row.options)
-            return game, replay_within(game, texts, deadline, row.setup)
+            return game, replay_within(game, stored, deadline, row.setup)
 
         try:
-            game, state = await asyncio.wait_for(asyncio.to_thread(build), seconds + 1.0)
+            game, played = await asyncio.wait_for(asyncio.to_thread(build), seconds + 1.0)
         except Exception as error:  # any failure of this one game: it is set aside
             why = str(error) or type(error).__name__
             if isinstance(error, TimeoutError):
@@ -280,7 +341,8 @@ class Hub:
                 ErrorCode.QUARANTINED,
                 f"game {game_id} cannot be loaded and is set aside: {problem}",
             ) from None
-        live = LiveGame(row, game, state, texts, [a.mover for a in stored])
+        control = TimeControl.parse(row.clock) if row.clock else None
+        live = LiveGame(row, game, played, now=self.clock.now(), control=control)
         live.set_holders(holders)
         return live
 
@@ -295,11 +357,13 @@ class Hub:
         player_id: str,
         start: tuple[Game, str] | None = None,
         address: str = "",
+        clock: str | None = None,
     ) -> tuple[LiveGame, frozenset[int]]:
         """Make and store a new game for the browser ``player_id`` (an identity key); returns
         it and the seats the creator holds. ``start`` is a game and the text of a position of it
         the server found itself (never a client's text), to start from there instead of the
         beginning: then ``game_name`` and ``options`` are not used."""
+        control = parse_clock(clock)
         if start is not None:
             game, setup = start
         else:
@@ -347,6 +411,7 @@ class Hub:
             created=now,
             updated=now,
             pending=True,  # until the opening chance is drawn
+            clock=str(control) if control is not None else None,
             setup=setup,
         )
         holders = [(player_id, s) for s in sorted(held)]
@@ -384,7 +449,7 @@ class Hub:
             raise ProtocolError(
                 ErrorCode.NOT_YOUR_SEAT, "only a player of this game can ask for a rematch"
             )
-        if not live.state.is_terminal():
+        if not live.over:  # ended on the board, or resigned, on time, claimed, aborted
             raise ProtocolError(
                 ErrorCode.NOT_OVER, "a rematch can be asked for once the game is over"
             )
@@ -413,6 +478,7 @@ class Hub:
             updated=now,
             pending=True,
             rematch_of=live.id,
+            clock=live.row.clock,
             setup=live.row.setup,  # a rematch starts where its game started
         )
         holders = [(p, new_index(s)) for p, s in await self.db(self.store.holders, live.id)]
@@ -422,7 +488,7 @@ class Hub:
             self._check_made(player_id, address)
             new = await self._insert(row, live.game, holders)
             live.row.rematch = new.id
-        live.broadcast_state()
+        live.broadcast_state(self.clock.now())
         return new, mapped
 
     async def _insert(self, row: GameRow, game: Game, holders: list[tuple[str, int]]) -> LiveGame:
@@ -433,8 +499,11 @@ class Hub:
             raise ProtocolError(
                 ErrorCode.STORE_ERROR, f"the game could not be stored: {error}"
             ) from None
-        live = LiveGame(row, game, start_state(game, row.setup), [], [])
+        control = TimeControl.parse(row.clock) if row.clock else None
+        played = Played(game, [start_state(game, row.setup)])
+        live = LiveGame(row, game, played, now=self.clock.now(), control=control)
         live.set_holders(holders)
+        await self._tell("loaded", live)
         self.games[row.id] = live
         await self.resume(live)
         return live
@@ -480,7 +549,7 @@ class Hub:
     def invite_seat(live: LiveGame, player_id: str | None) -> int | None:
         """The free seat whose invite the browser ``player_id`` may show: an online game's human
         seat no one holds yet, for a browser that holds another seat; else None."""
-        if live.row.mode != "online" or not live.seats_for(player_id) or live.state.is_terminal():
+        if live.row.mode != "online" or not live.seats_for(player_id) or live.over:
             return None
         for index, seat in enumerate(live.row.seats):
             if seat.kind == "human" and not live.claimed(index):
@@ -502,8 +571,9 @@ class Hub:
         live.connections.add(connection)
         live.touch()
         connection.start()
+        live.note_presence(self.clock.now())
         if live.connected() != before:
-            live.broadcast_presence()
+            live.broadcast_presence(self.clock.now())
 
     async def detach(self, live: LiveGame, connection: Connection) -> None:
         before = live.connected()
@@ -512,8 +582,9 @@ class Hub:
         live.connections.discard(connection)
         live.touch()
         await connection.stop()
+        live.note_presence(self.clock.now())
         if live.connected() != before:
-            live.broadcast_presence()
+            live.broadcast_presence(self.clock.now())
 
     def _within_rate(self, connection: Connection) -> bool:
         """Whether a client's message is within ``messages_per_second``: past it the message is
@@ -534,6 +605,25 @@ class Hub:
             connection.close(1008)
         return False
 
+    def _seconds(self) -> float:
+        """The hub's clock in seconds, for the rate tables of chat and takebacks."""
+        return self.clock.now() / 1000
+
+    @staticmethod
+    def _client(connection: Connection) -> str:
+        """Whose rate a connection's chat and takebacks count against: its browser, else its
+        network address, else the connection alone."""
+        return connection.identity or connection.address or f"connection {id(connection)}"
+
+    def _within(self, what: str, connection: Connection) -> None:
+        """Count one takeback request of the connection's client, or refuse it (over_limit)."""
+        assert what == "takebacks"
+        if not self._takebacks.take(self._client(connection)):
+            limit = self.settings.takebacks_per_minute
+            raise over_limit(
+                "takebacks_per_minute", f"more than {limit} takeback requests a minute"
+            )
+
     def _send_state(self, live: LiveGame, connection: Connection, since: int | None) -> None:
         """Answer a client's request for the state: the actions after ``since`` (None: all),
         counted against ``resyncs_per_minute`` when that is more than a few."""
@@ -545,22 +635,24 @@ class Hub:
                 raise over_limit(
                     "resyncs_per_minute", f"more than {limit} full states asked for a minute"
                 )
-        live.send_state(connection, start)
+        live.send_state(connection, self.clock.now(), start)
 
     async def receive(self, live: LiveGame, connection: Connection, text: str | bytes) -> None:
-        """Handle one message from a client: answer it, or play its move."""
+        """Handle one message from a client: answer it, or do what it asks."""
         if not self._within_rate(connection):
             return
         live.touch()
+        seats = connection.seats
         try:
             message = parse_client_message(text)
             if isinstance(message, Hello):
                 self._send_state(live, connection, message.version)
+                await self.send_chat_history(live, connection)
             elif isinstance(message, Resync):
                 self._send_state(live, connection, None)
             elif isinstance(message, Ping):
                 connection.send(PongMessage())
-            else:
+            elif isinstance(message, Move):
                 longest = self.settings.max_action_chars
                 if len(message.action) > longest:
                     raise ProtocolError(
@@ -568,7 +660,20 @@ class Hub:
                         f"an action is at most {longest} characters (limit max_action_chars), "
                         f"not {len(message.action)}",
                     )
-                await self.move(live, connection.seats, message)
+                await self.move(live, seats, message)
+            elif isinstance(message, Continue):
+                await self.go_on(live, seats, message.version)
+            elif isinstance(message, Resign):
+                await self.resign(live, seats)
+            elif isinstance(message, Abort):
+                await self.abort(live, seats)
+            elif isinstance(message, Takeback):
+                self._within("takebacks", connection)
+                await self.takeback(live, seats, message.op)
+            elif isinstance(message, Claim):
+                await self.claim_win(live, seats)
+            elif isinstance(message, Chat):
+                await self.chat(live, connection, message.text)
         except ProtocolError as error:
             connection.send(
                 ErrorMessage(code=error.code, message=error.message, version=live.version)
@@ -581,25 +686,67 @@ class Hub:
 
     async def move(self, live: LiveGame, seats: frozenset[int], message: Move) -> None:
         """Play a person's move; raises ProtocolError (and changes nothing) if it is refused."""
-        async with live.lock:
-            action = referee(live.state, live.version, seats, message)
-            await self._commit(live, action, live.state.current_player)
-            await self._chance(live)
-        self._schedule(live)
+        try:
+            async with live.lock:
+                if live.played.ended is not None:
+                    raise ProtocolError(ErrorCode.GAME_OVER, "the game is over; no more moves")
+                if live.pause is not None and seats:
+                    raise ProtocolError(
+                        ErrorCode.PAUSED, f"{live.pause.reason} Send continue to go on."
+                    )
+                running = live.running()
+                if running is not None and running in seats and self._flag_is_due(live):
+                    await self._end(live, "flag", running)
+                    raise ProtocolError(
+                        ErrorCode.GAME_OVER, "your time ran out before the move arrived"
+                    )
+                action = referee(live.state, live.version, seats, message)
+                await self._commit(live, action, live.state.current_player)
+                await self._chance(live)
+        finally:
+            self._after(live)
 
-    async def _commit(self, live: LiveGame, action: Action, mover: int) -> None:
-        """Store the action, then apply it and tell everyone (the caller holds the lock)."""
+    def _flag_is_due(self, live: LiveGame) -> bool:
+        seat = live.running()
+        if seat is None or live.clocks is None:
+            return False
+        return self.clock.now() >= flag_due(live.clocks[seat] or 0, live.turn_started)
+
+    def _clocks_now(self, live: LiveGame, now: int, mover: int | None) -> list[int | None] | None:
+        """The clocks to store with an entry made at ``now``: a move by the seat whose clock
+        runs costs its time less the lag allowance and gains what the time control gives; any
+        other entry takes the running clock's time exactly."""
+        if live.clocks is None or live.control is None:
+            return None
+        clocks = list(live.clocks)
+        seat = live.running()
+        if seat is not None:
+            elapsed = now - live.turn_started
+            if seat == mover:
+                clocks[seat] = live.control.after_move(time_left(clocks[seat] or 0, elapsed))
+            else:
+                clocks[seat] = max(0, (clocks[seat] or 0) - elapsed)
+        return clocks
+
+    async def _store(
+        self,
+        live: LiveGame,
+        kind: str,
+        text: str,
+        mover: int,
+        *,
+        clocks: list[int | None] | None,
+        over: bool,
+        result: dict[str, Any] | None,
+        pending: bool,
+    ) -> ActionRow:
         number = live.version + 1
-        if number > self.settings.max_actions:
+        if number > self.settings.max_actions and kind not in ENDINGS:
             raise ProtocolError(
                 ErrorCode.GAME_TOO_LONG,
-                f"the game has {live.version} actions, the most this server plays "
+                f"the game has {live.version} entries, the most this server plays "
                 "(limit max_actions)",
             )
-        next_state = live.state.apply_trusted(action)
-        text = str(action)
-        outcome = next_state.outcome()
-        result = outcome_info(live.game, outcome).model_dump() if outcome is not None else None
         try:
             await self.db(
                 self.store.append_action,
@@ -607,23 +754,121 @@ class Hub:
                 number,
                 text,
                 mover,
-                status="finished" if next_state.is_terminal() else "ongoing",
+                status="finished" if over else "ongoing",
                 result=result,
-                pending=live.server_to_move(next_state),
+                pending=pending,
+                kind=kind,
+                clock=clocks,
             )
         except Exception as error:
-            log.exception("cannot store action %d of %s", number, live.id)
+            log.exception("cannot store entry %d (%s) of %s", number, kind, live.id)
             raise ProtocolError(
-                ErrorCode.STORE_ERROR, f"the move could not be stored: {error}"
+                ErrorCode.STORE_ERROR, f"the {kind} could not be stored: {error}"
             ) from None
-        live.advance(next_state, text, mover)
-        live.broadcast_state()
-        if next_state.is_terminal():
+        return ActionRow(number, text, mover, now_text(), kind, clocks and tuple(clocks))
+
+    async def _commit(self, live: LiveGame, action: Action, mover: int) -> None:
+        """Store the action, then apply it and tell everyone (the caller holds the lock)."""
+        now = self.clock.now()
+        next_state = live.state.apply_trusted(action)
+        clocks = self._clocks_now(live, now, mover)
+        over = next_state.is_terminal()
+        outcome = next_state.outcome()
+        entry = await self._store(
+            live,
+            "action",
+            str(action),
+            mover,
+            clocks=clocks,
+            over=over,
+            result=outcome_dump(live, outcome),
+            pending=not over and (live.server_to_move(next_state) or live.control is not None),
+        )
+        live.advance(entry, now, next_state)
+        self._pause_if_due(live, now)
+        live.broadcast_state(now)
+        if over:
             self.computers.forget(live.id)
+            self._spawn(self._tell("finished", live))
+
+    async def _tell(self, event: str, live: LiveGame) -> None:
+        """Tell every listener of ``event`` (one that fails is logged, never the caller's
+        problem: the game itself is stored and told already)."""
+        for listener in self.listeners:
+            try:
+                tell = listener.loaded if event == "loaded" else listener.finished
+                await tell(live)
+            except Exception:
+                log.exception("a listener failed on %s of %s", event, live.id)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _pause_if_due(self, live: LiveGame, now: int) -> bool:
+        """Hold the game if the state says people should look before chance goes on (set
+        before anyone is told of the state, so the state they get says so)."""
+        if live.pause is not None:
+            return True
+        state = live.state
+        if live.over or not state.is_chance_node() or live.released == live.version:
+            return False
+        reason = state.pause()
+        if not reason or not live.humans():
+            return False
+        vs_computer = any(seat.kind == "computer" for seat in live.row.seats)
+        wait = PAUSE_VS_COMPUTER_MS if vs_computer else PAUSE_BETWEEN_PEOPLE_MS
+        live.pause = Pause(reason, now + wait, set(live.humans()))
+        return True
+
+    async def _entry(self, live: LiveGame, kind: str, text: str, mover: int) -> None:
+        """Store an entry around the game's actions (an offer, a takeback, an ending), then
+        take it into memory and tell everyone (the caller holds the lock)."""
+        now = self.clock.now()
+        clocks = self._clocks_now(live, now, None)
+        ending = kind in ENDINGS
+        result = None
+        if ending:
+            result = Ending(kind, mover).outcome(live.game).model_dump()
+            if kind == "flag" and clocks is not None:
+                clocks[mover] = 0
+        entry = await self._store(
+            live,
+            kind,
+            text,
+            mover,
+            clocks=clocks,
+            over=ending,
+            result=result,
+            pending=False if ending else self._pending_after(live, kind, text),
+        )
+        live.advance(entry, now)
+        live.broadcast_state(now)
+        if ending:  # resigned, aborted, on time or claimed: the hall rates it (or not)
+            self.computers.forget(live.id)
+            self._spawn(self._tell("finished", live))
+
+    def _pending_after(self, live: LiveGame, kind: str, text: str) -> bool:
+        """Whether the server has something to do after an entry that does not end the game."""
+        if live.control is not None:
+            return True
+        if kind != "takeback":
+            return live.server_to_move()
+        return live.server_to_move(live.played.states[-1 - takeback_count(text)])
+
+    async def _end(self, live: LiveGame, kind: str, seat: int) -> None:
+        await self._entry(live, kind, kind, seat)
 
     async def _chance(self, live: LiveGame) -> None:
-        """Draw and commit chance outcomes until someone is to move (the caller holds the lock)."""
-        while live.state.is_chance_node():
+        """Draw and commit chance outcomes until someone is to move, or until the game says the
+        players should look first (a pause) (the caller holds the lock)."""
+        while live.state.is_chance_node() and not live.over:
+            if live.pause is not None:
+                return
+            if self._pause_if_due(live, self.clock.now()):  # after a restart
+                live.broadcast_state(self.clock.now())
+                return
             # Drawing may be slow for some games (listing every outcome): off the event loop.
             action = await asyncio.to_thread(
                 draw_chance, live.state, chance_rng(live.row.seed, live.version)
@@ -631,19 +876,189 @@ class Hub:
             await self._commit(live, action, CHANCE)
 
     async def resume(self, live: LiveGame) -> None:
-        """Carry on a game whose next action is the server's (after creation or a restart)."""
-        if not live.server_to_move():
-            return
-        async with live.lock:
-            try:
-                await self._chance(live)
-            except ProtocolError as error:
-                log.error("chance in %s: %s", live.id, error.message)
-                return
+        """Carry on a game whose next action is the server's (after creation or a restart), and
+        watch its clocks."""
+        if live.server_to_move():
+            async with live.lock:
+                try:
+                    await self._chance(live)
+                except ProtocolError as error:
+                    log.error("chance in %s: %s", live.id, error.message)
+                    return
+        self._after(live)
+
+    def _after(self, live: LiveGame) -> None:
+        """After a change: computers to move, and the timer for what is due next."""
         self._schedule(live)
+        self._arm(live)
+
+    # --- around the moves: pauses, resigning, aborting, takebacks, claims ---
+
+    async def go_on(self, live: LiveGame, seats: frozenset[int], version: int) -> None:
+        """Seats go on from a pause; when every seat has, chance goes on."""
+        async with live.lock:
+            if live.over:
+                raise ProtocolError(ErrorCode.GAME_OVER, "the game is over")
+            pause = live.pause
+            mine = conduct.go_on(pause.waiting if pause else None, live.version, version, seats)
+            assert pause is not None
+            pause.waiting -= mine
+            if pause.waiting:
+                live.broadcast_state(self.clock.now())
+            else:
+                await self._release(live)
+        self._after(live)
+
+    async def _release(self, live: LiveGame) -> None:
+        live.released = live.version
+        live.pause = None
+        await self._chance(live)
+
+    async def resign(self, live: LiveGame, seats: frozenset[int]) -> None:
+        async with live.lock:
+            player = live.state.current_player if not live.over else None
+            seat = conduct.resign(live.over, seats, player)
+            await self._end(live, "resign", seat)
+        self._after(live)
+
+    async def abort(self, live: LiveGame, seats: frozenset[int]) -> None:
+        async with live.lock:
+            player = live.state.current_player if not live.over else None
+            seat = conduct.abort(live.over, seats, player, live.moved(), len(live.row.seats))
+            await self._end(live, "abort", seat)
+        self._after(live)
+
+    async def takeback(self, live: LiveGame, seats: frozenset[int], op: str) -> None:
+        async with live.lock:
+            # Another person must agree unless every other human seat is held by the asker.
+            consent = any(seat not in seats for seat in live.humans())
+            ruling = conduct.takeback(
+                op,  # type: ignore[arg-type]
+                over=live.over,
+                seats=seats,
+                movers=live.movers,
+                offer=live.played.offer,
+                consent_needed=consent,
+                declined=live.played.declined,
+            )
+            if ruling.what == "grant":
+                await self._entry(live, "takeback", takeback_text(ruling.count), ruling.seat)
+            elif ruling.what == "offer":
+                await self._entry(live, "offer", "offer takeback", ruling.seat)
+            else:
+                await self._entry(live, "decline", "decline takeback", ruling.seat)
+        self._after(live)
+
+    async def claim_win(self, live: LiveGame, seats: frozenset[int]) -> None:
+        """A player claims the win: the opponent has been gone past the grace period."""
+        async with live.lock:
+            seat = conduct.claim(
+                online=live.row.mode == "online",
+                control=live.control,
+                over=live.over,
+                seats=seats,
+                away_ms=live.away_ms(self.clock.now()),
+                moved=live.moved(),
+            )
+            await self._end(live, "claim", seat)
+        self._after(live)
+
+    # --- the timer: flag falls and the end of pauses ---
+
+    def _arm(self, live: LiveGame) -> None:
+        """(Re)start the game's timer for what is due next, if anything."""
+        current = asyncio.current_task()
+        if live.timer is not None and live.timer is not current and not live.timer.done():
+            live.timer.cancel()
+        live.timer = None
+        due = []
+        seat = live.running()
+        if seat is not None and live.clocks is not None:
+            due.append(flag_due(live.clocks[seat] or 0, live.turn_started))
+        if live.pause is not None and live.pause.until is not None and not live.over:
+            due.append(live.pause.until)
+        if not due:
+            return
+        task = asyncio.get_running_loop().create_task(self._timer(live, min(due)))
+        live.timer = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _timer(self, live: LiveGame, due: int) -> None:
+        try:
+            await self.clock.sleep_until(due)
+            async with live.lock:
+                now = self.clock.now()
+                seat = live.running()
+                if seat is not None and self._flag_is_due(live):
+                    await self._end(live, "flag", seat)
+                elif (
+                    live.pause is not None
+                    and live.pause.until is not None
+                    and now >= live.pause.until
+                ):
+                    await self._release(live)
+            self._after(live)
+        except asyncio.CancelledError:
+            raise
+        except ProtocolError as error:
+            log.error("the timer of %s failed: %s", live.id, error.message)
+        except Exception:
+            log.exception("the timer of %s failed", live.id)
+
+    # --- chat ---
+
+    async def chat(self, live: LiveGame, connection: Connection, text: str) -> None:
+        """Store a chat message and tell the writer's room."""
+        line = clean(text)
+        if not self._chats.take(self._client(connection)):
+            burst, rate = self.settings.chat_burst, self.settings.chat_per_second
+            raise ProtocolError(
+                ErrorCode.CHAT_TOO_FAST,
+                f"at most {burst} chat messages at once and {rate:g} a second after "
+                "(limits chat_burst, chat_per_second): wait a few seconds",
+            )
+        room = room_of(connection.seats)
+        seat = None
+        if connection.seats:
+            player = live.state.current_player
+            seat = conduct.acting_seat(connection.seats, player if player >= 0 else None)
+        try:
+            row = await self.db(self.store.add_chat, live.id, room, seat, line, CHAT_STORED)
+        except Exception as error:
+            log.exception("cannot store a chat message of %s", live.id)
+            raise ProtocolError(
+                ErrorCode.STORE_ERROR, f"the message could not be stored: {error}"
+            ) from None
+        if row is None:
+            raise ProtocolError(
+                ErrorCode.BAD_CHAT,
+                f"this game's chat holds its {CHAT_STORED} messages already; it takes no more",
+            )
+        message = ChatMessage(room=room, lines=[self._chat_line(live, row)])  # type: ignore[arg-type]
+        text_out = message.model_dump_json()
+        for other in list(live.connections):
+            if room_of(other.seats) == room:
+                other.send(text_out)
+
+    def _chat_line(self, live: LiveGame, row: Any) -> ChatLine:
+        name = live.game.player_names[row.seat] if row.seat is not None else "spectator"
+        return ChatLine(number=row.number, seat=row.seat, name=name, text=row.text, at=row.at)
+
+    async def send_chat_history(self, live: LiveGame, connection: Connection) -> None:
+        room = room_of(connection.seats)
+        rows = await self.db(self.store.chat, live.id, room, CHAT_HISTORY)
+        lines = [self._chat_line(live, row) for row in rows]
+        connection.send(ChatMessage(room=room, lines=lines))  # type: ignore[arg-type]
+
+    # --- computers ---
 
     def _schedule(self, live: LiveGame) -> None:
-        if live.server_to_move() and (live.thinking is None or live.thinking.done()):
+        if (
+            live.server_to_move()
+            and live.pause is None
+            and (live.thinking is None or live.thinking.done())
+        ):
             live.thinking = self._background(self._computers(live))
 
     async def _computers(self, live: LiveGame) -> None:
@@ -652,7 +1067,7 @@ class Hub:
             while True:
                 async with live.lock:
                     await self._chance(live)
-                    if not live.server_to_move():
+                    if not live.server_to_move() or live.pause is not None:
                         return
                     player = live.state.current_player
                     version = live.version
@@ -679,6 +1094,7 @@ class Hub:
                         log.error("computer (%s) in %s chose badly: %s", level, live.id, error)
                         return
                     await self._commit(live, action, player)
+                self._arm(live)
         except asyncio.CancelledError:
             raise
         except ProtocolError as error:
@@ -706,6 +1122,10 @@ class Hub:
         for game_id in gone:
             self.games.pop(game_id, None)
         return gone
+
+
+def outcome_dump(live: LiveGame, outcome: Outcome | None) -> dict[str, Any] | None:
+    return outcome_info(live.game, outcome).model_dump() if outcome is not None else None
 
 
 __all__ = ["AgentFactory", "Connection", "Hub", "LiveGame", "new_game_id", "replay"]

@@ -17,8 +17,14 @@ How a seat comes to be held:
   seat of an online game can never claim another, so the creator cannot move for their friend.
 
 A seat's invite secret is not a credential for moving: the WebSocket and the REST answers take
-the seats a connection holds from its identity alone. Issue 13 (names, accounts) builds on this:
-an account will gather identities, each still one cookie.
+the seats a connection holds from its identity alone.
+
+Accounts (the hall, :mod:`gamehall.web.hall`) build on this. The identity is the browser's
+anonymous player, keyed by the same hash. Signing in adds a **session** cookie (``gh_session``,
+with the identity cookie's rules: HttpOnly, SameSite=Lax, Secure behind HTTPS) whose token the
+store keeps only as its SHA-256; while it is valid the browser acts as the account's player: the
+seats it holds are the account's (its anonymous seats move there on signing in), whichever
+browser it signs in from.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from gamehall.store import player_key
@@ -38,6 +45,8 @@ IDENTITY_AGE = 400 * 24 * 3600
 """How long a browser keeps its identity (seconds; 400 days, the most browsers allow)."""
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What an identity secret looks like (older servers made 16-character ones)."""
+SESSION_COOKIE = "gh_session"
+_SESSION = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
 @dataclass(frozen=True)
@@ -76,4 +85,51 @@ def set_identity_cookie(response: Response, identity: Identity, settings: Settin
     )
 
 
-__all__ = ["IDENTITY_AGE", "IDENTITY_COOKIE", "Identity", "set_identity_cookie"]
+def ensure_identity(connection: HTTPConnection, response: Response, settings: Settings) -> Identity:
+    """The browser's identity; a browser without one is given one (its cookie set on
+    ``response``)."""
+    found = Identity.from_cookies(connection.cookies)
+    if found is not None:
+        return found
+    new = Identity.new()
+    set_identity_cookie(response, new, settings)
+    return new
+
+
+def session_token(connection: HTTPConnection) -> str | None:
+    """The account session token the request carries, if it looks like one of ours."""
+    value = connection.cookies.get(SESSION_COOKIE)
+    return value if value and _SESSION.fullmatch(value) else None
+
+
+def set_session_cookie(response: Response, token: str, settings: Settings) -> None:
+    """Give the browser its session cookie, with the identity cookie's rules."""
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=IDENTITY_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=settings.https,
+        path="/",
+    )
+
+
+def clear_cookies(response: Response, settings: Settings) -> None:
+    """Signing out: the session ends and the browser starts afresh as a new anonymous player,
+    so nothing of the account stays reachable from it."""
+    for name in (SESSION_COOKIE, IDENTITY_COOKIE):
+        response.delete_cookie(name, path="/", httponly=True, samesite="lax", secure=settings.https)
+
+
+__all__ = [
+    "IDENTITY_AGE",
+    "IDENTITY_COOKIE",
+    "SESSION_COOKIE",
+    "Identity",
+    "clear_cookies",
+    "ensure_identity",
+    "session_token",
+    "set_identity_cookie",
+    "set_session_cookie",
+]

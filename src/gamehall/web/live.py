@@ -1,15 +1,19 @@
 """A game in play and the clients connected to it.
 
-A :class:`LiveGame` holds a game's stored row, its current state (the replay of the stored
-actions), who played each action, which browsers hold its seats, and its :class:`Connection`
+A :class:`LiveGame` holds a game's stored row, what its stored log comes to
+(:class:`~gamehall.web.history.Played`: the state, the actions and who played each, an ending, a
+takeback offer, the clocks), a pause, which browsers hold its seats, and its :class:`Connection`
 objects; it makes the protocol's ``state`` and ``presence`` messages and tells every client. A
 connection writes to a :class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette
 WebSocket, or a fake in the tests), so a live game runs without a web framework.
 
-State messages carry the action history as a delta: the actions after the version the reader
-has (``since``). A connection remembers the last version it was sent, so telling it of one action
-costs one action's text, whatever the game's length; a connection that has not said ``hello``
-is told nothing until it does.
+State messages carry the action history as a delta: the game's actions after those the reader
+still has right (``since``: the actions it was sent that no takeback has undone since). A
+connection remembers the last version it was sent, so telling it of one action costs one
+action's text, whatever the game's length; a connection that has not said ``hello`` is told
+nothing until it does. The fields that change with presence and time (:data:`DYNAMIC`: seats,
+rematch, clocks, pause, takeback offer, absences, abortable) are written at each broadcast, once
+for every reader.
 """
 
 from __future__ import annotations
@@ -20,20 +24,34 @@ import json
 import secrets
 import time
 from collections.abc import Iterable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from gamehall.core import Game, GamehallError, Record, State, find_plugin, make_record
-from gamehall.store import GameRow
-from gamehall.web.engine import legal_entries, outcome_info, played_item, start_state
+from gamehall.store import ActionRow, GameRow
+from gamehall.web.clock import (
+    LAG_ALLOWANCE_MS,
+    TimeControl,
+    running_seat,
+    starting_clocks,
+    time_left,
+)
+from gamehall.web.conduct import leave_grace_ms
+from gamehall.web.engine import legal_entries, played_item, start_state
+from gamehall.web.history import Played
 from gamehall.web.protocol import (
+    AbsentInfo,
+    ClockInfo,
     ErrorCode,
+    PauseInfo,
     PresenceMessage,
     ProtocolError,
     SeatInfo,
     SeatPresence,
     StateMessage,
+    TakebackInfo,
 )
 
 SEND_QUEUE_LIMIT = 512
@@ -70,7 +88,7 @@ class Connection:
         self.address = address
         self.version: int | None = None
         """The last version this client was sent a state of (None: none yet, it has not said
-        hello); the next state carries the actions after it."""
+        hello); the next state carries the actions after those it still has right."""
         self.queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -120,40 +138,118 @@ class Connection:
                 await self.task
 
 
+@dataclass
+class Pause:
+    """Play waits for the players (a round is over): why, until when at most (ms, server
+    time), and the human seats that have not gone on yet."""
+
+    reason: str
+    until: int | None
+    waiting: set[int]
+
+
+DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
+"""The state message's fields written when it is sent (they change with presence and time)."""
+HISTORY = ("since", "actions", "movers")
+"""The state message's history fields, a delta for each reader."""
+
+
+class _Tail(BaseModel):
+    # The dynamic fields of StateMessage, in its order (see LiveGame._texts).
+    seats: list[SeatPresence]
+    rematch: str | None
+    clock: ClockInfo | None
+    pause: PauseInfo | None
+    takeback: TakebackInfo | None
+    absent: list[AbsentInfo]
+    abortable: bool
+
+
 class LiveGame:
-    """A game in play: its stored row, the current state, the actions so far and its clients."""
+    """A game in play: its stored row, what its log comes to (:class:`Played`: the state, the
+    game's actions and who played them, an ending, a takeback offer, the clocks), a pause, its
+    clients and who of them is gone since when."""
 
     def __init__(
-        self, row: GameRow, game: Game, state: State, actions: list[str], movers: list[int]
+        self,
+        row: GameRow,
+        game: Game,
+        played: Played,
+        *,
+        now: int,
+        control: TimeControl | None = None,
     ):
         self.row = row
         self.game = game
-        self.state = state
-        self.actions = actions
-        self.movers = movers
+        self.played = played
+        self.control = control
         self.lock = asyncio.Lock()
         """Held while an action is checked and committed: one writer at a time per game."""
         self.connections: set[Connection] = set()
         self.thinking: asyncio.Task[None] | None = None
+        self.timer: asyncio.Task[None] | None = None
+        """Waits for what is due next: a flag fall, or the end of a pause."""
+        self.pause: Pause | None = None
+        self.released = -1
+        """The version whose pause the players went on from (chance is drawn there)."""
+        self.clocks: list[int | None] | None = None
+        if control is not None:
+            stored = played.clock
+            self.clocks = list(stored) if stored else list(starting_clocks(control, self.timed()))
+        self.turn_started = now
+        """When the running clock started: the last entry, or when the game was loaded."""
+        human = [i for i, seat in enumerate(row.seats) if seat.kind == "human"]
+        self.absent_since: dict[int, int] = {seat: now for seat in human}
+        # Who sits where (seat → player id and name) and how the hall made the game
+        # ({"rated", "clock"} or None): filled in by the hall (gamehall.web.hall).
+        self.player_ids: dict[int, str] = {}
+        self.players: dict[int, str] = {}
+        self.hall: dict[str, Any] | None = None
         self.holders: dict[str, frozenset[int]] = {}
         """The seats each browser holds (identity key -> seat indices), as stored."""
         self.used = time.monotonic()
         """When the game was last asked for (idle games leave memory, see the hub)."""
-        self._cached: tuple[int, StateMessage, str] | None = None
-        self._text_cache: tuple[tuple[object, ...], str] | None = None
+        self._cached: tuple[int, StateMessage, str, str] | None = None
 
     @property
     def id(self) -> str:
         return self.row.id
 
     @property
+    def state(self) -> State:
+        return self.played.state
+
+    @property
+    def actions(self) -> list[str]:
+        return self.played.actions
+
+    @property
+    def movers(self) -> list[int]:
+        return self.played.movers
+
+    @property
     def version(self) -> int:
-        return len(self.actions)
+        return self.played.version
+
+    @property
+    def over(self) -> bool:
+        return self.played.over
+
+    def moved(self) -> set[int]:
+        """The seats that have made a move in the game as it stands."""
+        return {mover for mover in self.movers if mover >= 0}
+
+    def timed(self) -> list[bool]:
+        """Which seats have a clock: the human seats of a game with a time control."""
+        return [self.control is not None and seat.kind == "human" for seat in self.row.seats]
+
+    def humans(self) -> list[int]:
+        return [i for i, seat in enumerate(self.row.seats) if seat.kind == "human"]
 
     def server_to_move(self, state: State | None = None) -> bool:
         """Whether the next action is the server's: chance, or a computer seat's move."""
         state = self.state if state is None else state
-        if state.is_terminal():
+        if state.is_terminal() or (state is self.state and self.played.ended is not None):
             return False
         if state.is_chance_node():
             return True
@@ -165,27 +261,31 @@ class LiveGame:
 
     def states(self) -> list[State]:
         """Every position of the game: ``states()[k]`` is the one after ``k`` actions."""
-        state = self.start()
-        found = [state]
-        for text in self.actions:  # stored actions were checked when they were played
-            state = state.apply_trusted(self.game.parse_action(text))
-            found.append(state)
-        return found
+        return self.played.states
 
     def record(self) -> Record:
         """The game's record (from its setup position, if it has one)."""
         players = [
             f"computer ({s.level})" if s.kind == "computer" else "human" for s in self.row.seats
         ]
-        return make_record(
+        extra = {"Site": "gamehall web", "GameId": self.id}
+        if self.row.clock:
+            extra["TimeControl"] = self.row.clock
+        record = make_record(
             self.game,
             self.actions,
             players=players,
             date=self.row.created[:10].replace("-", "."),
             setup=self.start() if self.row.setup is not None else None,
             final=self.state,
-            extra={"Site": "gamehall web", "GameId": self.id},
+            extra=extra,
         )
+        outcome = self.played.outcome()
+        if self.played.ended is not None and outcome is not None:
+            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
+            record.tags["Result"] = outcome.result
+            record.tags["Termination"] = outcome.reason
+        return record
 
     def check_start(self, game: str, options: dict[str, object]) -> None:
         """Refuse a new game from this one's positions that names another game, or options of
@@ -222,22 +322,49 @@ class LiveGame:
             )
         return state
 
-    def advance(self, state: State, text: str, mover: int) -> None:
-        """Take a committed action into memory."""
-        self.state = state
-        self.actions.append(text)
-        self.movers.append(mover)
+    def running(self) -> int | None:
+        """The seat whose clock runs now, if any."""
+        if self.clocks is None:
+            return None
+        player = self.state.current_player
+        return running_seat(
+            player if player >= 0 else None,
+            self.timed(),
+            self.moved(),
+            stopped=self.over or self.pause is not None,
+        )
+
+    def clocks_at(self, now: int) -> list[int | None] | None:
+        """Each seat's remaining time at ``now`` (the running one counted down)."""
+        if self.clocks is None:
+            return None
+        clocks = list(self.clocks)
+        seat = self.running()
+        if seat is not None:
+            clocks[seat] = max(0, time_left(clocks[seat] or 0, now - self.turn_started))
+        return clocks
+
+    def advance(self, entry: ActionRow, now: int, state: State | None = None) -> None:
+        """Take a committed entry into memory (``state``: the state after a game action)."""
+        self.played.apply(entry, checked=False, state=state)
+        if entry.clock is not None:
+            self.clocks = list(entry.clock)
+        self.turn_started = now
+        if entry.kind not in ("offer", "decline"):  # a takeback's question leaves a pause be
+            self.pause = None
         self.row.version = self.version
-        self.row.status = "finished" if state.is_terminal() else "ongoing"
+        self.row.status = "finished" if self.over else "ongoing"
 
     def touch(self) -> None:
         self.used = time.monotonic()
 
     def idle(self) -> bool:
-        """Nobody watches, no computer thinks and no action is being committed."""
+        """Nobody watches, no computer thinks, no clock or pause waits on a timer and no action
+        is being committed."""
         return (
             not self.connections
             and (self.thinking is None or self.thinking.done())
+            and (self.timer is None or self.timer.done())
             and not self.lock.locked()
         )
 
@@ -281,16 +408,34 @@ class LiveGame:
                 held.add(index)
         return frozenset(held)
 
-    def connected(self) -> list[bool]:
+    def held(self) -> set[int]:
+        """The seats some connected client holds."""
         held: set[int] = set()
         for connection in self.connections:
             held |= connection.seats
+        return held
+
+    def connected(self) -> list[bool]:
+        held = self.held()
         return [
             seat.kind == "computer" or index in held for index, seat in enumerate(self.row.seats)
         ]
 
+    def note_presence(self, now: int) -> None:
+        """Keep, for each human seat nobody holds now, since when that is so."""
+        held = self.held()
+        for seat in self.humans():
+            if seat in held:
+                self.absent_since.pop(seat, None)
+            else:
+                self.absent_since.setdefault(seat, now)
+
+    def away_ms(self, now: int) -> dict[int, int]:
+        """For how long each absent human seat has had nobody connected."""
+        return {seat: now - since for seat, since in self.absent_since.items()}
+
     def seat_infos(self) -> list[SeatInfo]:
-        return seat_infos(self.game, self.row)
+        return seat_infos(self.game, self.row, self.players)
 
     def seat_presence(self) -> list[SeatPresence]:
         connected = self.connected()
@@ -301,21 +446,34 @@ class LiveGame:
                 name=names[index],
                 kind=seat.kind,  # type: ignore[arg-type]
                 level=seat.level,
+                player=self.players.get(index),
                 connected=connected[index],
             )
             for index, seat in enumerate(self.row.seats)
         ]
 
+    def absent_infos(self, now: int) -> list[AbsentInfo]:
+        grace = leave_grace_ms(self.control) if self.row.mode == "online" else None
+        moved = self.moved()
+        infos = []
+        for seat, away in sorted(self.away_ms(now).items()):
+            claim = None
+            if grace is not None and not self.over and seat in moved:
+                claim = max(0, grace - away)
+            infos.append(AbsentInfo(seat=seat, away_ms=away, claim_in_ms=claim))
+        return infos
+
     # --- messages ---
 
-    def _base_state(self) -> tuple[StateMessage, str]:
-        # The parts that do not depend on the reader or on presence, made once per version, and
-        # the legal items as JSON (each item's text is written once per game and action).
+    def _base(self) -> tuple[StateMessage, str, str]:
+        # The fields that do not change within a version, made once per version: the message,
+        # its JSON up to the dynamic fields, and the legal items as JSON (each item's text is
+        # written once per game and action).
         if self._cached is not None and self._cached[0] == self.version:
-            return self._cached[1], self._cached[2]
-        state, game = self.state, self.game
-        player = state.current_player
-        outcome = state.outcome()
+            return self._cached[1], self._cached[2], self._cached[3]
+        state, game, played = self.state, self.game, self.played
+        ended = played.ended is not None
+        player = state.current_player if not ended else -1
         legal = legal_entries(game, state.legal_actions()) if player >= 0 else []
         last = None
         if self.actions:
@@ -328,78 +486,103 @@ class LiveGame:
             position=str(state),
             view=state.view(),
             to_move=player if player >= 0 else None,
-            to_move_name=state.player_name(),
+            to_move_name=state.player_name() if not ended else "nobody",
             since=0,
             actions=list(self.actions),
             movers=list(self.movers),
             last=last,
-            over=state.is_terminal(),
-            outcome=outcome_info(game, outcome) if outcome is not None else None,
-            status="finished" if state.is_terminal() else "ongoing",
+            over=played.over,
+            outcome=played.outcome(),
+            status="finished" if played.over else "ongoing",
             mode=self.row.mode,  # type: ignore[arg-type]
             seats=[],
             rematch=None,
+            clock=None,
+            pause=None,
+            takeback=None,
+            absent=[],
+            abortable=False,
             you=[],
             legal=[item for item, _ in legal],
         )
+        head = base.model_dump_json(exclude={*DYNAMIC, *HISTORY, "you", "legal"})
+        assert head.endswith("}")
         legal_json = "[" + ",".join(text for _, text in legal) + "]"
-        self._cached = (self.version, base, legal_json)
-        return base, legal_json
+        self._cached = (self.version, base, head[:-1], legal_json)
+        return base, head[:-1], legal_json
 
-    def state_message(self, you: Iterable[int]) -> StateMessage:
-        """The state message for a reader holding the seats ``you``."""
-        base, _ = self._base_state()
-        return base.model_copy(
-            update={"seats": self.seat_presence(), "rematch": self.row.rematch, "you": sorted(you)}
+    def clock_info(self, now: int) -> ClockInfo | None:
+        """The clocks as the protocol shows them at ``now`` (None: the game has no clock)."""
+        clocks = self.clocks_at(now)
+        if clocks is None or self.control is None:
+            return None
+        return ClockInfo(
+            control=str(self.control),
+            remaining=clocks,
+            running=self.running(),
+            sent=now,
+            lag_allowance=LAG_ALLOWANCE_MS,
         )
 
-    def _texts(self) -> tuple[str, str]:
-        # The state message as JSON up to its history (``since`` and after), and the legal items:
-        # written once per version, presence and rematch (the message ends with since, actions,
-        # movers, you and legal), so telling many readers costs one serialisation and a delta.
-        base, legal = self._base_state()
-        seats = self.seat_presence()
-        key = (self.version, tuple(seat.connected for seat in seats), self.row.rematch)
-        if self._text_cache is not None and self._text_cache[0] == key:
-            return self._text_cache[1], legal
-        update = {
-            "seats": seats,
-            "rematch": self.row.rematch,
-            "since": 0,
-            "actions": [],
-            "movers": [],
-            "you": [],
-            "legal": [],
-        }
-        text = base.model_copy(update=update).model_dump_json()
-        assert text.endswith(_TAIL), "StateMessage must end with since, actions, movers, you, legal"
-        head = text[: -len(_TAIL)] + '"since":'
-        self._text_cache = (key, head)
-        return head, legal
+    def tail(self, now: int) -> _Tail:
+        """The fields of the state message written when it is sent."""
+        clock = self.clock_info(now)
+        pause = None
+        if self.pause is not None and not self.over:
+            left = None if self.pause.until is None else max(0, self.pause.until - now)
+            pause = PauseInfo(
+                reason=self.pause.reason, left_ms=left, waiting=sorted(self.pause.waiting)
+            )
+        offer = self.played.offer
+        players = len(self.row.seats)
+        return _Tail(
+            seats=self.seat_presence(),
+            rematch=self.row.rematch,
+            clock=clock,
+            pause=pause,
+            takeback=TakebackInfo(by=offer) if offer is not None and not self.over else None,
+            absent=self.absent_infos(now),
+            abortable=not self.over and not all(seat in self.moved() for seat in range(players)),
+        )
 
-    def state_text(self, you: Iterable[int], since: int = 0) -> str:
-        """:meth:`state_message` as JSON text, with the actions after version ``since``."""
-        head, legal = self._texts()
+    def state_message(self, you: Iterable[int], now: int) -> StateMessage:
+        """The state message for a reader holding the seats ``you``, with every action."""
+        base, _, _ = self._base()
+        return base.model_copy(update={**dict(self.tail(now)), "you": sorted(you)})
+
+    def _texts(self, now: int) -> tuple[str, str]:
+        # The message as JSON up to its history (``since`` and after), and the legal items: the
+        # static part is written once per version, the dynamic part once per broadcast, so
+        # telling many readers costs one serialisation and a delta (the message ends with
+        # since, actions, movers, you and legal).
+        _, head, legal = self._base()
+        tail = self.tail(now).model_dump_json()
+        return f'{head},{tail[1:-1]},"since":', legal
+
+    def state_text(self, you: Iterable[int], now: int, since: int = 0) -> str:
+        """:meth:`state_message` as JSON text, with the actions a reader who had version
+        ``since`` does not have right."""
+        head, legal = self._texts(now)
         return _splice(head, self._history(since), you, legal)
 
     def _history(self, since: int) -> str:
-        since = min(max(since, 0), self.version)
-        actions = json.dumps(self.actions[since:], ensure_ascii=False, separators=(",", ":"))
-        movers = json.dumps(self.movers[since:], separators=(",", ":"))
-        return f'{since},"actions":{actions},"movers":{movers}'
+        kept = self.played.kept(since)
+        actions = json.dumps(self.actions[kept:], ensure_ascii=False, separators=(",", ":"))
+        movers = json.dumps(self.movers[kept:], separators=(",", ":"))
+        return f'{kept},"actions":{actions},"movers":{movers}'
 
-    def send_state(self, connection: Connection, since: int | None = None) -> None:
-        """Send one client the state, with the actions after ``since`` (default: after the
-        version it was last sent; every action if none)."""
+    def send_state(self, connection: Connection, now: int, since: int | None = None) -> None:
+        """Send one client the state, with the actions after those it has right as of version
+        ``since`` (default: the version it was last sent; every action if none)."""
         if since is None:
             since = connection.version if connection.version is not None else 0
-        connection.send(self.state_text(connection.seats, since))
+        connection.send(self.state_text(connection.seats, now, since))
         connection.version = self.version
 
-    def broadcast_state(self) -> None:
+    def broadcast_state(self, now: int) -> None:
         """Tell every client that has said hello the current state: one text per set of seats
         held and version had."""
-        head, legal = self._texts()
+        head, legal = self._texts(now)
         texts: dict[tuple[frozenset[int], int], str] = {}
         for connection in list(self.connections):
             if connection.version is None:
@@ -412,13 +595,11 @@ class LiveGame:
             connection.send(text)
             connection.version = self.version
 
-    def broadcast_presence(self) -> None:
-        text = PresenceMessage(seats=self.seat_presence()).model_dump_json()
+    def broadcast_presence(self, now: int) -> None:
+        message = PresenceMessage(seats=self.seat_presence(), absent=self.absent_infos(now))
+        text = message.model_dump_json()
         for connection in list(self.connections):
             connection.send(text)
-
-
-_TAIL = '"since":0,"actions":[],"movers":[],"you":[],"legal":[]}'
 
 
 def _splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
@@ -426,9 +607,19 @@ def _splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
     return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
 
 
-def seat_infos(game: Game | type[Game], row: GameRow) -> list[SeatInfo]:
-    """The seats of a stored game as the protocol shows them (never their tokens)."""
+def seat_infos(
+    game: Game | type[Game], row: GameRow, players: dict[int, str] | None = None
+) -> list[SeatInfo]:
+    """The seats of a stored game as the protocol shows them (never their tokens), with the
+    names of the players holding them if given."""
+    players = players or {}
     return [
-        SeatInfo(index=index, name=game.player_names[index], kind=seat.kind, level=seat.level)  # type: ignore[arg-type]
+        SeatInfo(
+            index=index,
+            name=game.player_names[index],
+            kind=seat.kind,  # type: ignore[arg-type]
+            level=seat.level,
+            player=players.get(index),
+        )
         for index, seat in enumerate(row.seats)
     ]

@@ -68,6 +68,22 @@ class ErrorCode(StrEnum):
     RULES_CHANGED = "rules_changed"
     STORE_ERROR = "store_error"
     BAD_GAME = "bad_game"
+    # the hall: names, accounts, the lobby, ratings (gamehall.web.hall_protocol)
+    BAD_NAME = "bad_name"
+    NAME_TAKEN = "name_taken"
+    BAD_PASSWORD = "bad_password"
+    WRONG_PASSWORD = "wrong_password"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    SIGNED_IN = "signed_in"
+    ACCOUNT_NEEDED = "account_needed"
+    UNKNOWN_PLAYER = "unknown_player"
+    BAD_CLOCK = "bad_clock"
+    NOT_RATABLE = "not_ratable"
+    TOO_MANY_SEEKS = "too_many_seeks"
+    LOBBY_FULL = "lobby_full"
+    UNKNOWN_SEEK = "unknown_seek"
+    NOT_YOUR_SEEK = "not_your_seek"
+    OWN_SEEK = "own_seek"
     BAD_TEXT = "bad_text"
     TOO_LARGE = "too_large"
     OVER_LIMIT = "over_limit"
@@ -76,6 +92,13 @@ class ErrorCode(StrEnum):
     GAME_TOO_LONG = "game_too_long"
     NOT_OVER = "not_over"
     SEAT_TAKEN = "seat_taken"
+    PAUSED = "paused"
+    NOT_PAUSED = "not_paused"
+    CANNOT_ABORT = "cannot_abort"
+    NO_TAKEBACK = "no_takeback"
+    CANNOT_CLAIM = "cannot_claim"
+    BAD_CHAT = "bad_chat"
+    CHAT_TOO_FAST = "chat_too_fast"
     BAD_START = "bad_start"
     NO_HINTS = "no_hints"
     NOT_FINISHED = "not_finished"
@@ -112,11 +135,26 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.STALE_VERSION: (409, "the move was for another version than the current one; a `state` follows, resync from it"),
     ErrorCode.ILLEGAL_MOVE: (400, "the rules forbid the move, or it does not parse; the message names it and the legal ones"),
     ErrorCode.GAME_OVER: (409, "the game is over; no more moves"),
-    ErrorCode.NO_RULES: (404, "the game has no rules text"),
+    ErrorCode.NO_RULES: (404, "the game has no rules text, or no How to play page"),
     ErrorCode.NO_BOARD: (404, "the game has no board module or stylesheet of its own"),
     ErrorCode.RULES_CHANGED: (409, "the game was stored under another rules version than the server plays; the message names both"),
     ErrorCode.STORE_ERROR: (500, "the server could not store the game or the move (nothing changed)"),
     ErrorCode.BAD_GAME: (500, "a stored game no longer replays under the engine"),
+    ErrorCode.BAD_NAME: (400, "a name or username breaks the naming rule (3 to 20 letters, digits, '_' or '-'); the message says how"),
+    ErrorCode.NAME_TAKEN: (409, "another player has this name (names are unique regardless of case)"),
+    ErrorCode.BAD_PASSWORD: (400, "sign-up: a password has 8 to 256 characters"),
+    ErrorCode.WRONG_PASSWORD: (401, "sign-in: no account with this username and password"),
+    ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in: too many failed attempts for this username or address; the message says when to try again"),
+    ErrorCode.SIGNED_IN: (409, "signed in already: sign out first (sign-up), or an account's name is its username (renaming)"),
+    ErrorCode.ACCOUNT_NEEDED: (403, "rated games, and signing out, need an account: sign up or sign in"),
+    ErrorCode.UNKNOWN_PLAYER: (404, "no player of this name"),
+    ErrorCode.BAD_CLOCK: (400, "a time control that does not parse or is out of bounds: M+S (minutes each, seconds added a move; minutes may be fractional), dN (days a move) or null"),
+    ErrorCode.NOT_RATABLE: (400, "rated games are for games of two seats"),
+    ErrorCode.TOO_MANY_SEEKS: (429, "this player has as many open seeks as one may"),
+    ErrorCode.LOBBY_FULL: (503, "the lobby holds as many seeks or waiting players as it can; try later"),
+    ErrorCode.UNKNOWN_SEEK: (404, "no open seek with this id (taken, cancelled or lapsed)"),
+    ErrorCode.NOT_YOUR_SEEK: (403, "only the player who made a seek may cancel it"),
+    ErrorCode.OWN_SEEK: (409, "nobody can accept their own seek"),
     ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
     ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
     ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),
@@ -125,6 +163,13 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.GAME_TOO_LONG: (409, "the game reached the most actions this server plays (limit max_actions)"),
     ErrorCode.NOT_OVER: (409, "a rematch is asked for before the game is over"),
     ErrorCode.SEAT_TAKEN: (409, "join: the invite was used already, or you hold the game's other seat; you watch"),
+    ErrorCode.PAUSED: (409, "play waits for the players to go on (the end of a round): send `continue`"),
+    ErrorCode.NOT_PAUSED: (409, "`continue` when nothing waits, or for a pause you already went on from"),
+    ErrorCode.CANNOT_ABORT: (409, "abort after every side has moved (resign instead)"),
+    ErrorCode.NO_TAKEBACK: (409, "nothing of yours to take back (or only across chance), no offer to answer, or your own offer"),
+    ErrorCode.CANNOT_CLAIM: (409, "claim the win while the opponent is here, before the grace period is over, or where claims do not apply"),
+    ErrorCode.BAD_CHAT: (400, "a chat message that is empty, longer than 300 characters or holds control characters, or a game whose chat is full (2000 messages)"),
+    ErrorCode.CHAT_TOO_FAST: (429, "more chat messages than the rate limit allows; wait a few seconds"),
     ErrorCode.BAD_START: (400, "create: `start` names no position of that game (a step past its end, or its last position, where the game is over), or names another game, or comes with options (the game plays the stored game's)"),
     ErrorCode.NO_HINTS: (403, "hints are given in games against the computer and hot-seat games, to the player to move; never in online games"),
     ErrorCode.NOT_FINISHED: (409, "review: the game is not finished yet"),
@@ -230,12 +275,64 @@ class Ping(_In):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Resync | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Move | Resync | Ping] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "move", "resync", "ping")
+class Resign(_In):
+    """Resign the game (a seated player, at any time while it goes on)."""
+
+    type: Literal["resign"]
 
 
-def parse_client_message(text: str | bytes) -> Hello | Move | Resync | Ping:
+class Abort(_In):
+    """End the game with no result: only before every side has made a move."""
+
+    type: Literal["abort"]
+
+
+class Takeback(_In):
+    """Offer to take back your last move, or accept or decline the other side's offer. Where
+    nobody else has to agree (against the computer, hot-seat) an offer is granted at once."""
+
+    type: Literal["takeback"]
+    op: Literal["offer", "accept", "decline"]
+
+
+class Continue(_In):
+    """Go on from a pause (the end of a round) at ``version``."""
+
+    type: Literal["continue"]
+    version: StrictInt
+
+
+class Claim(_In):
+    """Claim the win: the opponent left more than the grace period ago."""
+
+    type: Literal["claim"]
+
+
+class Chat(_In):
+    """A chat message: players write to the players' chat, spectators to the spectators'."""
+
+    type: Literal["chat"]
+    text: Annotated[StrictStr, Field(max_length=2000)]
+
+
+ClientIn = Hello | Move | Resync | Ping | Resign | Abort | Takeback | Continue | Claim | Chat
+ClientMessage = Annotated[ClientIn, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ClientIn] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = (
+    "hello",
+    "move",
+    "resync",
+    "ping",
+    "resign",
+    "abort",
+    "takeback",
+    "continue",
+    "claim",
+    "chat",
+)
+
+
+def parse_client_message(text: str | bytes) -> ClientIn:
     """Read one client message; raises ProtocolError(bad_json | bad_message)."""
     try:
         data = json.loads(text)
@@ -299,8 +396,9 @@ class StartFrom(BaseModel):
 
 
 class CreateGame(_Body):
-    """``POST /api/games``. With ``start``, the game (and its options) are those of the game
-    it starts from."""
+    """``POST /api/games``. ``clock`` is a time control: ``"5+3"`` (minutes each, seconds added
+    per move; minutes may be fractional) or ``"d3"`` (days per move); none by default. With
+    ``start``, the game (and its options) are those of the game it starts from."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -309,6 +407,7 @@ class CreateGame(_Body):
     mode: Mode = "computer"
     seat: Annotated[int, Field(ge=0, le=16)] = 0
     level: Annotated[str, Field(max_length=64)] = "easy"
+    clock: Annotated[str, Field(max_length=20)] | None = None
     start: StartFrom | None = None
 
 
@@ -367,12 +466,14 @@ class PlayedAction(_Item):
 
 
 class SeatInfo(_Out):
-    """A seat: its index, the game's name for it, who plays it (and the computer's level)."""
+    """A seat: its index, the game's name for it, who plays it (and the computer's level), and
+    the name of the player holding it (null: nobody has taken it yet, or a computer)."""
 
     index: int
     name: str
     kind: Literal["human", "computer"]
     level: str | None = None
+    player: str | None = None
 
 
 class SeatPresence(SeatInfo):
@@ -389,7 +490,45 @@ class OutcomeInfo(_Out):
     winner_name: str | None
     reason: str
     scores: list[float]
-    result: Literal["1-0", "0-1", "1/2-1/2"]
+    result: Literal["1-0", "0-1", "1/2-1/2", "*"] = Field(
+        description="'*' for a game aborted with no result"
+    )
+
+
+class ClockInfo(_Out):
+    """The clocks as the server measured them when it sent the message: each seat's remaining
+    milliseconds (null for a seat without a clock: a computer), whose clock runs and the
+    server's time. A client counts the running clock down from when it received the message."""
+
+    control: str = Field(description="the time control: '5+3' or 'd3'")
+    remaining: list[int | None]
+    running: int | None = Field(description="the seat whose clock runs, if any")
+    sent: int = Field(description="the server's time (ms since the epoch)")
+    lag_allowance: int = Field(description="ms given back on every move for the network")
+
+
+class PauseInfo(_Out):
+    """Play waits for the players to go on (e.g. a round is over): why, how long it waits at
+    most, and the seats that have not yet sent ``continue``."""
+
+    reason: str
+    left_ms: int | None = Field(description="ms until play goes on by itself, if it does")
+    waiting: list[int]
+
+
+class TakebackInfo(_Out):
+    """A takeback offer that stands: the offering seat's last move would be taken back."""
+
+    by: int
+
+
+class AbsentInfo(_Out):
+    """A human seat that nobody holding it is connected to: for how long, and in how many ms
+    its opponent may claim the win (null: no claim applies, e.g. it has not moved yet)."""
+
+    seat: int
+    away_ms: int
+    claim_in_ms: int | None
 
 
 # --- server → client: the WebSocket messages -------------------------------------------------------
@@ -402,7 +541,10 @@ class StateMessage(_Out):
     them over REST and on a full resync, only the new ones otherwise)."""
 
     type: Literal["state"] = "state"
-    version: int = Field(description="the number of actions applied so far, chance included")
+    version: int = Field(
+        description="the number of entries in the game's log so far: actions (chance included), "
+        "takebacks and their offers, and how the game ended; it only grows"
+    )
     game: str
     rules_version: str
     id: str
@@ -417,15 +559,23 @@ class StateMessage(_Out):
     outcome: OutcomeInfo | None
     status: Literal["ongoing", "finished"]
     mode: Mode
+    # From here on the fields change between versions too (presence, clocks, time passing): the
+    # server writes the fields above once per version and these when it sends (gamehall.web.live).
     seats: list[SeatPresence]
     rematch: str | None = Field(description="the id of the rematch, once there is one")
-    # The last fields: the server writes the message once per version and splices in the
-    # actions since the reader's version and the reader's own seats (see gamehall.web.live).
+    clock: ClockInfo | None = Field(description="the clocks, in a game with a time control")
+    pause: PauseInfo | None = Field(description="play waits for the players to go on")
+    takeback: TakebackInfo | None = Field(description="a takeback offer that stands")
+    absent: list[AbsentInfo] = Field(description="human seats nobody is connected to")
+    abortable: bool = Field(description="whether the game may still be aborted")
+    # The last fields: the server writes the message up to here when it sends, and splices in
+    # the actions the reader does not have and the reader's own seats (see gamehall.web.live).
     since: int = Field(
-        description="`actions` and `movers` are those after this version: 0 for every action; "
-        "on the WebSocket, the version this reader had (a delta)"
+        description="`actions` and `movers` are the game's actions after its first `since`: 0 "
+        "for every action; on the WebSocket, as many as this reader still has right (a delta: "
+        "the actions it was sent that no takeback has undone since)"
     )
-    actions: list[str] = Field(description="the actions after version `since`")
+    actions: list[str] = Field(description="the game's actions after the first `since`")
     movers: list[int] = Field(description="who played each of them: a seat index, -1 for chance")
     you: list[int] = Field(description="the seats this reader holds")
     legal: list[LegalAction] = Field(
@@ -438,6 +588,27 @@ class PresenceMessage(_Out):
 
     type: Literal["presence"] = "presence"
     seats: list[SeatPresence]
+    absent: list[AbsentInfo]
+
+
+class ChatLine(_Out):
+    """One chat message: its number in the game's chat, the writer (a seat and its name, or a
+    spectator), the text (always shown as text, never as markup) and when it was written."""
+
+    number: int
+    seat: int | None
+    name: str
+    text: str
+    at: str
+
+
+class ChatMessage(_Out):
+    """Chat for this reader's room (players or spectators): the recent lines on ``hello``, then
+    each new line as it is written."""
+
+    type: Literal["chat"] = "chat"
+    room: Literal["players", "spectators"]
+    lines: list[ChatLine]
 
 
 class ErrorMessage(_Out):
@@ -456,12 +627,9 @@ class PongMessage(_Out):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[
-    StateMessage | PresenceMessage | ErrorMessage | PongMessage, Field(discriminator="type")
-]
-SERVER_MESSAGE: TypeAdapter[StateMessage | PresenceMessage | ErrorMessage | PongMessage] = (
-    TypeAdapter(ServerMessage)
-)
+ServerOut = StateMessage | PresenceMessage | ChatMessage | ErrorMessage | PongMessage
+ServerMessage = Annotated[ServerOut, Field(discriminator="type")]
+SERVER_MESSAGE: TypeAdapter[ServerOut] = TypeAdapter(ServerMessage)
 
 
 # --- server → client: REST answers -----------------------------------------------------------------
@@ -480,12 +648,26 @@ class OptionInfo(_Out):
     max_length: int | None = None
 
 
+class DiagramInfo(_Out):
+    """A real position drawn for people: its text, its view (what a board draws), the move
+    drawn on it (``last``: on the position before it, or the move just played) and a caption."""
+
+    position: str
+    view: dict[str, Any]
+    last: PlayedAction | None
+    caption: str
+
+
 class GameInfo(_Out):
-    """What the server says of one game: names, seats, options, rules and board files."""
+    """What the server says of one game: names, seats, options, rules and board files, and
+    what a newcomer reads first (summary, duration, a picture of a real position)."""
 
     name: str
     title: str
     summary: str
+    duration: str = Field(description="how long a game takes, in words")
+    sample: DiagramInfo | None = Field(description="a position that shows what the game is like")
+    how_to_play: bool = Field(description="whether /api/howto/{game} has a How to play page")
     rules_version: str
     seats: list[str]
     options: list[OptionInfo]
@@ -494,6 +676,10 @@ class GameInfo(_Out):
     rules: bool = Field(description="whether /api/rules/{game} has the rules text")
     puzzles: bool = Field(
         default=False, description="whether the game has puzzles (an exact solver and a margin)"
+    )
+    level_ratings: dict[str, int] = Field(
+        default_factory=dict,
+        description="the computer levels' fixed ratings, estimated by tournament (may be empty)",
     )
 
 
@@ -530,12 +716,38 @@ class GameSummary(_Out):
     updated: str
     version: int
     seats: list[SeatInfo]
+    clock: str | None = Field(description="the time control, if any")
 
 
 class GameList(_Out):
     """``GET /api/games``: newest first."""
 
     games: list[GameSummary]
+
+
+class HowToText(_Out):
+    """Part of a How to play page: Markdown text."""
+
+    kind: Literal["text"] = "text"
+    markdown: str
+
+
+class HowToDiagram(_Out):
+    """Part of a How to play page: a diagram of a real position."""
+
+    kind: Literal["diagram"] = "diagram"
+    diagram: DiagramInfo
+
+
+class HowToAnswer(_Out):
+    """``GET /api/howto/{game}``: a first lesson for players, text and diagrams in order."""
+
+    game: str
+    title: str
+    summary: str
+    duration: str
+    parts: list[Annotated[HowToText | HowToDiagram, Field(discriminator="kind")]]
+    rules: bool = Field(description="whether /api/rules/{game} has the complete rules")
 
 
 class ReplayAnswer(_Out):
@@ -726,6 +938,7 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
     GameList,
     StateMessage,
     ReplayAnswer,
+    HowToAnswer,
     JoinAnswer,
     InviteAnswer,
     HintAnswer,
@@ -742,10 +955,19 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
 def json_schema() -> dict[str, Any]:
     """One JSON Schema (draft 2020-12) for the whole protocol: ``clientMessage``,
     ``serverMessage`` and the REST answers, with every model under ``$defs``."""
+    from gamehall.web.hall_protocol import (
+        HALL_REST_ANSWERS,
+        LOBBY_CLIENT_MESSAGE,
+        LOBBY_SERVER_MESSAGE,
+    )
+
+    rest = (*REST_ANSWERS, *HALL_REST_ANSWERS)
     keyed: list[tuple[str, Literal["validation", "serialization"], TypeAdapter[Any]]] = [
         ("clientMessage", "validation", CLIENT_MESSAGE),
         ("serverMessage", "serialization", SERVER_MESSAGE),
-        *((model.__name__, "serialization", TypeAdapter(model)) for model in REST_ANSWERS),
+        ("lobbyClientMessage", "validation", LOBBY_CLIENT_MESSAGE),
+        ("lobbyServerMessage", "serialization", LOBBY_SERVER_MESSAGE),
+        *((model.__name__, "serialization", TypeAdapter(model)) for model in rest),
     ]
     refs, defs = TypeAdapter.json_schemas(keyed, ref_template="#/$defs/{model}")
     return {
@@ -753,7 +975,9 @@ def json_schema() -> dict[str, Any]:
         "title": f"gamehall web protocol, version {PROTOCOL_VERSION}",
         "clientMessage": refs[("clientMessage", "validation")],
         "serverMessage": refs[("serverMessage", "serialization")],
-        "rest": {model.__name__: refs[(model.__name__, "serialization")] for model in REST_ANSWERS},
+        "lobbyClientMessage": refs[("lobbyClientMessage", "validation")],
+        "lobbyServerMessage": refs[("lobbyServerMessage", "serialization")],
+        "rest": {model.__name__: refs[(model.__name__, "serialization")] for model in rest},
         "$defs": defs.get("$defs", {}),
     }
 

@@ -77,6 +77,12 @@ class Settings:
     resyncs_per_minute: int = 12
     """Full states (``hello`` from nothing, or ``resync``) one connection may ask for per
     minute."""
+    chat_burst: int = 5
+    """Chat messages one browser may send at once (then ``chat_per_second``)."""
+    chat_per_second: float = 0.5
+    """Chat messages one browser may send per second, past its burst."""
+    takebacks_per_minute: int = 6
+    """Takeback requests (offers, answers) one browser may send per minute (bursts of half)."""
     max_connections: int = 4096
     """WebSocket connections the server holds at once."""
 

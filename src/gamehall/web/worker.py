@@ -23,8 +23,8 @@ Two kinds of request, both under the same bounds:
 * ``("choose", key, game, options_json, setup, actions, level, seed, seconds, forget)``, a
   computer move; answered ``("moved", text, how)`` where ``how`` is ``"search"``, ``"stopped"``
   (past its time) or ``"memory"`` (past its memory, after which the worker exits);
-* ``("call", module, function, args, seconds, progress)``, an analysis job (a hint, a review):
-  ``module.function(*args)`` (with ``progress=`` when asked, whose reports come back as
+* ``("call", job, args, seconds, progress)``, an analysis job (a hint, a review): the function
+  named ``job`` in :data:`gamehall.web.jobs.JOBS` called with ``*args`` (with ``progress=`` when asked, whose reports come back as
   ``("progress", done, total)`` before the answer); answered ``("result", value)``,
   ``("raised", error)``, ``("stopped",)`` or ``("memory",)`` (then the worker exits).
 """
@@ -157,9 +157,9 @@ def serve(connection: Connection, warmed: float = 0.0) -> None:
 
 def call(connection: Connection, request: tuple[Any, ...]) -> bool:
     """Run one analysis job and answer it; False when the worker must exit (out of memory)."""
-    import importlib
+    from gamehall.web.jobs import JOBS
 
-    _, module, name, args, seconds, wants_progress = request
+    _, name, args, seconds, wants_progress = request
 
     def progress(done: int, total: int) -> None:
         # Not cut by the job's alarm halfway through a message: it is raised once sent.
@@ -171,7 +171,9 @@ def call(connection: Connection, request: tuple[Any, ...]) -> bool:
 
     answer: tuple[Any, ...]
     try:
-        function = getattr(importlib.import_module(module), name)
+        function = JOBS.get(name)
+        if function is None:
+            raise ValueError(f"no worker job {name!r}; the jobs are {', '.join(JOBS)}")
         with deadline(seconds):
             value = function(*args, progress=progress) if wants_progress else function(*args)
         answer = ("result", value)

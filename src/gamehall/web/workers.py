@@ -230,6 +230,7 @@ JOB_MODULES = (
     "gamehall.web.hints",
     "gamehall.web.puzzles",
     "gamehall.web.review",
+    "gamehall.web.jobs",
 )
 """The modules whose functions the workers run, imported by the warm-up too: importing the hint
 module alone took 1.2 s in a fresh worker at load 13, which the first hint of a server paid."""
@@ -247,6 +248,11 @@ def warm_worker() -> float:
         except Exception:  # (out of memory, say): the worker serves, and its jobs say why
             log.exception("cannot import %s", module)
     _WARMED = time.perf_counter() - started
+    return _WARMED
+
+
+def warmed_seconds() -> float | None:
+    """In a worker process: how long its warm-up took (None: it has not warmed up)."""
     return _WARMED
 
 
@@ -386,5 +392,6 @@ __all__ = [
     "fallback_seconds",
     "warm_solvers",
     "warm_worker",
+    "warmed_seconds",
     "worker_ready",
 ]

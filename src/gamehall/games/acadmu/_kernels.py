@@ -24,11 +24,14 @@ game that favours one side, two per root, looked up by a linear index into the b
 totals below the root's.
 """
 
-# ruff: noqa: ANN001, SIM110, E741
+# ruff: noqa: ANN001, SIM108, SIM110, E741
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from gamehall.games.acadmu.tokens import COLOUR_PAIRS
 
@@ -41,67 +44,181 @@ INF = 1000
 PAIR1 = np.array([a for a, _ in COLOUR_PAIRS], dtype=np.int64)
 PAIR2 = np.array([b for _, b in COLOUR_PAIRS], dtype=np.int64)
 
+# --- symmetry ---------------------------------------------------------------------------------
+# The rules are unchanged by turning the colour circle (c -> c+a) and the shape circle (s -> s+b)
+# together on both sides: 9 symmetries, numbered a*3 + b. The table keys a position by the least
+# of its 9 images (its canonical form) and stores its move in the canonical frame. In the packed
+# key (pairing p = c*3 + s in bits 3p..3p+2 of each side's 27-bit half) a colour turn rotates the
+# three 9-bit colour groups of each half and a shape turn rotates the three 3-bit fields of every
+# group, so an image is a few shifts and masks.
+_HALF = np.int64((1 << 27) | 1)  # a mask times this repeats it in both halves
+_G0 = np.int64((1 << 9) - 1) * _HALF
+_G12 = np.int64(((1 << 27) - 1) ^ ((1 << 9) - 1)) * _HALF
+_F0 = np.int64(7 | (7 << 9) | (7 << 18)) * _HALF
+_F12 = np.int64((1 << 27) - 1) * _HALF ^ _F0
+
+
+def _move_images() -> np.ndarray:
+    """SYM_MOVE[k, m]: move m under symmetry k (colour +k//3, shape +k%3)."""
+    images = np.empty((9, 81), dtype=np.int64)
+    for a in range(3):
+        for b in range(3):
+            for m in range(81):
+                p, sub = divmod(m, 9)
+                c, sh = divmod(p, 3)
+                p2 = ((c + a) % 3) * 3 + (sh + b) % 3
+                if sub < 3:
+                    sub2 = (sub + b) % 3
+                else:
+                    c1, c2 = COLOUR_PAIRS[sub - 3]
+                    pair = tuple(sorted(((c1 + a) % 3, (c2 + a) % 3)))
+                    sub2 = 3 + COLOUR_PAIRS.index(pair)
+                images[a * 3 + b, m] = p2 * 9 + sub2
+    return images
+
+
+SYM_MOVE = _move_images()
+SYM_INV = np.array([((3 - a) % 3) * 3 + (3 - b) % 3 for a in range(3) for b in range(3)])
+
+
+@njit(cache=True, inline="always")
+def _turn_colours(x):
+    return ((x << 9) & _G12) | ((x >> 18) & _G0)
+
+
+@njit(cache=True, inline="always")
+def _turn_shapes(x):
+    return ((x << 3) & _F12) | ((x >> 6) & _F0)
+
+
+@njit(cache=True)
+def canonical(key):
+    """The least of the 9 images of ``key`` and the symmetry that gives it."""
+    best = key
+    sym = 0
+    x = key
+    for a in range(3):
+        y = x
+        for b in range(3):
+            if y < best:
+                best = y
+                sym = a * 3 + b
+            y = _turn_shapes(y)
+        x = _turn_colours(x)
+    return best, sym
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    """Ask the CPU to start loading ``arr[idx]`` into the cache (LLVM's prefetch intrinsic)."""
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty, _ = signature.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 # --- transposition table layout -------------------------------------------------------------
-# tt[2*i] = key ^ data, tt[2*i+1] = data (lockless: a torn write fails the check).
-# data: bits 0-6 lower+64, 7-13 upper+64, 14-20 move+1, 21-27 depth (tokens on the board),
-# bit 28 always set (so an empty slot never matches).
-_VALID = np.int64(1) << 28
+# Buckets of four 8-byte entries (32 bytes, one cache line holds two buckets). The key goes
+# through a bijective multiplicative hash h (64 bits); the top ``bits`` bits of h pick the bucket
+# and an entry keeps the low 43 bits of h, so bucket and entry together give back all of h (for
+# ``bits`` >= 21), hence the key: a match is never a collision. Entry:
+# bits 0-6 lower+64, 7-13 upper+64, 14-20 move+1, 21-63 the check bits of h. A bound is never
+# below -60, so an entry's low bits are never all zero and an empty slot (0) matches nothing.
+# Each entry is one 64-bit store, so threads share the table without locks.
+_MUL = np.uint64(0x9E3779B97F4A7C15)
+_UNMUL = np.uint64(pow(0x9E3779B97F4A7C15, -1, 1 << 64))
+_CHECK_BITS = 43
+_CHECK = np.uint64((1 << _CHECK_BITS) - 1)
+_DATA = np.int64((1 << 21) - 1)
+MIN_TT_BITS = 64 - _CHECK_BITS
+WAYS = 4
+
+
+@njit(cache=True, inline="always")
+def _pack(lo, hi, move):
+    return (lo + 64) | ((hi + 64) << 7) | ((move + 1) << 14)
+
+
+@njit(cache=True, inline="always")
+def _slot(key, bits):
+    """The first entry of ``key``'s bucket and the entry's check bits (already shifted)."""
+    h = np.uint64(key) * _MUL
+    b = np.int64(h >> np.uint64(64 - bits)) * WAYS
+    return b, np.int64(h & _CHECK) << 21
+
+
+@njit(cache=True, inline="always")
+def _tokens_of(entry, bucket, bits):
+    """The number of tokens of the position an entry holds (its key's 18 counts summed)."""
+    h = (np.uint64(bucket // WAYS) << np.uint64(64 - bits)) | (np.uint64(entry >> 21) & _CHECK)
+    key = np.int64(h * _UNMUL)
+    n = 0
+    for i in range(18):
+        n += (key >> (3 * i)) & 7
+    return n
+
+
+@njit(cache=True, inline="always")
+def tt_prefetch(tt, bits, key):
+    """Start loading ``key``'s bucket."""
+    b, _ = _slot(key, bits)
+    _prefetch(tt, b)
 
 
 @njit(cache=True)
-def _pack(lo, hi, move, depth):
-    return (lo + 64) | ((hi + 64) << 7) | ((move + 1) << 14) | (depth << 21) | _VALID
-
-
-@njit(cache=True)
-def _hash(key, mask):
-    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(20)) & mask
-
-
-@njit(cache=True)
-def tt_probe(tt, mask, key):
-    """Return the data word for ``key`` or 0."""
-    b = _hash(key, mask) * 4
-    for j in range(2):
-        d = tt[b + 2 * j + 1]
-        if (tt[b + 2 * j] ^ d) == key and d != 0:
-            return d
+def tt_probe(tt, bits, key):
+    """Return the entry for ``key`` (its low 21 bits are the data) or 0."""
+    b, check = _slot(key, bits)
+    for j in range(WAYS):
+        e = tt[b + j]
+        if e != 0 and (e & ~_DATA) == check:
+            return e
     return np.int64(0)
 
 
 @njit(cache=True)
-def tt_store(tt, mask, key, lo, hi, move, depth):
-    b = _hash(key, mask) * 4
-    # Same key in either slot: merge the bounds (every stored bound is exact-solve valid).
-    for j in range(2):
-        d = tt[b + 2 * j + 1]
-        if (tt[b + 2 * j] ^ d) == key and d != 0:
-            olo = (d & 127) - 64
-            ohi = ((d >> 7) & 127) - 64
+def tt_store(tt, bits, key, lo, hi, move):
+    """Store bounds for ``key``: merged with its entry if it has one, else in an empty slot or
+    in place of the entry with the fewest tokens (the cheapest to search again)."""
+    b, check = _slot(key, bits)
+    # Same key: merge the bounds (every stored bound is exact-solve valid).
+    for j in range(WAYS):
+        e = tt[b + j]
+        if e != 0 and (e & ~_DATA) == check:
+            olo = (e & 127) - 64
+            ohi = ((e >> 7) & 127) - 64
             if olo > lo:
                 lo = olo
             if ohi < hi:
                 hi = ohi
             if move < 0:
-                move = ((d >> 14) & 127) - 1
+                move = ((e >> 14) & 127) - 1
             if lo > hi:  # cannot happen with correct bounds; keep the newest
                 lo = hi
-            nd = _pack(lo, hi, move, depth)
-            tt[b + 2 * j + 1] = nd
-            tt[b + 2 * j] = key ^ nd
+            tt[b + j] = check | _pack(lo, hi, move)
             return
-    nd = _pack(lo, hi, move, depth)
-    d0 = tt[b + 1]
-    if d0 == 0 or ((d0 >> 21) & 127) <= depth:
-        # demote slot 0 to slot 1, take slot 0
-        tt[b + 3] = d0
-        tt[b + 2] = tt[b]
-        tt[b + 1] = nd
-        tt[b] = key ^ nd
-    else:
-        tt[b + 3] = nd
-        tt[b + 2] = key ^ nd
+    victim = -1
+    fewest = 1 << 20
+    for j in range(WAYS):
+        e = tt[b + j]
+        if e == 0:
+            victim = j
+            break
+        n = _tokens_of(e, b, bits)
+        if n < fewest:
+            fewest = n
+            victim = j
+    tt[b + victim] = check | _pack(lo, hi, move)
 
 
 # --- static facts ---------------------------------------------------------------------------
@@ -301,13 +418,24 @@ def apply(cnt, col, shp, tot, pk, me, m, delta):
 
 # --- the search -----------------------------------------------------------------------------
 # An explicit-stack fail-soft alpha-beta: no recursion (numba caches it reliably) and a stop flag
-# ends it at once. Enhanced transposition cut-offs (probing every child) run at nodes with at
-# least ``etc_min`` tokens on the board (0: never): near the root a probe saves a subtree, near
-# the leaves it costs more than the node it saves.
+# ends it at once. A node lists the children its static bounds leave open, computes their
+# canonical keys and prefetches their table lines in one pass (the loads overlap: a table line
+# is a ~200 ns miss); enhanced transposition cut-offs (the children's stored bounds, read in a
+# second pass) run at nodes with at least ``etc_min`` tokens on the board (0: never), and a
+# child searched later gets its key from the list.
+#
+# Move order: the table's move, then two killers per ply (the last two moves that refuted a
+# sibling by search: the same capture is very often good again one branch over; killers from
+# static cut-offs and counter-moves measured worse), then by ``order``: 0 the potential
+# difference after the move, then the midpoint of the child's race bounds; 1 the midpoint first.
+# The two orders are about as good on average and fail on different pours (one order's worst
+# pour is cheap for the other), so two threads searching one probe use one each.
 
 
 @njit(cache=True, nogil=True)
-def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats, etc_min, stop):
+def search(
+    cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, bits, tabs, W, stats, etc_min, order, stop
+):
     """Fail-soft alpha-beta from the root (``me0`` to move, able to capture).
 
     Returns the value for ``me0``; ``stats[7]`` is the root move that gave it (-1 if none was
@@ -319,12 +447,17 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
     BEST = np.empty(MAXPLY, np.int64)
     BESTM = np.empty(MAXPLY, np.int64)
     KEY = np.empty(MAXPLY, np.int64)
+    SYM = np.empty(MAXPLY, np.int64)
+    KILLER = np.full((MAXPLY, 2), -1, np.int64)
     N = np.empty(MAXPLY, np.int64)
     I = np.empty(MAXPLY, np.int64)
     ME = np.empty(MAXPLY, np.int64)
     MOVE = np.empty(MAXPLY, np.int64)
     mv = np.empty((MAXPLY, NMOVES), np.int64)
     sc = np.empty((MAXPLY, NMOVES), np.int64)
+    CK = np.empty((MAXPLY, NMOVES), np.int64)
+    CS = np.empty((MAXPLY, NMOVES), np.int64)
+    CHIS = np.empty(NMOVES, np.int64)
     CHI = np.empty(12, np.int64)
     CLO = np.empty(12, np.int64)
     ORD = np.empty(12, np.int64)
@@ -359,14 +492,18 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
             v = hi
             done = True
         else:
-            key = pk[me] | (pk[op] << 27)
-            KEY[ply] = key
+            if ply == 0:
+                KEY[0], SYM[0] = canonical(pk[me] | (pk[op] << 27))
+            key = KEY[ply]
+            sym = SYM[ply]
             ttmove = -1
-            d = tt_probe(tt, mask, key)
+            d = tt_probe(tt, bits, key)
             if d != 0:
                 tlo = (d & 127) - 64
                 thi = ((d >> 7) & 127) - 64
                 ttmove = ((d >> 14) & 127) - 1
+                if ttmove >= 0:
+                    ttmove = SYM_MOVE[SYM_INV[sym], ttmove]
                 if tlo > lo:
                     lo = tlo
                 if thi < hi:
@@ -418,6 +555,8 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
             n = 0
             pkme = pk[me]
             pkop = pk[op]
+            k0 = KILLER[ply, 0]
+            k1 = KILLER[ply, 1]
             for p in range(9):
                 if cnt[me, p] == 0:
                     continue
@@ -457,19 +596,6 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
                             continue
                     chi = CHI[e]
                     clo = CLO[e]
-                    if use_etc:
-                        ckme = pkme - (1 << (3 * p))
-                        ckop = pkop - (1 << (3 * q1))
-                        if q2 >= 0:
-                            ckop -= 1 << (3 * q2)
-                        cd = tt_probe(tt, mask, ckop | (ckme << 27))
-                        if cd != 0:
-                            a = -(((cd >> 7) & 127) - 64)
-                            b2 = -((cd & 127) - 64)
-                            if a > clo:
-                                clo = a
-                            if b2 < chi:
-                                chi = b2
                     if clo >= beta:
                         best = clo
                         bestm = m
@@ -479,24 +605,67 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
                             best = chi
                             bestm = m
                         continue
-                    # order: the TT move, then the potential difference after the move, then the
-                    # midpoint of the child's race bounds (measured best; history hurt)
-                    sv = (ORD[e] << 8) + chi + clo
+                    # an open child: its table key now (the table line starts loading)
+                    ckme = pkme - (1 << (3 * p))
+                    ckop = pkop - (1 << (3 * q1))
+                    if q2 >= 0:
+                        ckop -= 1 << (3 * q2)
+                    ckey, csym = canonical(ckop | (ckme << 27))
+                    tt_prefetch(tt, bits, ckey)
+                    if order == 0:
+                        sv = (ORD[e] << 8) + chi + clo
+                    else:
+                        sv = ((chi + clo) << 12) + ORD[e]
                     if m == ttmove:
                         sv += 1 << 40
+                    elif m == k0:
+                        sv += 1 << 39
+                    elif m == k1:
+                        sv += 1 << 38
                     mv[ply, n] = m
                     sc[ply, n] = sv
+                    CK[ply, n] = ckey
+                    CS[ply, n] = csym
+                    CHIS[n] = chi
                     n += 1
                 if best >= beta:
                     break
+            if use_etc and best < beta:
+                # enhanced transposition cut-offs: the children's table bounds
+                k = 0
+                for i in range(n):
+                    m = mv[ply, i]
+                    chi = CHIS[i]
+                    cd = tt_probe(tt, bits, CK[ply, i])
+                    if cd != 0:
+                        a = -(((cd >> 7) & 127) - 64)
+                        b2 = -((cd & 127) - 64)
+                        if a >= beta:
+                            best = a
+                            bestm = m
+                            break
+                        if b2 < chi:
+                            chi = b2
+                    if chi <= alpha or chi <= best:
+                        if chi > best:
+                            best = chi
+                            bestm = m
+                        continue
+                    mv[ply, k] = m
+                    sc[ply, k] = sc[ply, i]
+                    CK[ply, k] = CK[ply, i]
+                    CS[ply, k] = CS[ply, i]
+                    k += 1
+                n = k
             if ply == 0:
                 root_move = bestm
+            sm = SYM_MOVE[sym, bestm] if bestm >= 0 else -1
             if best >= beta:
-                tt_store(tt, mask, key, best, 60, bestm, depth)
+                tt_store(tt, bits, key, best, 60, sm)
                 v = best
                 done = True
             elif n == 0:
-                tt_store(tt, mask, key, -60, best, bestm, depth)
+                tt_store(tt, bits, key, -60, best, sm)
                 v = best
                 done = True
             else:
@@ -520,6 +689,9 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
                     BESTM[ply] = MOVE[ply]
                 if v < B[ply]:
                     done = False
+                elif KILLER[ply, 0] != MOVE[ply]:
+                    KILLER[ply, 1] = KILLER[ply, 0]
+                    KILLER[ply, 0] = MOVE[ply]
             if not done:
                 i = I[ply]
                 n = N[ply]
@@ -530,10 +702,18 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
                             j = k
                     m = mv[ply, j]
                     sv = sc[ply, j]
+                    ck = CK[ply, j]
+                    cs = CS[ply, j]
                     mv[ply, j] = mv[ply, i]
                     sc[ply, j] = sc[ply, i]
+                    CK[ply, j] = CK[ply, i]
+                    CS[ply, j] = CS[ply, i]
                     mv[ply, i] = m
                     sc[ply, i] = sv
+                    CK[ply, i] = ck
+                    CS[ply, i] = cs
+                    KEY[ply + 1] = ck
+                    SYM[ply + 1] = cs
                     I[ply] = i + 1
                     me = ME[ply]
                     MOVE[ply] = m
@@ -548,12 +728,12 @@ def search(cnt, col, shp, tot, pk, me0, alpha0, beta0, tt, mask, tabs, W, stats,
             best = BEST[ply]
             if ply == 0:
                 root_move = BESTM[0]
-            depth = tot[0] + tot[1]
+            sm = SYM_MOVE[SYM[ply], BESTM[ply]] if BESTM[ply] >= 0 else -1
             if best >= B[ply]:
-                tt_store(tt, mask, KEY[ply], best, 60, BESTM[ply], depth)
+                tt_store(tt, bits, KEY[ply], best, 60, sm)
             elif best <= A[ply]:
-                tt_store(tt, mask, KEY[ply], -60, best, BESTM[ply], depth)
+                tt_store(tt, bits, KEY[ply], -60, best, sm)
             else:
-                tt_store(tt, mask, KEY[ply], best, best, BESTM[ply], depth)
+                tt_store(tt, bits, KEY[ply], best, best, sm)
             v = best
             done = True

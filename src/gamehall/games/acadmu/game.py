@@ -220,6 +220,38 @@ def first_player_by_draw(draw: Draw) -> int:
     return winner
 
 
+def faces_compared(dark: int, light: int) -> str:
+    """Why one up-face goes before the other, in words ('Red beats Blue'), or that they tie."""
+    dark_colour, light_colour = colour_of(dark), colour_of(light)
+    if dark_colour != light_colour:
+        won, lost = (
+            (dark_colour, light_colour)
+            if colour_beats(dark_colour, light_colour)
+            else (light_colour, dark_colour)
+        )
+        return f"{COLOURS[won]} beats {COLOURS[lost]}"
+    dark_shape, light_shape = shape_of(dark), shape_of(light)
+    if dark_shape != light_shape:
+        won, lost = (
+            (dark_shape, light_shape)
+            if shape_beats(dark_shape, light_shape)
+            else (light_shape, dark_shape)
+        )
+        return f"both {COLOURS[dark_colour]}: {SHAPES[won]} beats {SHAPES[lost]}"
+    return f"both {describe(dark)}"
+
+
+def draw_reason(draw: Draw) -> str:
+    """The first-player draw explained: which faces decided, and how."""
+    first = first_player_by_faces(draw.dark[0], draw.light[0])
+    if first != NO_ONE:
+        return faces_compared(draw.dark[0], draw.light[0])
+    tie = faces_compared(draw.dark[0], draw.light[0])
+    if first_player_by_faces(draw.dark[1], draw.light[1]) != NO_ONE:
+        return f"{tie}; flipped, {faces_compared(draw.dark[1], draw.light[1])}"
+    return f"{tie}; flipped, {faces_compared(draw.dark[1], draw.light[1])} too: draw again"
+
+
 # --- the game ------------------------------------------------------------------------------------
 
 
@@ -434,10 +466,13 @@ class AcadmuGame(Game):
                 "by": "shape" if action.by_shape else "colour",
             }
         if isinstance(action, Draw):
+            first = first_player_by_draw(action)
             return {
                 "kind": "draw",
                 "dark": [pairing_name(f) for f in action.dark],
                 "light": [pairing_name(f) for f in action.light],
+                "first": None if first == NO_ONE else self.player_names[first],
+                "reason": draw_reason(action),
             }
         if isinstance(action, Pour):
             return {"kind": "pour", "dark": list(action.dark), "light": list(action.light)}
@@ -664,6 +699,34 @@ class AcadmuState(State):
             return tuple(float(p) for p in self.match_scores_after_round())
         return (float(self.match_score[0]), float(self.match_score[1]))
 
+    def round_end_reason(self) -> str:
+        """Why the round is over (rule 4), in words."""
+        names = self.game.player_names
+        if self.passed != NO_ONE:
+            return (
+                f"{names[self.passed].capitalize()} passed, and now "
+                f"{names[1 - self.passed].capitalize()} "
+                "has no capture either"
+            )
+        return "neither side has a capture"
+
+    def round_result(self) -> str:
+        """The round's score in words: who scores how many points."""
+        points = self.round_points()
+        if points == (0, 0):
+            return "equal counts: nobody scores"
+        winner = DARK if points[0] else LIGHT
+        count = max(points)
+        return f"{self.game.player_names[winner].capitalize()} scores {count} point" + (
+            "" if count == 1 else "s"
+        )
+
+    def pause(self) -> str | None:
+        """A finished round of a match that goes on: its end is worth a look before the pour."""
+        if self.phase != "play" or not self.round_over or self.is_terminal():
+            return None
+        return f"Round over: {self.round_end_reason()}. {self.round_result()}."
+
     def horizon_returns(self) -> tuple[float, ...] | None:
         """Between rounds of a match (round over, or before a pour): the match lead, squashed
         into (-1, 1) by the points still needed, so search can stop at a round's end."""
@@ -732,7 +795,21 @@ class AcadmuState(State):
             "target": self.game.target,
             "round_over": self.phase == "play" and self.round_over,
             "round_difference": self.round_difference() if self.phase == "play" else 0,
+            "round_end": self._round_end_view(),
             "scores": list(self.scores()),
+        }
+
+    def _round_end_view(self) -> dict[str, Any] | None:
+        if self.phase != "play" or not self.round_over:
+            return None
+        return {
+            "reason": self.round_end_reason(),
+            "result": self.round_result(),
+            "counts": [sum(self.dark), sum(self.light)],
+            "points": list(self.round_points()),
+            "match_score": list(self.match_scores_after_round())
+            if self.first is not None
+            else None,
         }
 
     # --- text ---

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gamehall.core.plugin import GamePlugin
+from gamehall.core.plugin import Diagram, GamePlugin
 from gamehall.games.acadmu.game import AcadmuGame
 from gamehall.games.acadmu.judgement import JUDGEMENT
 
@@ -34,4 +34,15 @@ PLUGIN = GamePlugin(
     rules_text="rules.md",
     # made with: gamehall puzzles generate acadmu --count 12 --games 80 --seed 11 --dir DIR
     starter_puzzles="starter_puzzles.jsonl",
+    how_to_play="howto.md",
+    sample=Diagram(
+        "3,4,1,0,1,0,2,4,1/1,0,1,3,3,4,2,0,5 d - 0-0 d",
+        "YTxBS+BS",
+        caption="Round 1, Dark to move: the Yellow Triangle takes two Blue Squares by shape.",
+    ),
+    duration=(
+        "A round takes a few minutes; a match to 12 points about half an hour "
+        "(choose a lower target for a shorter match)."
+    ),
+    level_ratings="level_ratings.json",  # bench/level_ratings.py
 )

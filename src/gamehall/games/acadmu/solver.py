@@ -54,12 +54,14 @@ MAX_COUNT = 7
 """Counts pack in 3 bits: a pairing count above this goes to the pure-Python search."""
 MAX_TOKENS = 54
 """Values are stored in 7 bits: more tokens a side than this go to the pure-Python search."""
-ETC_FROM_TOKENS = 30
-"""Enhanced transposition cut-offs at nodes with at least this many tokens on the board."""
+ETC_FROM_TOKENS = 8
+"""Enhanced transposition cut-offs at nodes with at least this many tokens on the board (the
+children's table lines are prefetched together, so the probes cost little even near the
+leaves)."""
 PARALLEL_FROM_TOKENS = 30
 """By default the root moves are tested on two threads from this many tokens on the board."""
 TT_BITS = 22
-"""The transposition table has 2**TT_BITS buckets of two 16-byte entries (128 MiB)."""
+"""The transposition table has 2**TT_BITS buckets of four 8-byte entries (128 MiB; at least 21)."""
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,7 @@ def _table(bits: int) -> tuple[Any, int]:
         if tt is None or _tt_cache.get("bits") != bits:
             tt = np.zeros(4 << bits, dtype=np.int64)
             _tt_cache["tt"], _tt_cache["bits"] = tt, bits
-        return tt, (1 << bits) - 1
+        return tt, bits
 
 
 def clear_table() -> None:
@@ -236,11 +238,12 @@ class _Search:
 
         self.np = np
         self.k = _kernels()
-        self.tt, self.mask = _table(bits)
+        self.tt, self.bits = _table(bits)
         self.root = _Root(own, other)
         _, _, shp, _, _ = self.root.arrays()
         self.tabs, self.W = self.k.race_tables(shp)
         self.stop = np.zeros(1, dtype=np.int64)
+        self.flags: list[Any] = []  # the stop flags of probes racing on two threads
         self.nodes = 0
         self.count_lock = threading.Lock()
         self.timer = None
@@ -251,6 +254,9 @@ class _Search:
 
     def halt(self) -> None:
         self.stop[0] = 1
+        with self.count_lock:
+            for flag in self.flags:
+                flag[0] = 1
 
     def close(self) -> None:
         if self.timer is not None:
@@ -261,21 +267,55 @@ class _Search:
         return bool(self.stop[0])
 
     def probe(
-        self, arrays: tuple[Any, ...], me: int, alpha: int, beta: int
+        self,
+        arrays: tuple[Any, ...],
+        me: int,
+        alpha: int,
+        beta: int,
+        order: int = 0,
+        stop: Any = None,
     ) -> tuple[int, int] | None:
-        """A fail-soft search of ``arrays`` (``me`` to move); None when stopped. Threads may
-        probe at once: the kernel releases the GIL and the table is lockless."""
+        """A fail-soft search of ``arrays`` (``me`` to move) in move order ``order``; None when
+        stopped. Threads may probe at once: the kernel releases the GIL and the table is
+        lockless."""
         stats = self.np.zeros(8, dtype=self.np.int64)
         cnt, col, shp, tot, pk = arrays
         value = self.k.search(
-            cnt, col, shp, tot, pk, me, alpha, beta, self.tt, self.mask,
-            self.tabs, self.W, stats, ETC_FROM_TOKENS, self.stop,
+            cnt, col, shp, tot, pk, me, alpha, beta, self.tt, self.bits,
+            self.tabs, self.W, stats, ETC_FROM_TOKENS, order,
+            self.stop if stop is None else stop,
         )  # fmt: skip
         with self.count_lock:
             self.nodes += int(stats[0])
         if stats[1]:
             return None
         return int(value), int(stats[7])
+
+    def race(self, root: _Root, me: int, alpha: int, beta: int) -> tuple[int, int] | None:
+        """The probe searched on two threads at once, one per move order, sharing the table:
+        the first to finish stops the other (either answer is the probe's). The two orders are
+        equally good on average and slow on different positions, so the race is about as fast
+        as the better one, and each thread's finished subtrees help the other."""
+        flag = self.np.zeros(1, dtype=self.np.int64)
+        with self.count_lock:
+            self.flags.append(flag)
+            flag[0] = self.stop[0]
+        results: list[tuple[int, int] | None] = [None, None]
+
+        def run(order: int) -> None:
+            results[order] = self.probe(root.arrays(), me, alpha, beta, order, flag)
+            if results[order] is not None:
+                flag[0] = 1
+
+        helper = threading.Thread(target=run, args=(1,), daemon=True)
+        helper.start()
+        try:
+            run(0)
+        finally:
+            helper.join()
+            with self.count_lock:
+                self.flags.remove(flag)
+        return results[0] if results[0] is not None else results[1]
 
     def static_bounds(self, arrays: tuple[Any, ...], me: int) -> tuple[int, int]:
         """The race-table bounds of a position (``me`` to move)."""
@@ -378,7 +418,10 @@ def _solve_kernel(
     # MTD(f): null-window probes until the bounds meet.
     while lo < hi:
         beta = max(guess, lo + 1)
-        result = search.probe(root.arrays(), 0, beta - 1, beta)
+        if threads > 1:
+            result = search.race(root, 0, beta - 1, beta)
+        else:
+            result = search.probe(root.arrays(), 0, beta - 1, beta)
         if result is None:
             break
         guess, move = result

@@ -20,9 +20,11 @@ window clamped to [0, scale] (a maximiser stops at a sure win, a minimiser at a 
 at draw nodes (outcomes heaviest first, each searched with the window that would let the remaining
 probability mass still cut), a two-slot transposition table keyed on the whole state (three exact
 words, no hash-only matches; not used on turn 8's placements, where searching is cheaper than the
-memory traffic), the table's best move first then moves that raise the mover's claims, and the
-whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement) evaluated inline as a
-boolean, without recursion or table.
+memory traffic), enhanced transposition cut-offs at decisions up to turn 7 (a child whose stored
+bound refutes the window ends the node), the table's best move first then moves that raise the
+mover's claims, and the whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement)
+evaluated inline as a boolean, without recursion or table (the Jinn's last placement by three
+candidates: the highest target, and per environment the mover on the lowest stack).
 
 ``stats[ST_FLAGS]`` switches techniques off (``NO_TT`` ...), for measurements and tests only.
 
@@ -54,7 +56,7 @@ MAXMOVES = 128
 # stats slots
 ST_NODES, ST_ABORT, ST_CHECK, ST_FLAGS = 0, 1, 2, 3
 # switches in stats[ST_FLAGS], for measuring each technique (0: all on)
-NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP = 1, 2, 4, 8, 16, 32
+NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC = 1, 2, 4, 8, 16, 32, 64
 CHECK_EVERY = 1 << 14
 
 
@@ -258,7 +260,13 @@ def _claims_margin(d0, d1, d2):
 @njit(cache=True)
 def _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2):
     """The Jinn's last placement (turn 9), score differences (Jinn - Ifrit) ``d`` before it:
-    can some placement win for him?"""
+    can some placement win for him?
+
+    The game ends with it, so only the scores count: a higher stack under the placed tile only
+    raises his score in the tile's environment, and a servant leaving a lower stack only costs
+    him less where it stood. So the highest target is the best, and per environment the mover
+    on the lowest stack: at most three placements to try, whatever the counts of targets and
+    movers."""
     occ = jm | im
     con = contested(im, tab)
     targets = tab[ENVM + jt] & ~occ & ~con
@@ -267,35 +275,44 @@ def _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2):
         movers = jm
     if targets == 0:
         return _claims_margin(d0, d1, d2) > 0
+    top = 0
     t = targets
     while t:
         r = _low(t)
         t &= t - 1
-        gain = 2 + ((stacks >> (3 * (r - 1))) & 7)
-        e0 = d0
-        e1 = d1
-        e2 = d2
-        if jt == 0:
-            e0 += gain
-        elif jt == 1:
-            e1 += gain
-        else:
-            e2 += gain
-        m = movers
-        while m:
-            s = _low(m)
-            m &= m - 1
-            loss = 1 + ((stacks >> (3 * (s - 1))) & 7)
-            es = tab[ENVOF + s]
-            if es == 0:
-                win = _claims_margin(e0 - loss, e1, e2) > 0
-            elif es == 1:
-                win = _claims_margin(e0, e1 - loss, e2) > 0
-            else:
-                win = _claims_margin(e0, e1, e2 - loss) > 0
-            if win:
-                return True
-    return False
+        h = (stacks >> (3 * (r - 1))) & 7
+        if h > top:
+            top = h
+    gain = 2 + top
+    if jt == 0:
+        d0 += gain
+    elif jt == 1:
+        d1 += gain
+    else:
+        d2 += gain
+    # the least a mover standing in each environment gives up (8 + 1: none there)
+    l0 = 9
+    l1 = 9
+    l2 = 9
+    m = movers
+    while m:
+        s = _low(m)
+        m &= m - 1
+        loss = 1 + ((stacks >> (3 * (s - 1))) & 7)
+        es = tab[ENVOF + s]
+        if es == 0:
+            if loss < l0:
+                l0 = loss
+        elif es == 1:
+            if loss < l1:
+                l1 = loss
+        elif loss < l2:
+            l2 = loss
+    if l0 < 9 and _claims_margin(d0 - l0, d1, d2) > 0:
+        return True
+    if l1 < 9 and _claims_margin(d0, d1 - l1, d2) > 0:
+        return True
+    return l2 < 9 and _claims_margin(d0, d1, d2 - l2) > 0
 
 
 @njit(cache=True)
@@ -641,6 +658,30 @@ def search(
                         out[c] = out[c - 1]
                     out[0] = ttmove
                     break
+        if use_tt and turn <= 7 and not (stats[ST_FLAGS] & NO_ETC):
+            # enhanced transposition cut-offs: a child whose stored bound already refutes the
+            # window ends the node before any child is searched (the scale is the same)
+            for a in range(n):
+                nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst = apply_move(
+                    turn, step, bag, temple, draft, jt, it, jm, im, stacks, out[a], tab
+                )
+                ck1 = nst | (ns << 57) | (nt << 60)
+                ck2 = njm | (nim << 32)
+                ck3 = nbg | (ntp << 12) | (ndf << 30) | ((njt + 1) << 36) | ((nit + 1) << 38)
+                cb = _hash(ck1, ck2, ck3, mask) * 2
+                for j in range(2):
+                    i = cb + j
+                    if (
+                        tt[i, T_INFO] >= 0
+                        and tt[i, 0] == ck1
+                        and tt[i, 1] == ck2
+                        and tt[i, 2] == ck3
+                    ):
+                        if maximise and tt[i, T_LO] >= beta:
+                            return tt[i, T_LO]
+                        if not maximise and tt[i, T_HI] <= alpha:
+                            return tt[i, T_HI]
+                        break
         if maximise:
             value = -1
         else:

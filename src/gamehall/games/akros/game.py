@@ -533,6 +533,8 @@ class AkrosState(State):
             return [letters[t] for t in items]
 
         servant = {r: "J" for r in self.jinn} | {r: "I" for r in self.ifrit}
+        counted = {player: self._servants_and_tiles(player) for player in (JINN, IFRIT)}
+        pile = rules.discard_pile(self.turn)
         return {
             "position": str(self),
             "board": board.name,
@@ -559,6 +561,8 @@ class AkrosState(State):
             },
             "bag": dict(zip(letters, self.bag, strict=True)),
             "draft": tiles(self.draft),
+            # Where this turn's discard goes (a Temple pile's name), or None (turn 9).
+            "discard_pile": None if pile is None else str(7 + pile),
             "hands": {
                 "jinn": None if self.jinn_tile is None else letters[self.jinn_tile],
                 "ifrit": None if self.ifrit_tile is None else letters[self.ifrit_tile],
@@ -570,6 +574,11 @@ class AkrosState(State):
                     "name": score.name,
                     "jinn": score.jinn,
                     "ifrit": score.ifrit,
+                    # The rulebook's count: 1 per servant plus the tiles stacked under it.
+                    "jinn_servants": counted[JINN][score.environment][0],
+                    "jinn_tiles": counted[JINN][score.environment][1],
+                    "ifrit_servants": counted[IFRIT][score.environment][0],
+                    "ifrit_tiles": counted[IFRIT][score.environment][1],
                     "claimed_by": None
                     if score.claimed_by is None
                     else PLAYER_NAMES[score.claimed_by],
@@ -578,6 +587,15 @@ class AkrosState(State):
             ],
             "scores": list(self.scores()),
         }
+
+    def _servants_and_tiles(self, player: int) -> list[tuple[int, int]]:
+        """Per environment, ``player``'s servants on it and the tiles stacked under them."""
+        environments = self.game.board.environments
+        counts = [(0, 0)] * len(rules.ENVIRONMENTS)
+        for region in self.jinn if player == JINN else self.ifrit:
+            servants, tiles = counts[environments[region]]
+            counts[environments[region]] = (servants + 1, tiles + self.stacks[region - 1])
+        return counts
 
     def evaluate(self, player: int) -> float:
         """Claims margin plus a tenth of the summed score margins, squashed into (-1, 1); the

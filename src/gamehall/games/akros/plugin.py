@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gamehall.core.plugin import GamePlugin
+from gamehall.core.plugin import Diagram, GamePlugin
 from gamehall.games.akros.game import AkrosGame
 from gamehall.games.akros.judgement import JUDGEMENT
 
@@ -29,4 +29,13 @@ PLUGIN = GamePlugin(
     rules_text="rules.md",
     # made with: gamehall puzzles generate akros --count 12 --games 80 --seed 11 --dir DIR
     starter_puzzles="starter_puzzles.jsonl",
+    how_to_play="howto.md",
+    sample=Diagram(
+        "turn=4 step=jinn-place bag=F3S3M1 temple=FMM/S/- draft=- jinn=M ifrit=- out=- "
+        "regions=1J,0J,0,0,0I,0,1,1J,1I,0I,1I,1,0,0,1J,0,0,0,0",
+        "M12<15",
+        caption="Turn 4: the Jinn's servant leaves the contested region 15 for a Mountain.",
+    ),
+    duration="About 10 to 15 minutes: nine turns of a draft and two placements.",
+    level_ratings="level_ratings.json",  # bench/level_ratings.py
 )

@@ -2,7 +2,8 @@
 //
 // The client keeps the last version it has seen and the action history up to it. It says
 // `hello` with that version on every (re)connect. Each state carries the actions after the
-// version `since` (a delta): the client appends them to its history and hands on the whole
+// first `since` the client has (a delta; a takeback may make `since` less than it has): the
+// client keeps that many of its actions, appends the new ones and hands on the whole
 // state; a delta that does not follow what it has, or an error `stale_version`, makes it send
 // `resync` (which answers with every action). The socket carries no secret: the server knows
 // the seats this browser holds from its identity cookie.
@@ -14,7 +15,8 @@ const BACKOFF_MAX_MS = 15000;
 
 export class LiveGame {
   /**
-   * handlers: onState(message), onPresence(seats), onError(message), onStatus(status, detail)
+   * handlers: onState(message), onPresence(message), onChat(message), onError(message),
+   * onStatus(status, detail)
    * status is "connecting" | "live" | "reconnecting" | "closed".
    */
   constructor(id, handlers, { version = -1, actions = [], movers = [] } = {}) {
@@ -105,21 +107,25 @@ export class LiveGame {
     switch (message.type) {
       case "state": {
         const since = message.since || 0;
-        if (since > 0 && since !== this.actions.length) {
-          // A delta that does not follow the history we have: ask for all of it.
+        if (since > this.actions.length) {
+          // A delta that does not follow the history we have: ask for all of it. (A delta may
+          // keep fewer actions than we have: a takeback undid the others.)
           if (!this.awaitingResync) this.resync();
           return;
         }
         if (message.version < this.version && !this.awaitingResync) return; // an old message
         this.awaitingResync = false;
-        this.actions = since === 0 ? [...message.actions] : this.actions.concat(message.actions);
-        this.movers = since === 0 ? [...message.movers] : this.movers.concat(message.movers);
+        this.actions = this.actions.slice(0, since).concat(message.actions);
+        this.movers = this.movers.slice(0, since).concat(message.movers);
         this.version = message.version;
         this.handlers.onState?.({ ...message, since: 0, actions: [...this.actions], movers: [...this.movers] });
         break;
       }
       case "presence":
-        this.handlers.onPresence?.(message.seats || []);
+        this.handlers.onPresence?.(message);
+        break;
+      case "chat":
+        this.handlers.onChat?.(message);
         break;
       case "error":
         if (message.code === "stale_version") this.resync();

@@ -1,11 +1,14 @@
-// Äcädmü: both sides' tokens as coloured shapes, grouped by pairing with counts, and moves by
-// clicking. Pairings are indexed colour-major (RT RS RC BT BS BC YT YS YC), as in the view.
+// Äcädmü: both sides' tokens as coloured shapes, grouped by pairing with counts, the two circles
+// of who beats whom always in view between them, and moves by clicking. Pairings are indexed
+// colour-major (RT RS RC BT BS BC YT YS YC), as in the view.
 //
 // Clicking: one of your highlighted groups (the token you give up) → the opponent groups it can
 // take light up → click one (a capture by colour) or two (by shape; or pick among the listed
 // combinations). The board only maps clicks onto the server's legal items, whose parts say what
 // each capture gives up and takes ({kind: "capture", own, taken, by}); it never parses a move nor
-// judges legality, and who made the last move is the server's `mover` (a seat index).
+// judges legality, and who made the last move is the server's `mover` (a seat index). The
+// first-player draw's parts carry who goes first and why, and a finished round's view says why
+// it ended and who scored: the board shows them, it does not work them out.
 
 import { h, s, replace } from "/static/dom.js";
 
@@ -16,11 +19,18 @@ const FILL = { R: "#d43d3d", B: "#2e6fd8", Y: "#f0b900" };
 const SIDE_NAMES = { d: "Dark", l: "Light" };
 const SIDES = ["d", "l"]; // seat index → the view's side letter
 
+/** The board can be drawn from either side (a spectator may turn it round). */
+export const flippable = true;
+
+/** What the button that ends a round's pause says. */
+export const continueLabel = "Next round";
+
 export function describe(pairing) {
   return `${COLOUR_NAMES[pairing[0]]} ${SHAPE_NAMES[pairing[1]]}`;
 }
 
 const isCapture = (item) => item?.kind === "capture";
+const isPlay = (item) => item?.kind === "capture" || item?.kind === "pass";
 
 function shapePath(shape, cx, cy, size) {
   const r = size / 2;
@@ -29,22 +39,121 @@ function shapePath(shape, cx, cy, size) {
     const bottom = cy + r * 0.8;
     return s("polygon", { points: `${cx},${top} ${cx + r * 1.05},${bottom} ${cx - r * 1.05},${bottom}` });
   }
-  if (shape === "S") return s("rect", { x: cx - r * 0.85, y: cy - r * 0.85, width: r * 1.7, height: r * 1.7, rx: 3 });
+  if (shape === "S") return s("rect", { x: cx - r * 0.85, y: cy - r * 0.85, width: r * 1.7, height: r * 1.7, rx: size / 10 });
   return s("circle", { cx, cy, r: r * 0.95 });
 }
 
+function token(pairing, cx, cy, size) {
+  const shape = shapePath(pairing[1], cx, cy, size);
+  shape.setAttribute("fill", FILL[pairing[0]]);
+  shape.setAttribute("class", "token");
+  return shape;
+}
+
+/** A pairing as a small inline picture (for the move list and the hints). */
+export function icon(pairing, size = 16) {
+  return s(
+    "svg",
+    { class: "acadmu-icon", viewBox: "0 0 20 20", width: size, height: size, role: "img", "aria-label": describe(pairing) },
+    token(pairing, 10, 10.5, 15),
+  );
+}
+
+/** A drawn disc: its up-face large, the face underneath small beside it. */
+function disc(faces, side, label) {
+  const [up, down] = faces;
+  return h(
+    "span",
+    { class: `acadmu-disc disc-${side}` },
+    s(
+      "svg",
+      { viewBox: "0 0 44 44", width: 40, height: 40, role: "img", "aria-label": `${label}: ${describe(up)} up, ${describe(down)} underneath` },
+      s("circle", { class: "disc-body", cx: 22, cy: 22, r: 20 }),
+      token(up, 22, 23, 22),
+    ),
+    h("span", { class: "disc-text" }, h("strong", {}, label), ` ${describe(up)}`, h("small", {}, " (under: ", icon(down, 12), ` ${describe(down)})`)),
+  );
+}
+
+// --- geometry --------------------------------------------------------------------------------------
+
 const CELL_W = 104;
-const CELL_H = 50;
+const CELL_H = 48;
 const PAD = 10;
-const HEAD = 30;
+const HEAD = 28;
 const PANEL_H = HEAD + 3 * CELL_H + PAD;
 const WIDTH = PAD * 2 + 3 * CELL_W;
+const BAND = 58; // the legend of who beats whom, between the two sides
+
+/** One circle of the legend: three icons round a ring, an arrow from each to the one it beats. */
+function cycle(cx, cy, items) {
+  const g = s("g", { class: "legend-cycle" });
+  const ring = 15;
+  for (let k = 0; k < 3; k++) {
+    // A short arc from item k towards item k+1 (clockwise), with an arrowhead.
+    const a0 = (Math.PI / 180) * (-90 + 120 * k + 30);
+    const a1 = (Math.PI / 180) * (-90 + 120 * (k + 1) - 32);
+    const r = ring + 1;
+    g.append(
+      s("path", {
+        class: "legend-arrow",
+        d: `M ${cx + r * Math.cos(a0)} ${cy + r * Math.sin(a0)} A ${r} ${r} 0 0 1 ${cx + r * Math.cos(a1)} ${cy + r * Math.sin(a1)}`,
+        "marker-end": "url(#acadmu-arrow)",
+      }),
+    );
+  }
+  items.forEach((item, k) => {
+    const angle = (Math.PI / 180) * (-90 + 120 * k);
+    g.append(item(cx + ring * Math.cos(angle), cy + ring * Math.sin(angle)));
+  });
+  return g;
+}
+
+/** The band between the two sides: who beats whom (both circles) and the round's standing. */
+function legend(y, middle) {
+  const g = s("g", { class: "legend", transform: `translate(0 ${y})` });
+  const cy = BAND / 2;
+  const colours = ["R", "B", "Y"].map((c) => (x, yy) => s("circle", { cx: x, cy: yy, r: 6.5, fill: FILL[c], class: "token" }));
+  const shapes = ["T", "S", "C"].map((shape) => (x, yy) => {
+    const el = shapePath(shape, x, yy + 0.5, 12);
+    el.setAttribute("class", "legend-shape");
+    return el;
+  });
+  g.append(
+    s(
+      "defs",
+      {},
+      s(
+        "marker",
+        { id: "acadmu-arrow", viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
+        s("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "legend-arrowhead" }),
+      ),
+    ),
+    cycle(PAD + 22, cy, colours),
+    s("text", { x: PAD + 46, y: cy - 3, class: "legend-text" }, "colour:"),
+    s("text", { x: PAD + 46, y: cy + 12, class: "legend-text strong" }, "takes 1"),
+    cycle(WIDTH - PAD - 22, cy, shapes),
+    s("text", { x: WIDTH - PAD - 46, y: cy - 3, class: "legend-text", "text-anchor": "end" }, "shape:"),
+    s("text", { x: WIDTH - PAD - 46, y: cy + 12, class: "legend-text strong", "text-anchor": "end" }, "takes 2"),
+    s("title", {}, "Red beats Blue beats Yellow beats Red: a token takes one token of the colour it beats. Triangle beats Square beats Circle beats Triangle: a token takes two tokens of the shape it beats."),
+  );
+  const [head, line] = middle;
+  if (head) g.append(s("text", { x: WIDTH / 2, y: cy - 3, class: "acadmu-band sub", "text-anchor": "middle" }, head));
+  if (line) g.append(s("text", { x: WIDTH / 2, y: cy + 13, class: "acadmu-band", "text-anchor": "middle" }, line));
+  return g;
+}
+
+// --- the board -------------------------------------------------------------------------------------
 
 export class Board {
-  /** onMove(actionText) is called with the text of one of the legal items. */
-  constructor({ onMove = () => {} } = {}) {
+  /**
+   * onMove(actionText) is called with the text of one of the legal items. mode "diagram" draws
+   * a picture only (no controls, nothing to click).
+   */
+  constructor({ onMove = () => {}, mode = "play" } = {}) {
     this.onMove = onMove;
-    this.element = h("div", { class: "board board-acadmu" });
+    this.mode = mode;
+    this.element = h("div", { class: `board board-acadmu${mode === "diagram" ? " diagram" : ""}` });
     this.controls = h("div", { class: "controls", "aria-live": "polite" });
     this.selected = null; // own pairing chosen to give up
     this.picked = null; // first opponent pairing of a capture by shape
@@ -54,7 +163,8 @@ export class Board {
   /**
    * data: {view, legal (the server's legal items), canMove, last (the played item, with its
    * mover), key, perspective (the seat drawn at the bottom: 0 Dark, 1 Light), seatLabels (the
-   * seats' labels, by seat index)}
+   * seats' labels, by seat index), over (the game has ended, on the board or off it: resigned,
+   * on time), history (the played items so far, when known)}
    */
   update(data) {
     if (data.key !== this.key) {
@@ -132,6 +242,10 @@ export class Board {
     this.onMove(text);
   }
 
+  label(side) {
+    return this.data.seatLabels?.[SIDES.indexOf(side)] || SIDE_NAMES[side];
+  }
+
   render() {
     const { view, canMove, last } = this.data;
     const perspective = SIDES[this.data.perspective ?? 0] || "d";
@@ -144,30 +258,30 @@ export class Board {
 
     const top = perspective === "d" ? "l" : "d";
     const svg = s("svg", {
-      viewBox: `0 0 ${WIDTH} ${PANEL_H * 2 + 34}`,
+      viewBox: `0 0 ${WIDTH} ${PANEL_H * 2 + BAND}`,
       class: "acadmu-svg",
       role: "group",
       "aria-label": "Äcädmü tokens",
     });
     const panels = [
       [top, 0],
-      [perspective, PANEL_H + 34],
+      [perspective, PANEL_H + BAND],
     ];
     for (const [side, y] of panels) {
       svg.append(this.panel(view, side, y, { canMove, ownSide, owners, targets, lastMove, lastMover }));
     }
-    // The middle band: the match and the round.
-    const score = view.scores || view.match_score || [0, 0];
-    const middle = PANEL_H + 17;
-    let line = `Match ${score[0]}–${score[1]} · target ${view.target}`;
-    if (view.phase === "play") {
-      const diff = view.round_difference;
-      line += ` · round: ${diff === 0 ? "level" : `${diff > 0 ? "Dark" : "Light"} +${Math.abs(diff)}`}`;
-    } else if (view.phase === "draw") line += " · drawing for first player";
-    else line += " · pouring the discs";
-    svg.append(s("text", { x: WIDTH / 2, y: middle + 5, class: "acadmu-band", "text-anchor": "middle" }, line));
+    svg.append(legend(PANEL_H, this.bandText(view)));
     replace(this.element, svg);
-    this.renderControls(moves, canMove);
+    if (this.mode !== "diagram") this.renderControls(moves, canMove);
+  }
+
+  /** The middle of the band: a small heading and the round's standing. */
+  bandText(view) {
+    if (view.phase === "draw") return ["before round 1", "drawing"];
+    if (view.phase !== "play") return ["next round", "the pour"];
+    const diff = view.round_difference;
+    const standing = diff === 0 ? "level" : `${this.label(diff > 0 ? "d" : "l")} +${Math.abs(diff)}`;
+    return [view.round_over ? "round over" : "this round", standing];
   }
 
   panel(view, side, y, ctx) {
@@ -176,14 +290,13 @@ export class Board {
     const g = s("g", { class: `side side-${side}`, transform: `translate(0 ${y})` });
     g.append(s("rect", { class: "side-bg", x: 0, y: 0, width: WIDTH, height: PANEL_H, rx: 10 }));
     const tags = [];
-    if (view.phase === "play" && !view.round_over && view.to_move === side) tags.push("to move");
+    if (view.phase === "play" && !view.round_over && !this.data.over && view.to_move === side) tags.push("to move");
     if (view.passed === side) tags.push("passed");
-    const label = this.data.seatLabels?.[SIDES.indexOf(side)] || SIDE_NAMES[side];
     g.append(
       s(
         "text",
-        { x: PAD + 2, y: 21, class: "side-label" },
-        `${label} · ${total} token${total === 1 ? "" : "s"}`,
+        { x: PAD + 2, y: 20, class: "side-label" },
+        `${this.label(side)} · ${total} token${total === 1 ? "" : "s"}`,
         tags.length ? s("tspan", { class: "side-tag", dx: 8 }, tags.join(" · ")) : null,
       ),
     );
@@ -229,10 +342,7 @@ export class Board {
         // Its own mark, so it still shows on a group that is also highlighted for a move.
         cell.append(s("rect", { class: "last-mark", x: x + 8, y: cy - CELL_H / 2 + 8, width: CELL_W - 16, height: CELL_H - 16, rx: 6 }));
       }
-      const shape = shapePath(pairing[1], x + 30, cy, 30);
-      shape.setAttribute("fill", FILL[pairing[0]]);
-      shape.setAttribute("class", "token");
-      cell.append(shape);
+      cell.append(token(pairing, x + 30, cy, 28));
       cell.append(s("text", { x: x + 56, y: cy + 7, class: "count" }, count ? `×${count}` : "–"));
       cell.append(s("title", {}, `${SIDE_NAMES[side]}: ${count} ${describe(pairing)}${count === 1 ? "" : "s"}`));
       if (clickable) {
@@ -250,6 +360,17 @@ export class Board {
     return g;
   }
 
+  /** The first-player draw, while no one has moved since it: two discs and the reason. */
+  drawNote() {
+    const history = this.data.history || [];
+    let index = -1;
+    history.forEach((item, k) => {
+      if (item.kind === "draw" && item.first) index = k;
+    });
+    if (index < 0 || history.slice(index).some(isPlay)) return null;
+    return drawPicture(history[index], this.data.seatLabels);
+  }
+
   renderControls(moves, canMove) {
     const { legal = [] } = this.data;
     const items = [];
@@ -261,13 +382,18 @@ export class Board {
       );
     } else if (canMove && this.selected) {
       const mine = moves.filter((m) => m.own === this.selected);
+      const cancel = h("button", { class: "ghost", onClick: () => this.clearSelection() }, "Cancel");
       if (this.picked) {
         const options = mine.filter((m) => m.taken.includes(this.picked));
         items.push(
           h(
             "p",
             { class: "hint" },
-            `Your ${describe(this.selected)} takes ${describe(this.picked)}: click a second highlighted token, or choose:`,
+            "Your ",
+            icon(this.selected),
+            ` ${describe(this.selected)} takes `,
+            icon(this.picked),
+            ` ${describe(this.picked)}: click a second token, or choose:`,
           ),
           h(
             "div",
@@ -275,23 +401,111 @@ export class Board {
             options.map((m) =>
               h(
                 "button",
-                { class: "choice", "data-action": m.text, onClick: () => this.send(m.text) },
-                h("code", {}, m.text),
-                " ",
-                m.by === "colour" ? "by colour" : `by shape: ${m.taken.map(describe).join(" + ")}`,
+                {
+                  class: "choice",
+                  "data-action": m.text,
+                  title: `${m.taken.map(describe).join(" + ")}, by ${m.by}`,
+                  "aria-label": `take ${m.taken.map(describe).join(" and ")}, by ${m.by}`,
+                  onClick: () => this.send(m.text),
+                },
+                m.taken.map((t) => icon(t, 20)),
+                m.by === "colour" ? " alone" : null,
               ),
             ),
+            cancel,
           ),
         );
       } else {
-        items.push(h("p", { class: "hint" }, `Your ${describe(this.selected)}: click a highlighted token to take.`));
+        items.push(h("p", { class: "hint" }, "Your ", icon(this.selected), ` ${describe(this.selected)}: click a highlighted token to take.`), cancel);
       }
-      items.push(h("button", { class: "ghost", onClick: () => this.clearSelection() }, "Cancel"));
     } else if (canMove && moves.length) {
-      items.push(h("p", { class: "hint" }, "Your move: click one of your highlighted tokens."));
+      items.push(h("p", { class: "hint" }, "Your move: click one of your highlighted tokens (the one you give up)."));
     }
+    // The draw comes after what to do now, so the choices stay next to the board (in view).
+    items.push(this.drawNote());
     replace(this.controls, items);
   }
+}
+
+/** The first-player draw as two discs and why one goes first (the reason is the server's). */
+function drawPicture(item, labels = []) {
+  const names = [labels[0] || "Dark", labels[1] || "Light"];
+  const first = item.first === "dark" ? names[0] : item.first === "light" ? names[1] : null;
+  return h(
+    "div",
+    { class: "acadmu-draw", "data-first": item.first || "" },
+    h("p", { class: "draw-title" }, "Who goes first: each side drew a disc"),
+    h("div", { class: "draw-discs" }, disc(item.dark, "d", names[0]), disc(item.light, "l", names[1])),
+    h("p", { class: "draw-reason" }, `${capitalize(item.reason)}${first ? `: ${first} goes first.` : "."}`),
+  );
+}
+
+function capitalize(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
+}
+
+/** A played action for the move list: captures as pictures, the draw as two discs. */
+export function describeAction(item, labels = []) {
+  if (item.kind === "capture") {
+    return h(
+      "span",
+      { class: "acadmu-move", title: `${describe(item.own)} takes ${item.taken.map(describe).join(" + ")} (by ${item.by})` },
+      icon(item.own),
+      h("span", { class: "takes" }, "×"),
+      item.taken.map((t) => icon(t)),
+      h("code", {}, item.text),
+    );
+  }
+  if (item.kind === "pass") return h("span", { class: "acadmu-move" }, "passes");
+  if (item.kind === "draw") {
+    const first = item.first === "dark" ? labels[0] || "Dark" : item.first === "light" ? labels[1] || "Light" : null;
+    return h(
+      "span",
+      { class: "acadmu-move draw", title: item.text },
+      "draw ",
+      icon(item.dark[0]),
+      " / ",
+      icon(item.light[0]),
+      first ? ` ${item.reason}: ${first} first` : ` ${item.reason}`,
+    );
+  }
+  if (item.kind === "pour") {
+    const sum = (counts) => counts.reduce((a, b) => a + b, 0);
+    return h("span", { class: "acadmu-move pour", title: item.text }, `the pour: ${sum(item.dark)} and ${sum(item.light)} tokens`);
+  }
+  return h("code", {}, item.text);
+}
+
+/** What a finished round (or the match's last round) came to, for the round-end panel. */
+export function resultDetails(view, labels = []) {
+  const end = view.round_end;
+  if (!end) return null;
+  const names = [labels[0] || "Dark", labels[1] || "Light"];
+  return h(
+    "div",
+    { class: "acadmu-round-end" },
+    h("p", { class: "round-reason" }, `The round is over: ${end.reason}.`),
+    h(
+      "table",
+      { class: "round-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "tokens left"), h("th", {}, "points"), end.match_score ? h("th", {}, "match") : null)),
+      h(
+        "tbody",
+        {},
+        [0, 1].map((seat) =>
+          h(
+            "tr",
+            { class: end.points[seat] ? "scored" : "" },
+            h("th", {}, names[seat]),
+            h("td", {}, end.counts[seat]),
+            h("td", {}, end.points[seat] ? `+${end.points[seat]}` : "0"),
+            end.match_score ? h("td", {}, end.match_score[seat]) : null,
+          ),
+        ),
+      ),
+    ),
+    h("p", { class: "round-result" }, `${capitalize(end.result)}${end.match_score ? ` (the match is played to ${view.target})` : ""}.`),
+  );
 }
 
 /** One line about the position for headers and lists. */

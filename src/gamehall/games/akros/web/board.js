@@ -1,6 +1,8 @@
 // Akros: the hex board (doubled-width coordinates: a hex at (row, col) touches (row, col ± 2)
-// and (row ± 1, col ± 1)), tile stacks, servants, contested regions, the Temple, the bag, the
-// draft and the hands; moves by clicking.
+// and (row ± 1, col ± 1)), tile stacks, servants, contested regions and a legend of them, the
+// Temple, the bag, the draft as tiles in hand and the hands; moves by clicking. The end of the
+// game is counted as the rulebook counts it (per environment: 1 per servant plus the tiles under
+// it), from the view's own counts.
 //
 // Clicking: at a keep step the legal keeps are tile buttons; at a place step the regions the
 // tile can go to light up → click one → if several servants can move there, they light up →
@@ -56,10 +58,33 @@ function defs() {
   );
 }
 
+/** What the marks on the board mean. */
+function legend() {
+  const swatch = (cls, text) => h("span", { class: "legend-item" }, h("span", { class: `legend-swatch ${cls}` }), text);
+  return h(
+    "div",
+    { class: "akros-legend", "aria-label": "Legend" },
+    swatch("env-F", "Forest"),
+    swatch("env-S", "Sea"),
+    swatch("env-M", "Mountain"),
+    h("span", { class: "legend-item" }, h("span", { class: "legend-servant servant-jinn" }, "J"), "Jinn servant"),
+    h("span", { class: "legend-item" }, h("span", { class: "legend-servant servant-ifrit" }, "I"), "Ifrit servant"),
+    h("span", { class: "legend-item" }, h("span", { class: "legend-stack" }, "2"), "tiles stacked"),
+    h(
+      "span",
+      { class: "legend-item", title: "Next to two or more Ifrit servants: the Jinn may not place a tile there" },
+      h("span", { class: "legend-swatch contested-swatch" }),
+      "contested (the Jinn may not place there)",
+    ),
+  );
+}
+
 export class Board {
-  constructor({ onMove = () => {} } = {}) {
+  /** mode "diagram" draws a picture only (no controls, nothing to click). */
+  constructor({ onMove = () => {}, mode = "play" } = {}) {
     this.onMove = onMove;
-    this.element = h("div", { class: "board board-akros" });
+    this.mode = mode;
+    this.element = h("div", { class: `board board-akros${mode === "diagram" ? " diagram" : ""}` });
     this.controls = h("div", { class: "controls", "aria-live": "polite" });
     // The Temple, the bag, the hands and the scores: shown under the controls.
     this.extras = h("div", { class: "board-extras" });
@@ -202,9 +227,9 @@ export class Board {
         }),
       );
     }
-    replace(this.element, svg);
+    replace(this.element, svg, legend());
     replace(this.extras, this.panels(view));
-    this.renderControls();
+    if (this.mode !== "diagram") this.renderControls();
   }
 
   panels(view) {
@@ -213,16 +238,6 @@ export class Board {
     const bag = view.bag || {};
     const removed = view.removed || {};
     const labels = this.data.seatLabels || [];
-    const env = (view.environments || []).map((e) =>
-      h(
-        "tr",
-        { class: e.claimed_by ? `claimed-${e.claimed_by}` : "" },
-        h("th", {}, tile(e.environment), " ", e.name),
-        h("td", {}, e.jinn),
-        h("td", {}, e.ifrit),
-        h("td", {}, e.claimed_by ? capitalize(e.claimed_by) : "—"),
-      ),
-    );
     return h(
       "div",
       { class: "akros-panels" },
@@ -250,17 +265,7 @@ export class Board {
         h("h3", {}, "Out of the game"),
         h("div", { class: "row" }, ["F", "S", "M"].map((t) => h("span", { class: "count-chip" }, tile(t), `×${removed[t] ?? 0}`))),
       ),
-      h(
-        "div",
-        { class: "panel-box scores" },
-        h("h3", {}, "Environments"),
-        h(
-          "table",
-          {},
-          h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Jinn"), h("th", {}, "Ifrit"), h("th", {}, "claimed"))),
-          h("tbody", {}, env),
-        ),
-      ),
+      this.mode === "diagram" && view.step !== "over" ? null : h("div", { class: "panel-box scores" }, h("h3", {}, "Environments"), countTable(view, labels)),
     );
   }
 
@@ -272,18 +277,34 @@ export class Board {
       const removes = legal.filter((item) => item.kind === "remove");
       const hand = view.step === "ifrit-place" ? view.hands?.ifrit : view.hands?.jinn;
       if (keeps.length) {
-        items.push(h("p", { class: "hint" }, view.step === "jinn-keep" ? "Keep one tile of the draft:" : "Keep one tile, discard the other to the Temple:"));
+        const pile = view.step === "ifrit-keep" ? view.discard_pile : null;
+        items.push(
+          h(
+            "p",
+            { class: "hint" },
+            view.step === "jinn-keep"
+              ? "Your draft: keep one tile; the others go to the Ifrit."
+              : pile
+                ? `Your draft: keep one tile; the other goes to the Temple, pile ${pile}.`
+                : "Keep your tile.",
+          ),
+        );
         items.push(
           h(
             "div",
-            { class: "choices" },
-            keeps.map((item) =>
+            { class: "choices hand" },
+            // Every tile in hand (a draft may hold two alike: either one keeps that kind).
+            handTiles(view.draft, keeps).map((item) =>
               h(
                 "button",
-                { class: "choice tile-choice", "data-action": item.text, onClick: () => this.send(item.text) },
-                "Keep ",
-                tile(item.tile),
-                item.discard ? [" discard ", tile(item.discard)] : null,
+                {
+                  class: "choice tile-choice",
+                  "data-action": item.text,
+                  title: item.discard ? `Keep the ${ENV_NAMES[item.tile]}, discard the ${ENV_NAMES[item.discard]}` : `Keep the ${ENV_NAMES[item.tile]}`,
+                  onClick: () => this.send(item.text),
+                },
+                h("span", { class: `hand-tile tile-${item.tile}` }, item.tile, h("small", {}, ENV_NAMES[item.tile])),
+                h("span", { class: "hand-label" }, "Keep", item.discard ? [" · discard ", tile(item.discard)] : null),
               ),
             ),
           ),
@@ -303,6 +324,54 @@ export class Board {
     }
     replace(this.controls, items);
   }
+}
+
+/** The legal keep for each tile of the draft, in the draft's order. */
+function handTiles(draft, keeps) {
+  const tiles = draft && draft.length ? draft : keeps.map((item) => item.tile);
+  return tiles.map((letter) => keeps.find((item) => item.tile === letter)).filter(Boolean);
+}
+
+/** Each environment counted as the rulebook counts it: 1 per servant plus the tiles under it. */
+function countTable(view, labels = []) {
+  const count = (servants, tiles) =>
+    h("span", { class: "count", title: `${servants} servant${servants === 1 ? "" : "s"} + ${tiles} tile${tiles === 1 ? "" : "s"} under them` }, `${servants} + ${tiles} = `, h("strong", {}, servants + tiles));
+  return h(
+    "table",
+    { class: "count-table" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, ""), h("th", {}, labels[0] || "Jinn"), h("th", {}, labels[1] || "Ifrit"), h("th", {}, "claimed")),
+      h("tr", { class: "count-help" }, h("th", {}, ""), h("th", { colspan: 2 }, "servants + tiles under them"), h("th", {}, "")),
+    ),
+    h(
+      "tbody",
+      {},
+      (view.environments || []).map((e) =>
+        h(
+          "tr",
+          { class: e.claimed_by ? `claimed-${e.claimed_by}` : "", "data-environment": e.environment },
+          h("th", {}, tile(e.environment), " ", e.name),
+          h("td", {}, count(e.jinn_servants, e.jinn_tiles)),
+          h("td", {}, count(e.ifrit_servants, e.ifrit_tiles)),
+          h("td", {}, e.claimed_by ? capitalize(e.claimed_by) : "nobody"),
+        ),
+      ),
+    ),
+  );
+}
+
+/** At the end: the count of every environment, and the claims. */
+export function resultDetails(view, labels = []) {
+  if (view.step !== "over") return null;
+  const [jinn, ifrit] = view.scores || [0, 0];
+  return h(
+    "div",
+    { class: "akros-result" },
+    countTable(view, labels),
+    h("p", {}, `Claims: Jinn ${jinn}, Ifrit ${ifrit}. The player who claims more environments wins; equal claims go to the Ifrit.`),
+  );
 }
 
 function regionLabel(region) {

@@ -1,0 +1,571 @@
+"""The hall's tables: players and their names, accounts, sessions, seeks, ratings.
+
+They live in the game store's database (same :data:`~gamehall.store.db.metadata`, created and
+migrated with it; schema version 3 added them). Tables::
+
+    players(id, name, name_key, created, merged_into)   a player: a browser, or an account
+    accounts(player_id, username_key, password_hash, created)
+    sessions(token_hash, player_id, created, used)      signed-in browsers (revocable)
+    seeks(id, player_id, game, options, clock, rated, side, created, expires)
+    hall_games(game_id, rated, clock, counted)          how a game was made in the hall
+    ratings(player_id, game, rating, deviation, volatility, games, updated)
+    rating_history(id, player_id, game, game_id, seat, score, rating, deviation, at)
+
+An anonymous player's id is the browser's identity (the ``gh_player`` cookie); an account has
+a player of its own. Signing up or in moves the browser's anonymous games to the account's
+player (``merged_into`` remembers it, and the merged player gives its name up). Session tokens are stored only as their
+SHA-256 (a stolen database holds no usable session); passwords only as argon2 hashes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from gamehall.store.db import (
+    Store,
+    StoreError,
+    games_table,
+    holdings_table,
+    metadata,
+    now_text,
+)
+
+players_table = Table(
+    "players",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(64), nullable=False, unique=True),
+    Column("created", String(40), nullable=False),
+    Column("merged_into", String(64), nullable=True),
+)
+
+accounts_table = Table(
+    "accounts",
+    metadata,
+    Column("player_id", String(64), ForeignKey("players.id"), primary_key=True),
+    Column("username_key", String(64), nullable=False, unique=True),
+    Column("password_hash", String(255), nullable=False),
+    Column("created", String(40), nullable=False),
+)
+
+sessions_table = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False, index=True),
+    Column("created", String(40), nullable=False),
+    Column("used", String(40), nullable=False),
+)
+
+seeks_table = Table(
+    "seeks",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("clock", String(16), nullable=True),
+    Column("rated", Boolean, nullable=False),
+    Column("side", String(16), nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("expires", String(40), nullable=False),
+)
+
+hall_games_table = Table(
+    "hall_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    Column("clock", String(16), nullable=True),
+    Column("counted", Boolean, nullable=False, default=False),  # its result is in the ratings
+)
+
+ratings_table = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(64), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", String(40), nullable=False),
+)
+
+rating_history_table = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+Index("rating_history_player", rating_history_table.c.player_id, rating_history_table.c.game)
+
+
+class NameTaken(StoreError):
+    """The name (or username) is another player's."""
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: str
+    name: str
+    created: str
+    account: bool
+    merged_into: str | None = None
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    player_id: str
+    game: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    updated: str
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    game: str
+    game_id: str
+    seat: int
+    score: float
+    rating: float
+    deviation: float
+    at: str
+
+
+@dataclass(frozen=True)
+class RatedResult:
+    """One player's side of a rated game as it goes into the store."""
+
+    player_id: str
+    seat: int
+    score: float
+    rating: float
+    deviation: float
+    volatility: float
+
+
+class HallStore:
+    """The hall's part of the store: the same engine, called from the store thread."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+
+    # --- players and names ---
+
+    def player(self, player_id: str) -> PlayerRow | None:
+        with self.engine.connect() as conn:
+            return self._player(conn, players_table.c.id == player_id)
+
+    def player_by_name(self, name_key: str) -> PlayerRow | None:
+        with self.engine.connect() as conn:
+            return self._player(conn, players_table.c.name_key == name_key)
+
+    @staticmethod
+    def _player(conn: Any, where: Any) -> PlayerRow | None:
+        row = conn.execute(
+            select(players_table, accounts_table.c.player_id.label("account"))
+            .outerjoin(accounts_table, accounts_table.c.player_id == players_table.c.id)
+            .where(where)
+        ).first()
+        if row is None:
+            return None
+        return PlayerRow(row.id, row.name, row.created, row.account is not None, row.merged_into)
+
+    def ensure_player(self, player_id: str, draw: Callable[[], tuple[str, str]]) -> PlayerRow:
+        """The player ``player_id``, made with a fresh name if new: ``draw()`` gives a name and
+        its key (a name that clashes is drawn again)."""
+        found = self.player(player_id)
+        if found is not None:
+            return found
+        for _ in range(20):
+            name, key = draw()
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        insert(players_table).values(
+                            id=player_id, name=name, name_key=key, created=now_text()
+                        )
+                    )
+            except IntegrityError:
+                found = self.player(player_id)
+                if found is not None:  # another request made this player meanwhile
+                    return found
+                continue  # the name was taken: draw another
+            return PlayerRow(player_id, name, now_text(), False)
+        raise StoreError("no free name could be drawn for a new player")
+
+    def rename(self, player_id: str, name: str, key: str) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(players_table)
+                    .where(players_table.c.id == player_id)
+                    .values(name=name, name_key=key)
+                )
+        except IntegrityError:
+            raise NameTaken(f"the name {name!r} is taken") from None
+
+    def names_of(self, player_ids: list[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(players_table.c.id, players_table.c.name).where(
+                    players_table.c.id.in_(player_ids)
+                )
+            ).all()
+        return {r.id: r.name for r in rows}
+
+    def seat_players(self, game_id: str) -> dict[int, tuple[str, str]]:
+        """Each held seat of a game: its player's id and name (the first holder of a seat)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(holdings_table.c.seat, holdings_table.c.player_id, players_table.c.name)
+                .outerjoin(players_table, players_table.c.id == holdings_table.c.player_id)
+                .where(holdings_table.c.game_id == game_id)
+                .order_by(holdings_table.c.seat, holdings_table.c.player_id)
+            ).all()
+        seats: dict[int, tuple[str, str]] = {}
+        for row in rows:
+            seats.setdefault(row.seat, (row.player_id, row.name or "anonymous"))
+        return seats
+
+    # --- accounts and sessions ---
+
+    def create_account(
+        self, account_id: str, name: str, key: str, password_hash: str, *, browser: str
+    ) -> None:
+        """A new account player named ``name``; the browser's anonymous player, if it was
+        called so, gives the name up (it is merged into the account next)."""
+        now = now_text()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(players_table)
+                    .where(players_table.c.id == browser, players_table.c.name_key == key)
+                    .values(name_key=_released_key(browser))
+                )
+                conn.execute(
+                    insert(players_table).values(
+                        id=account_id, name=name, name_key=key, created=now
+                    )
+                )
+                conn.execute(
+                    insert(accounts_table).values(
+                        player_id=account_id,
+                        username_key=key,
+                        password_hash=password_hash,
+                        created=now,
+                    )
+                )
+        except IntegrityError:
+            raise NameTaken(f"the name {name!r} is taken") from None
+
+    def account(self, username_key: str) -> tuple[str, str] | None:
+        """The player id and password hash of an account."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts_table.c.player_id, accounts_table.c.password_hash).where(
+                    accounts_table.c.username_key == username_key
+                )
+            ).first()
+        return (row.player_id, row.password_hash) if row is not None else None
+
+    def set_password_hash(self, player_id: str, password_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts_table)
+                .where(accounts_table.c.player_id == player_id)
+                .values(password_hash=password_hash)
+            )
+
+    def add_session(self, token_hash: str, player_id: str) -> None:
+        now = now_text()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(sessions_table).values(
+                    token_hash=token_hash, player_id=player_id, created=now, used=now
+                )
+            )
+
+    def session_player(self, token_hash: str) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(sessions_table.c.player_id).where(sessions_table.c.token_hash == token_hash)
+            ).scalar()
+
+    def sessions_of(self, player_id: str) -> int:
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count())
+                    .select_from(sessions_table)
+                    .where(sessions_table.c.player_id == player_id)
+                ).scalar_one()
+            )
+
+    def end_session(self, token_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions_table).where(sessions_table.c.token_hash == token_hash))
+
+    def end_sessions(self, player_id: str) -> int:
+        """Sign the player out everywhere; returns how many sessions ended."""
+        with self.engine.begin() as conn:
+            return conn.execute(
+                delete(sessions_table).where(sessions_table.c.player_id == player_id)
+            ).rowcount
+
+    def merge(self, anonymous_id: str, into_id: str) -> int:
+        """Move an anonymous player's seats to the account ``into_id``; returns how many games
+        moved. An account's own player is never merged."""
+        if anonymous_id == into_id:
+            return 0
+        with self.engine.begin() as conn:
+            if conn.execute(
+                select(accounts_table.c.player_id).where(accounts_table.c.player_id == anonymous_id)
+            ).first():
+                return 0
+            held = conn.execute(
+                select(holdings_table.c.game_id, holdings_table.c.seat).where(
+                    holdings_table.c.player_id == anonymous_id
+                )
+            ).all()
+            mine = set(
+                conn.execute(
+                    select(holdings_table.c.game_id, holdings_table.c.seat).where(
+                        holdings_table.c.player_id == into_id
+                    )
+                ).all()
+            )
+            for game_id, seat in held:
+                if (game_id, seat) not in mine:
+                    conn.execute(
+                        insert(holdings_table).values(player_id=into_id, game_id=game_id, seat=seat)
+                    )
+            conn.execute(delete(holdings_table).where(holdings_table.c.player_id == anonymous_id))
+            # The merged player gives its name up (its key no longer a name's).
+            conn.execute(
+                update(players_table)
+                .where(players_table.c.id == anonymous_id)
+                .values(merged_into=into_id, name_key=_released_key(anonymous_id))
+            )
+        return len({game_id for game_id, _ in held})
+
+    # --- seeks (the lobby keeps them in memory; the store keeps a copy for inspection and
+    # clears it on start, since a seek lapses when its creator leaves) ---
+
+    def add_seek(self, seek: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(seeks_table).values(
+                    **{**seek, "options": json.dumps(seek["options"]), "side": str(seek["side"])}
+                )
+            )
+
+    def remove_seeks(self, seek_ids: list[str]) -> None:
+        if seek_ids:
+            with self.engine.begin() as conn:
+                conn.execute(delete(seeks_table).where(seeks_table.c.id.in_(seek_ids)))
+
+    def clear_seeks(self) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(seeks_table))
+
+    def stored_seeks(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(seeks_table.c.id)).scalars())
+
+    # --- games made in the hall, ratings ---
+
+    def mark_game(self, game_id: str, rated: bool, clock: str | None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(hall_games_table).values(
+                    game_id=game_id, rated=rated, clock=clock, counted=False
+                )
+            )
+
+    def hall_game(self, game_id: str) -> tuple[bool, str | None, bool] | None:
+        """(rated, clock, counted) of a game made in the hall, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(hall_games_table).where(hall_games_table.c.game_id == game_id)
+            ).first()
+        return (bool(row.rated), row.clock, bool(row.counted)) if row is not None else None
+
+    def uncounted_rated_games(self) -> list[str]:
+        """Rated games that finished but whose result is not yet in the ratings (a crash
+        between the last move and the rating update)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(hall_games_table.c.game_id)
+                    .join(games_table, games_table.c.id == hall_games_table.c.game_id)
+                    .where(
+                        hall_games_table.c.rated.is_(True),
+                        hall_games_table.c.counted.is_(False),
+                        games_table.c.status == "finished",
+                    )
+                ).scalars()
+            )
+
+    def rating(self, player_id: str, game: str) -> RatingRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(ratings_table).where(
+                    ratings_table.c.player_id == player_id, ratings_table.c.game == game
+                )
+            ).first()
+        return _rating(row) if row is not None else None
+
+    def ratings_of(self, player_id: str) -> list[RatingRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ratings_table)
+                .where(ratings_table.c.player_id == player_id)
+                .order_by(ratings_table.c.game)
+            ).all()
+        return [_rating(r) for r in rows]
+
+    def count_rated(self, game_id: str, game: str, results: list[RatedResult]) -> bool:
+        """Put a rated game's result into the players' ratings, once: False if it was counted
+        already (the ``counted`` flag is claimed in the same transaction)."""
+        at = now_text()
+        with self.engine.begin() as conn:
+            claimed = conn.execute(
+                update(hall_games_table)
+                .where(hall_games_table.c.game_id == game_id, hall_games_table.c.counted.is_(False))
+                .values(counted=True)
+            ).rowcount
+            if claimed != 1:
+                return False
+            for result in results:
+                values = {
+                    "rating": result.rating,
+                    "deviation": result.deviation,
+                    "volatility": result.volatility,
+                    "updated": at,
+                }
+                changed = conn.execute(
+                    update(ratings_table)
+                    .where(
+                        ratings_table.c.player_id == result.player_id,
+                        ratings_table.c.game == game,
+                    )
+                    .values(**values, games=ratings_table.c.games + 1)
+                ).rowcount
+                if changed == 0:
+                    conn.execute(
+                        insert(ratings_table).values(
+                            player_id=result.player_id, game=game, games=1, **values
+                        )
+                    )
+                conn.execute(
+                    insert(rating_history_table).values(
+                        player_id=result.player_id,
+                        game=game,
+                        game_id=game_id,
+                        seat=result.seat,
+                        score=result.score,
+                        rating=result.rating,
+                        deviation=result.deviation,
+                        at=at,
+                    )
+                )
+        return True
+
+    def history(
+        self, player_id: str, game: str | None = None, limit: int = 200
+    ) -> list[HistoryRow]:
+        """A player's rated games, oldest first (the last ``limit``)."""
+        query = select(rating_history_table).where(rating_history_table.c.player_id == player_id)
+        if game is not None:
+            query = query.where(rating_history_table.c.game == game)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(rating_history_table.c.id.desc()).limit(limit)).all()
+        return [
+            HistoryRow(r.game, r.game_id, r.seat, r.score, r.rating, r.deviation, r.at)
+            for r in reversed(rows)
+        ]
+
+    def leaderboard(
+        self, game: str, *, min_games: int, max_deviation: float, limit: int = 100
+    ) -> list[tuple[str, RatingRow]]:
+        """(name, rating) of the players with at least ``min_games`` rated games and a
+        deviation of at most ``max_deviation``, best first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ratings_table, players_table.c.name)
+                .join(players_table, players_table.c.id == ratings_table.c.player_id)
+                .where(
+                    ratings_table.c.game == game,
+                    ratings_table.c.games >= min_games,
+                    ratings_table.c.deviation <= max_deviation,
+                )
+                .order_by(ratings_table.c.rating.desc(), players_table.c.name_key)
+                .limit(limit)
+            ).all()
+        return [(r.name, _rating(r)) for r in rows]
+
+
+def _released_key(player_id: str) -> str:
+    """The ``name_key`` of a player who gave its name up: no name's (names have no "~"), unique
+    (a player id's first 63 characters), and within the column's 64 (a browser's id is 64 hex
+    characters; PostgreSQL refuses a longer value even for an update that matches no row)."""
+    return "~" + player_id[:63]
+
+
+def _rating(row: Any) -> RatingRow:
+    return RatingRow(
+        row.player_id,
+        row.game,
+        row.rating,
+        row.deviation,
+        row.volatility,
+        row.games,
+        row.updated,
+    )
+
+
+__all__ = [
+    "HallStore",
+    "HistoryRow",
+    "NameTaken",
+    "PlayerRow",
+    "RatedResult",
+    "RatingRow",
+]

@@ -1,0 +1,295 @@
+// The lobby (/lobby): quick pairing, open seeks to accept with one click, a form to make one,
+// the live games to watch; all kept up to date over the lobby WebSocket (hall.js).
+
+import { api, postJSON } from "./api.js";
+import { h, replace } from "./dom.js";
+import { LobbySocket, accountPanel, me, onMe, playerLink } from "./hall.js";
+import { Clocks, clockText as timeText } from "./room.js";
+
+function clockText(clock) {
+  if (!clock) return "untimed";
+  if (clock.startsWith("d")) return `${clock.slice(1)} day${clock === "d1" ? "" : "s"} a move`;
+  return clock;
+}
+
+function sideText(ctx, seek) {
+  if (seek.side === "random") return "random side";
+  const seats = ctx.GAMES[seek.game]?.seats || [];
+  const name = seats[seek.side];
+  return `plays ${typeof name === "string" ? name : `seat ${seek.side}`}`;
+}
+
+export function lobbyPage(ctx) {
+  const status = h("span", { class: "lobby-status", "data-status": "connecting" }, "connecting…");
+  const quick = h("div", { class: "quick-body" }, ctx.loading());
+  const seeks = h("div", { class: "seeks-body" }, ctx.loading());
+  const games = h("div", { class: "live-body" }, ctx.loading());
+  const account = accountPanel(ctx);
+  const games_ = Object.values(ctx.GAMES);
+  let signedIn = null;
+  let quickRated = false;
+  let last = null;
+
+  // --- making a seek ---
+  const gameSelect = h("select", { name: "game", id: "seek-game" }, games_.map((g) => h("option", { value: g.name }, g.title)));
+  const clockSelect = h(
+    "select",
+    { name: "clock", id: "seek-clock" },
+    ["3+2", "5+3", "10+5", "15+10", "30+20", "d1", "d3", ""].map((c) => h("option", { value: c, selected: c === "10+5" }, clockText(c))),
+  );
+  const sideSelect = h("select", { name: "side", id: "seek-side" });
+  const ratedBox = h("input", { type: "checkbox", name: "rated", id: "seek-rated" });
+  const ratedNote = h("small", { class: "muted" }, "");
+  const makeButton = h("button", { type: "submit", class: "primary" }, "Create seek");
+  const syncSides = () => {
+    const seats = ctx.GAMES[gameSelect.value]?.seats || [];
+    replace(
+      sideSelect,
+      h("option", { value: "random" }, "Random"),
+      seats.map((name, index) => h("option", { value: index }, typeof name === "string" ? name : `seat ${index}`)),
+    );
+  };
+  gameSelect.addEventListener("change", syncSides);
+  syncSides();
+  const seekForm = h(
+    "form",
+    { class: "seek-form" },
+    h("div", { class: "field" }, h("label", { for: "seek-game" }, "Game"), gameSelect),
+    h("div", { class: "field" }, h("label", { for: "seek-clock" }, "Time"), clockSelect),
+    h("div", { class: "field" }, h("label", { for: "seek-side" }, "Side"), sideSelect),
+    h("div", { class: "field check" }, h("label", { for: "seek-rated" }, ratedBox, " Rated"), ratedNote),
+    makeButton,
+  );
+  seekForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const side = sideSelect.value === "random" ? "random" : Number(sideSelect.value);
+    makeButton.disabled = true;
+    try {
+      await postJSON("/api/seeks", { game: gameSelect.value, clock: clockSelect.value || null, rated: ratedBox.checked, side });
+    } catch (error) {
+      ctx.notify(error.message);
+    } finally {
+      makeButton.disabled = false;
+    }
+  });
+
+  let socket = null;
+  const handlers = {
+    onLobby(message) {
+      last = message;
+      render();
+    },
+    onPaired(message) {
+      ctx.notify("Opponent found: the game begins.", "info");
+      ctx.navigate(message.url);
+    },
+    onError(message) {
+      ctx.notify(message.message || message.code);
+    },
+    onStatus(value) {
+      status.dataset.status = value;
+      status.textContent = { live: "live", connecting: "connecting…", reconnecting: "reconnecting…" }[value] || value;
+    },
+  };
+  let closed = false;
+  // The socket knows the browser by its cookies: open it once GET /api/me has set them.
+  me()
+    .catch(() => null)
+    .then(() => {
+      if (!closed) socket = new LobbySocket(handlers);
+    });
+  const send = (message) => socket?.send(message);
+  const unsubscribe = onMe((who) => {
+    if (signedIn !== null && signedIn !== who.account) socket?.reconnect(); // the lobby knows you anew
+    signedIn = who.account;
+    if (!signedIn) quickRated = false;
+    ratedBox.disabled = !signedIn;
+    if (!signedIn) ratedBox.checked = false;
+    ratedNote.textContent = signedIn ? "" : "sign in to play rated";
+    if (last) render();
+  });
+
+  function render() {
+    renderQuick();
+    renderSeeks();
+    renderGames();
+  }
+
+  function renderQuick() {
+    const waiting = last.waiting;
+    if (waiting) quickRated = waiting.rated;
+    const rated = h("input", { type: "checkbox", id: "quick-rated", checked: quickRated && signedIn, disabled: !signedIn });
+    rated.addEventListener("change", () => {
+      quickRated = rated.checked;
+      renderQuick();
+    });
+    const pools = new Map(last.pools.map((p) => [`${p.game}|${p.clock}|${p.rated}`, p.waiting]));
+    const rows = games_.map((game) =>
+      h(
+        "div",
+        { class: "quick-game", "data-game": game.name },
+        h("h3", {}, game.title),
+        h(
+          "div",
+          { class: "quick-buttons" },
+          last.controls.map((clock) => {
+            const here = waiting && waiting.game === game.name && waiting.clock === clock;
+            const count = pools.get(`${game.name}|${clock}|${rated.checked}`) || 0;
+            const button = h(
+              "button",
+              { type: "button", class: `quick${here ? " waiting" : ""}`, "data-clock": clock, "aria-pressed": here ? "true" : "false" },
+              h("strong", {}, clock),
+              h("small", {}, here ? "waiting…" : count ? `${count} waiting` : "\u00a0"),
+            );
+            button.addEventListener("click", () => {
+              if (here) send({ type: "unpair" });
+              else send({ type: "pair", game: game.name, clock, rated: rated.checked });
+            });
+            return button;
+          }),
+        ),
+      ),
+    );
+    replace(
+      quick,
+      h("label", { class: "check", for: "quick-rated" }, rated, " Rated", signedIn ? "" : h("small", { class: "muted" }, " (sign in)")),
+      rows,
+      waiting
+        ? h(
+            "p",
+            { class: "waiting-note" },
+            `Looking for an opponent: ${ctx.titleOf(waiting.game)}, ${clockText(waiting.clock)}, ${waiting.rated ? "rated" : "casual"}. `,
+            h("button", { type: "button", class: "ghost", onClick: () => send({ type: "unpair" }) }, "Stop"),
+          )
+        : null,
+    );
+  }
+
+  function renderSeeks() {
+    if (!last.seeks.length) {
+      replace(seeks, h("p", { class: "muted" }, "No open seeks. Make one below, or use quick pairing."));
+      return;
+    }
+    replace(
+      seeks,
+      h(
+        "ul",
+        { class: "seek-list" },
+        last.seeks.map((seek) => {
+          const action = seek.mine
+            ? h("button", { type: "button", class: "ghost", "data-action": "cancel" }, "Cancel")
+            : h("button", { type: "button", class: "primary", "data-action": "accept" }, "Accept");
+          action.addEventListener("click", async () => {
+            action.disabled = true;
+            try {
+              if (seek.mine) await api("DELETE", `/api/seeks/${encodeURIComponent(seek.id)}`);
+              else {
+                const created = await postJSON(`/api/seeks/${encodeURIComponent(seek.id)}/accept`);
+                ctx.navigate(`/game/${encodeURIComponent(created.id)}`);
+              }
+            } catch (error) {
+              ctx.notify(error.message);
+              action.disabled = false;
+            }
+          });
+          return h(
+            "li",
+            { class: `seek${seek.mine ? " mine" : ""}`, "data-seek": seek.id },
+            h(
+              "span",
+              { class: "seek-who" },
+              playerLink(seek.name),
+              seek.rating !== null ? h("span", { class: "rating" }, ` ${seek.rating}`) : null,
+            ),
+            h("span", { class: "seek-what" }, `${ctx.titleOf(seek.game)} · ${clockText(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${sideText(ctx, seek)}`),
+            action,
+          );
+        }),
+      ),
+    );
+  }
+
+  function renderGames() {
+    if (!last.games.length) {
+      replace(games, h("p", { class: "muted" }, "Nobody is playing right now."));
+      return;
+    }
+    replace(
+      games,
+      h(
+        "ul",
+        { class: "live-list" },
+        last.games.map((game) =>
+          h(
+            "li",
+            { class: "live-game", "data-id": game.id },
+            h("a", { href: `/game/${encodeURIComponent(game.id)}`, class: "watch" }, ctx.titleOf(game.game)),
+            h(
+              "span",
+              { class: "live-players" },
+              game.players.map((name, index) => [index ? " vs " : "", playerLink(name)]),
+            ),
+            h("span", { class: "live-clock muted" }, `${clockText(game.clock)}${game.rated ? " · rated" : ""} · ${game.version} action${game.version === 1 ? "" : "s"}`),
+            game.clocks ? liveTimes(game.clocks) : null,
+          ),
+        ),
+      ),
+    );
+  }
+
+  // The running clocks of the games being played, counted down from the lobby message.
+  let times = [];
+  function liveTimes(info) {
+    const clocks = new Clocks();
+    clocks.set(info);
+    const spans = info.remaining.map(() => h("span", { class: "live-time" }));
+    const element = h("span", { class: "live-times" }, spans.map((span, index) => [index ? " · " : "", span]));
+    times.push({ clocks, spans, element });
+    showTimes();
+    return element;
+  }
+  function showTimes() {
+    times = times.filter((entry) => entry.element.isConnected || !entry.shown);
+    for (const entry of times) {
+      entry.shown = true;
+      entry.spans.forEach((span, seat) => {
+        const left = entry.clocks.remaining(seat);
+        span.textContent = left === null || left === undefined ? "–" : timeText(left);
+        span.classList.toggle("running", entry.clocks.info.running === seat);
+      });
+    }
+  }
+  const ticker = setInterval(showTimes, 500);
+
+  ctx.page(
+    "lobby",
+    h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"), status),
+    h(
+      "div",
+      { class: "lobby-grid" },
+      h(
+        "div",
+        { class: "lobby-main" },
+        h("section", { class: "panel quick-pairing" }, h("h2", {}, "Quick pairing"), quick),
+        h("section", { class: "panel open-seeks" }, h("h2", {}, "Open seeks"), seeks),
+        h("section", { class: "panel make-seek" }, h("h2", {}, "Make a seek"), seekForm),
+      ),
+      h(
+        "aside",
+        { class: "lobby-side" },
+        account.element,
+        h("section", { class: "panel live-games" }, h("h2", {}, "Playing now"), games),
+        h("p", {}, h("a", { href: `/leaderboard/${games_[0]?.name || ""}` }, "Leaderboards")),
+      ),
+    ),
+  );
+  document.title = "Lobby · gamehall";
+  me().catch((error) => ctx.notify(error.message));
+  return () => {
+    closed = true;
+    clearInterval(ticker);
+    socket?.close();
+    unsubscribe();
+    account.close();
+  };
+}

@@ -1,0 +1,102 @@
+// The replay page: step through a stored game, move by move (buttons or arrow keys), and
+// download its record.
+
+import { getJSON } from "./api.js";
+import { h, replace } from "./dom.js";
+import { boardModule, failure, loading, page, seatName, titleOf } from "./shared.js";
+
+export function replayPage(id) {
+  const body = h("div", { class: "replay-page" }, loading());
+  page("replay", body);
+  let onKey = null;
+  getJSON(`/api/games/${encodeURIComponent(id)}/replay`)
+    .then(async (data) => {
+      const actions = data.actions || []; // played items: {text, mover, ...parts}
+      const states = data.states || [];
+      const moverName = (item) => (item && item.mover >= 0 ? seatName(data.seats?.[item.mover]) : "");
+      // states[k] is the view after k actions (states[0]: the start), when there is one more.
+      const offset = states.length - actions.length;
+      const first = offset >= 1 ? 0 : 1;
+      const last = actions.length;
+      const viewAt = (k) => states[Math.min(states.length - 1, Math.max(0, k - 1 + offset))];
+      let step = last;
+      const replayLabels = (data.seats || []).map(seatName);
+      const kit = await boardModule(data.game);
+      const board = new kit.Board({});
+      const caption = h("p", { class: "replay-caption", role: "status", "aria-live": "polite" });
+      const counter = h("span", { class: "replay-counter" });
+      const list = h("ol", { class: "move-list replay-list" });
+      const buttons = {
+        first: h("button", { type: "button", "data-step": "first", "aria-label": "First position", onClick: () => go(first) }, "◀◀ Start"),
+        back: h("button", { type: "button", "data-step": "back", "aria-label": "Step back", onClick: () => go(step - 1) }, "◀ Back"),
+        forward: h("button", { type: "button", "data-step": "forward", "aria-label": "Step forward", onClick: () => go(step + 1) }, "Forward ▶"),
+        end: h("button", { type: "button", "data-step": "last", "aria-label": "Last position", onClick: () => go(last) }, "End ▶▶"),
+      };
+      actions.forEach((action, index) => {
+        const mover = moverName(action);
+        list.append(
+          h(
+            "li",
+            { class: mover ? "move" : "chance", value: index + 1, "data-step": index + 1 },
+            h(
+              "button",
+              { type: "button", class: "step-link", onClick: () => go(index + 1) },
+              h("span", { class: "num" }, `${index + 1}.`),
+              h("span", { class: "mover" }, mover || "chance"),
+              kit.describeAction ? kit.describeAction(action, replayLabels) : h("code", {}, action.text),
+            ),
+          ),
+        );
+      });
+      function go(k) {
+        step = Math.max(first, Math.min(last, k));
+        const view = viewAt(step);
+        const action = step > 0 ? actions[step - 1] : null;
+        if (board && view) {
+          board.update({ view, legal: [], canMove: false, last: action, key: step, perspective: 0, seatLabels: replayLabels, history: actions.slice(0, step) });
+        }
+        counter.textContent = `Move ${step} / ${last}`;
+        const mover = moverName(action);
+        caption.textContent = action ? `${mover}${mover ? ": " : ""}${action.text}` : "The start";
+        buttons.first.disabled = buttons.back.disabled = step <= first;
+        buttons.forward.disabled = buttons.end.disabled = step >= last;
+        for (const item of list.children) item.classList.toggle("current", Number(item.dataset.step) === step);
+        list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+      }
+      onKey = (event) => {
+        if (event.target.closest("input, textarea, select")) return;
+        const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: first, End: last };
+        if (event.key in moves) {
+          event.preventDefault();
+          go(moves[event.key]);
+        }
+      };
+      document.addEventListener("keydown", onKey);
+      document.title = `Replay · ${titleOf(data.game)} · gamehall`;
+      replace(
+        body,
+        h(
+          "header",
+          { class: "game-head" },
+          h("h1", {}, `Replay: ${titleOf(data.game)}`),
+          h(
+            "nav",
+            { class: "game-links" },
+            h("a", { href: `/game/${encodeURIComponent(id)}` }, "Open the game"),
+            h("a", { class: "button download", href: `/api/games/${encodeURIComponent(id)}/record`, download: `${id}.txt` }, "Download record"),
+          ),
+        ),
+        h("div", { class: "replay-bar" }, buttons.first, buttons.back, counter, buttons.forward, buttons.end),
+        caption,
+        h(
+          "div",
+          { class: "game-grid" },
+          h("div", { class: "board-col" }, board.element, board.extras || null),
+          h("aside", { class: "side-col" }, h("section", { class: "panel moves" }, h("h2", {}, "Moves"), list), h("p", { class: "muted hint" }, "Keys: ← → step, Home / End jump.")),
+        ),
+      );
+      go(step);
+    })
+    .catch((error) => replace(body, failure(error)));
+  return () => onKey && document.removeEventListener("keydown", onKey);
+}

@@ -1,0 +1,34 @@
+"""The computer levels' ratings are data in each game's package, for real levels, and the API
+shows them as they are stored (never computed when asked for)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gamehall.ai import LEVELS
+from gamehall.core import plugins
+from gamehall.web.app import _meta
+
+WITH_RATINGS = [name for name, plugin in plugins().items() if plugin.level_ratings]
+
+
+def test_the_games_carry_level_ratings():
+    assert WITH_RATINGS, "no game carries its levels' ratings"
+
+
+@pytest.mark.parametrize("name", WITH_RATINGS)
+def test_level_ratings_are_stored_data_for_real_levels(name):
+    plugin = plugins()[name]
+    stored = json.loads(plugin.resource_text(plugin.level_ratings))
+    assert stored["anchor"] == {"beginner": 800.0}
+    assert stored["ratings"]["beginner"] == 800
+    assert set(stored["ratings"]) <= set(LEVELS)
+    assert stored["command"].startswith("python bench/level_ratings.py")
+    # stronger levels as the project ranks them come out higher
+    order = [level for level in LEVELS if level in stored["ratings"]]
+    ratings = [stored["ratings"][level] for level in order]
+    assert ratings == sorted(ratings)
+    (shown,) = [game for game in _meta().games if game.name == name]
+    assert shown.level_ratings == stored["ratings"]
