@@ -43,8 +43,12 @@ if (nav) {
       learnable.map((game) => h("a", { href: `/howto/${game.name}` }, game.title)),
     ]);
   }
-  for (const game of Object.values(GAMES)) {
-    if (game.puzzles) nav.append(h("a", { href: `/puzzles/${game.name}` }, `${game.title} puzzles`));
+  const puzzling = Object.values(GAMES).filter((game) => game.puzzles);
+  if (puzzling.length) {
+    append(nav, [
+      h("span", { class: "nav-label" }, "Puzzles:"),
+      puzzling.map((game) => h("a", { href: `/puzzles/${game.name}`, "aria-label": `${game.title} puzzles` }, game.title)),
+    ]);
   }
   headerIdentity(nav);
 }

@@ -81,13 +81,13 @@ export class GameAssist {
   /** Whether this reader may ask for a hint now (the server decides; this only hides the button). */
   canHint(state) {
     const you = state.you || [];
-    return HINT_MODES.has(state.mode) && !state.over && state.to_move !== null && state.to_move !== undefined && you.includes(state.to_move);
+    return HINT_MODES.has(state.mode) && !state.over && !state.pause && state.to_move !== null && state.to_move !== undefined && you.includes(state.to_move);
   }
 
   update(state) {
     this.state = state;
     if (this.hint && this.hint.version !== state.version) this.hint = null;
-    const computer = !state.over && state.to_move !== null && state.to_move !== undefined && state.seats?.[state.to_move]?.kind === "computer";
+    const computer = !state.over && !state.pause && state.to_move !== null && state.to_move !== undefined && state.seats?.[state.to_move]?.kind === "computer";
     if (this.asking !== null && this.asking !== state.version) this.asking = null;
     if (computer) this.thinking.start(`Thinking… (${capitalize(state.to_move_name)}, the computer)`);
     else if (this.asking !== null) this.thinking.start("Working out a hint…");

@@ -121,7 +121,7 @@ export function gamePage(id) {
     badge.dataset.status = status;
     badge.textContent = {
       connecting: "Connecting…",
-      live: "● Live",
+      live: state?.over ? "Finished" : "● Live", // a finished game has nothing live to show
       reconnecting: `Reconnecting${detail ? ` (${detail})` : "…"}`,
       closed: "Disconnected",
     }[status];
@@ -392,6 +392,7 @@ export function gamePage(id) {
   function renderLegal() {
     const legal = state.legal || [];
     const usable = canMove();
+    legalBox.hidden = Boolean(state.over); // no moves left to list once the game is over
     replace(
       legalBox,
       h("summary", {}, `Legal moves (${legal.length})`),
@@ -571,6 +572,7 @@ export function gamePage(id) {
     root.dataset.viewing = isLive() ? "live" : String(viewing);
     root.dataset.paused = state.pause ? "true" : "false";
     window.gamehall = { state, live, history: past };
+    if (connection === "live") badge.textContent = state.over ? "Finished" : "● Live";
     renderSeats();
     renderBanner();
     renderInvite();
