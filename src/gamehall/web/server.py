@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 from gamehall.store import default_url
@@ -44,14 +45,17 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     db: str | None = None,
+    puzzles: Path | str | None = None,
     settings: Settings | None = None,
     workers: int = 1,
 ) -> None:
     """Serve the web app at ``http://host:port`` on the store ``db`` (a SQLAlchemy URL such as
     ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory)
     with ``settings`` (its limits and policies), in ``workers`` processes (PostgreSQL only above
-    1). Computer players think in worker processes of each server, so a long search never holds
-    up other games, and each move is bounded in time and memory."""
+    1). Computer players, hints and reviews think in worker processes of each server, so a long
+    search never holds up other games; each job is bounded in time and memory, and each worker
+    loads the solvers' kernels before the server serves. Puzzles come from ``puzzles``
+    (default: the user's data directory) and each game's starter set."""
     import uvicorn
 
     config = settings or Settings()
@@ -59,10 +63,14 @@ def serve(
     check_workers(url, workers)
     shown = f"[{host}]" if ":" in host else host
     processes = f", {workers} processes" if workers > 1 else ""
-    print(
-        f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}{processes})",
-        flush=True,
-    )
+
+    def ready(seconds: float) -> None:
+        print(
+            f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}{processes}; "
+            f"workers warmed up in {seconds:.1f} s)",
+            flush=True,
+        )
+
     options: dict[str, Any] = {
         "host": host,
         "port": port,
@@ -76,10 +84,22 @@ def serve(
         "timeout_keep_alive": 10,
         "limit_concurrency": config.max_connections + 256,
     }
+    puzzles_dir = Path(puzzles) if puzzles is not None else None
+    print("gamehall: warming up the workers (loading the solvers)…", flush=True)
     if workers == 1:
-        uvicorn.run(create_app(url, settings=config, processes=True), **options)
+        app = create_app(
+            url, settings=config, processes=True, puzzles_dir=puzzles_dir, on_ready=ready
+        )
+        uvicorn.run(app, **options)
         return
-    os.environ[_CHILD_ENV] = json.dumps({"db": url, "settings": _settings_json(config)})
+    os.environ[_CHILD_ENV] = json.dumps(
+        {
+            "db": url,
+            "settings": _settings_json(config),
+            "puzzles": str(puzzles_dir) if puzzles_dir is not None else None,
+            "shown": f"http://{shown}:{port}/  (store: {_safe(url)}{processes})",
+        }
+    )
     uvicorn.run("gamehall.web.server:child_app", factory=True, workers=workers, **options)
 
 
@@ -87,7 +107,22 @@ def child_app() -> Any:
     """The app of one of ``serve``'s worker processes (uvicorn calls this in each)."""
     given = json.loads(os.environ[_CHILD_ENV])
     settings = Settings().replace(given["settings"])
-    return create_app(given["db"], settings=settings, processes=True)
+
+    def ready(seconds: float) -> None:
+        print(
+            f"gamehall worker {os.getpid()} is serving at {given['shown']}; its workers warmed "
+            f"up in {seconds:.1f} s",
+            flush=True,
+        )
+
+    puzzles = given.get("puzzles")
+    return create_app(
+        given["db"],
+        settings=settings,
+        processes=True,
+        puzzles_dir=Path(puzzles) if puzzles else None,
+        on_ready=ready,
+    )
 
 
 def _settings_json(settings: Settings) -> dict[str, Any]:
