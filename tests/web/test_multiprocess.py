@@ -39,6 +39,8 @@ pytestmark = [
 ]
 
 TIMEOUT = 20.0
+STARTUP = 180.0
+"""The longest a server may take to start serving."""
 SETTINGS = [
     "messages_per_second=1000",
     "games_per_minute=1000",
@@ -70,7 +72,9 @@ class Process:
         )
 
     def wait_up(self) -> None:
-        deadline = time.monotonic() + 60
+        # A server serves once its workers have loaded the solvers' kernels: 20-25 s each at a
+        # load of 10 on this machine's 2 cores, and `--workers 2` warms two servers' at once.
+        deadline = time.monotonic() + STARTUP
         while time.monotonic() < deadline:
             if self.popen.poll() is not None:
                 error = self.popen.stderr.read().decode() if self.popen.stderr else ""
