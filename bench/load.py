@@ -133,7 +133,8 @@ def start_server(port: int, db: str, profile: str | None) -> subprocess.Popen[by
     return subprocess.Popen(command, stdout=subprocess.DEVNULL)
 
 
-def wait_until_up(base: str, timeout: float = 60.0) -> None:
+def wait_until_up(base: str, timeout: float = 180.0) -> None:
+    # A server serves once its workers have loaded the solvers' kernels (20-50 s under load).
     deadline = time.monotonic() + timeout
     while True:
         try:
