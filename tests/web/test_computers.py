@@ -349,3 +349,92 @@ def test_a_worker_that_does_not_answer_is_killed_and_the_fallback_plays_at_once(
     hard_bound = 1.0 + fallback_seconds(1.0) + GRACE_SECONDS
     assert took < hard_bound + 0.5, took
     assert replaced == 1 and replaced_pid
+
+
+# --- the bound holds end to end -----------------------------------------------------------------
+
+
+def _bound(seconds: float) -> float:
+    """The longest a move may take from being asked to being answered (the documented bound)."""
+    return seconds + fallback_seconds(seconds) + GRACE_SECONDS
+
+
+class SlowAgent(Agent):
+    """Plays a legal move after ``seconds``: a search within its time, but not by much."""
+
+    seconds = 0.9
+
+    def choose(self, state):
+        time.sleep(self.seconds)
+        return state.legal_actions()[0]
+
+
+def test_a_move_waiting_for_a_worker_past_its_time_plays_the_fallback():
+    """The time a move waits behind others' counts: eight clients' moves at once on one worker,
+    each search taking nearly the whole second, are all answered within the bound, not one
+    after another (the last after 7 s)."""
+    seconds = 1.0
+    state, actions = _acadmu_round()
+
+    async def scenario():
+        computers = Computers(
+            lambda level, seed: SlowAgent(), workers=1, limit=Limit(seconds=seconds)
+        )
+        await computers.start()
+        try:
+            started = time.monotonic()
+
+            async def one(i: int) -> tuple[Any, float]:
+                choice = await computers.choose(
+                    f"g_queue{i:05d}", state, actions, state.current_player, "hard", i, f"client{i}"
+                )
+                return choice, time.monotonic() - started
+
+            return await asyncio.gather(*(one(i) for i in range(8)))
+        finally:
+            await computers.stop()
+
+    answers = asyncio.run(scenario())
+    assert all(state.parse_action(choice.text) in state.legal_actions() for choice, _ in answers)
+    assert max(took for _, took in answers) < _bound(seconds) + 0.5, answers
+    hows = [choice.how for choice, _ in answers]
+    assert hows.count("search") >= 1 and "late" in hows, hows
+
+
+@pytest.mark.slow
+def test_a_worker_lost_late_in_a_move_leaves_it_its_bound():
+    """A worker killed near the end of a move's time (the OOM killer, a crash): the move is not
+    asked again with a whole new time on a new worker (that made a 30 s move take 61.7 s); it
+    gets what is left of its time, and the fallback plays within the bound."""
+    state, actions = _acadmu_round(BIG_DISCS)
+    seconds = 4.0
+
+    async def scenario():
+        computers = Computers(
+            processes=True, workers=1, limit=Limit(seconds=seconds, memory_mb=1024)
+        )
+        await computers.start()
+        try:
+            await asyncio.wait_for(_ready(computers), 120)
+            worker = computers.lanes["search"].slots[0].process
+
+            async def kill_late() -> None:
+                await asyncio.sleep(seconds - 0.5)
+                os.kill(worker.pid, signal.SIGKILL)
+
+            killer = asyncio.create_task(kill_late())
+            started = time.monotonic()
+            choice = await computers.choose(
+                "g_late000000", state, actions, state.current_player, "perfect", 1, "me"
+            )
+            took = time.monotonic() - started
+            await killer
+            await asyncio.wait_for(_ready(computers), 120)  # computer play goes on
+            return choice, took, computers.replaced
+        finally:
+            await computers.stop()
+
+    choice, took, replaced = asyncio.run(scenario())
+    assert state.parse_action(choice.text) in state.legal_actions()
+    assert took < _bound(seconds) + 0.5, (took, choice)
+    assert replaced == 1
