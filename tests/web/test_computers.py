@@ -438,3 +438,98 @@ def test_a_worker_lost_late_in_a_move_leaves_it_its_bound():
     assert state.parse_action(choice.text) in state.legal_actions()
     assert took < _bound(seconds) + 0.5, (took, choice)
     assert replaced == 1
+
+
+# --- the worker's own stops ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def stops():
+    """The worker's stops installed in this (the test's main) thread, undone after."""
+    from gamehall.web import worker
+
+    handler, hook = signal.getsignal(signal.SIGALRM), sys.unraisablehook
+    worker.install_stops()
+    try:
+        yield worker
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, handler)
+        sys.unraisablehook = hook
+
+
+def test_a_stop_that_lands_in_a_callback_from_compiled_code_is_raised_again(stops, capsys):
+    """numba compiling a kernel calls back into Python (llvmlite's object cache): a stop raised
+    there was printed ("Exception ignored on calling ctypes callback function", the abuse run's
+    traceback) and dropped, and the search ran on until the worker was killed. Here the
+    "compiler" is qsort calling back into Python for half a second, the "search" a loop."""
+    import ctypes
+
+    compare = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+    landed = []
+
+    def slowly(_a: int, _b: int) -> int:
+        try:
+            time.sleep(0.5)  # the alarm lands here
+        except BaseException as error:
+            landed.append(error)
+            raise
+        return 0
+
+    callback = compare(slowly)
+    items = (ctypes.c_int * 2)()
+    started = time.monotonic()
+    stopped_after = None
+    try:
+        with stops.deadline(0.2):
+            ctypes.CDLL(None).qsort(items, 2, ctypes.sizeof(ctypes.c_int), callback)
+            while time.monotonic() - started < 5.0:  # the search, past its time
+                pass
+    except stops.Stopped:
+        stopped_after = time.monotonic() - started
+    assert landed and isinstance(landed[0], stops.Stopped)  # the case: it landed in the callback
+    assert stopped_after is not None, "the stop was lost"
+    assert stopped_after < 1.0
+    assert "Exception ignored" not in capsys.readouterr().err
+
+
+def test_a_search_that_fails_plays_the_fallback_and_the_worker_goes_on(stops, monkeypatch):
+    """A search that raises an error (a bug) answers the fallback with its traceback logged:
+    the worker died of it, and the move was asked again on a new worker with a new time."""
+    from multiprocessing.connection import Connection
+
+    import gamehall.web.computers as computers_module
+
+    class Failing(computers_module.AgentCache):
+        def catch_up(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("a bug in a search")
+
+    monkeypatch.setattr(computers_module, "AgentCache", Failing)
+    state, actions = _acadmu_round()
+    options = json.dumps(dict(state.game.options), sort_keys=True)
+    ours, theirs = socket.socketpair()
+    worker_side, test_side = Connection(ours.detach()), Connection(theirs.detach())
+    answers: list[Any] = []
+
+    def ask() -> None:
+        try:
+            assert test_side.poll(10) and test_side.recv()[0] == "ready"
+            for _ in range(2):
+                key = ("g_fail000000", state.current_player)
+                test_side.send(("choose", key, "acadmu", options, actions, "perfect", 1, 2.0, []))
+                if not test_side.poll(10):
+                    return
+                answers.append(test_side.recv())
+        finally:
+            test_side.close()
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    try:
+        stops.serve(worker_side)  # until the test's side closes
+    finally:
+        worker_side.close()
+        asking.join(20)
+    assert [how for _, _, how in answers] == ["failed", "failed"], answers
+    assert all(state.parse_action(text) in state.legal_actions() for _, text, _ in answers)

@@ -71,6 +71,12 @@ SeatKey = tuple[str, int]
 CACHE_LIMIT = 64
 """Agents kept per cache (per worker process): an MCTS tree of a strong level is a few MB."""
 
+_WHY = {
+    "stopped": "stopped at its time",
+    "memory": "stopped at its memory",
+    "failed": "failed (the worker logged why)",
+}
+
 QUICK_LEVELS = frozenset({"beginner", "easy"})
 """Levels that answer at once: they have workers of their own."""
 
@@ -160,7 +166,8 @@ class AgentCache:
 @dataclass(frozen=True)
 class Choice:
     """A computer's move and how it was found: ``search`` (the level played), ``stopped`` (past
-    its time: the fallback played), ``memory`` (past its memory: the fallback played), ``lost``
+    its time: the fallback played), ``memory`` (past its memory: the fallback played),
+    ``failed`` (the search raised an error, logged: the fallback played), ``lost``
     (the worker was lost: a random legal move) or ``late`` (no worker was free before its time
     was up: a random legal move)."""
 
@@ -500,10 +507,10 @@ class Computers:
                 continue
             _, text, how = answer
             if how != "search":
+                why = _WHY.get(how, how)
                 log.warning(
-                    "computer move in %s (%s) stopped (%s): the fallback played",
-                    job.game_id, job.level, "time" if how == "stopped" else "memory",
-                )  # fmt: skip
+                    "computer move in %s (%s) %s: the fallback played", job.game_id, job.level, why
+                )
             if how == "memory":  # the worker exits after such a move: start another
                 self._replaced(slot, "it ran out of memory")
                 self._background(self._start_process(slot))

@@ -12,11 +12,16 @@ multiprocessing machinery (no resource tracker) is left behind. The worker:
   be replaced;
 * stops a move at its time (``SIGALRM``, the soft bound; the server kills a worker that does
   not answer soon after, the hard one) and plays the fallback instead: the ``easy`` player
-  (greedy), then, if even that cannot finish, a random legal move.
+  (greedy), then, if even that cannot finish, a random legal move. A stop that lands in a
+  callback from compiled code (numba compiling a kernel calls back into Python), where Python
+  can only print it and go on, is raised again a moment later instead of being lost;
+* plays the fallback too when a search fails (an exception: its traceback goes to the log), so
+  no move kills the worker.
 
 Requests are ``("choose", key, game, options_json, actions, level, seed, seconds, forget)``;
 answers are ``("moved", text, how)`` where ``how`` is ``"search"``, ``"stopped"`` (past its
-time) or ``"memory"`` (past its memory, after which the worker exits).
+time), ``"failed"`` (the search raised an error) or ``"memory"`` (past its memory, after which
+the worker exits).
 """
 
 from __future__ import annotations
@@ -30,11 +35,14 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
+AGAIN_SECONDS = 0.05
+"""How soon a stop that could not be raised (see :func:`install_stops`) is raised again."""
 
 
 class Stopped(BaseException):
@@ -80,17 +88,45 @@ def limit_memory(memory_mb: int) -> int:
     return limit
 
 
+_armed = False
+"""A :func:`deadline` is running: its alarm raises :class:`Stopped`."""
+
+
 def _alarm(_signum: int, _frame: Any) -> None:
-    raise Stopped
+    if _armed:
+        raise Stopped
+
+
+def install_stops() -> None:
+    """Let :func:`deadline` stop this (the main) thread: the alarm's handler, and a hook for
+    a stop that was lost. A :class:`Stopped` raised where it cannot propagate (a ctypes
+    callback: numba's compiler calls back into Python) is printed and dropped by Python, and
+    the search would run on past its time: it is raised again shortly instead, quietly.
+    Anything else unraisable is reported as before."""
+    signal.signal(signal.SIGALRM, _alarm)
+    previous = sys.unraisablehook
+
+    def unraisable(report: Any) -> None:
+        if isinstance(report.exc_value, Stopped):
+            if _armed:
+                signal.setitimer(signal.ITIMER_REAL, AGAIN_SECONDS)
+            return
+        previous(report)
+
+    sys.unraisablehook = unraisable
 
 
 @contextlib.contextmanager
 def deadline(seconds: float) -> Iterator[None]:
-    """Raise :class:`Stopped` in this (the main) thread after ``seconds``."""
+    """Raise :class:`Stopped` in this (the main) thread after ``seconds`` (after
+    :func:`install_stops`)."""
+    global _armed
+    _armed = True
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
     try:
         yield
     finally:
+        _armed = False
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
@@ -101,7 +137,7 @@ def serve(connection: Connection) -> None:
     from gamehall.web.engine import make_game
 
     cache = AgentCache()
-    signal.signal(signal.SIGALRM, _alarm)
+    install_stops()
     connection.send(("ready", os.getpid()))
     while True:
         try:
@@ -124,6 +160,9 @@ def serve(connection: Connection) -> None:
             how = "stopped"
         except MemoryError:
             how = "memory"
+        except Exception:  # a search that fails: its traceback is logged, the fallback plays
+            traceback.print_exc()
+            how = "failed"
         if text is None:
             cache.drop(key)
             gc.collect()
