@@ -511,8 +511,8 @@ class Computers:
                 log.warning(
                     "computer move in %s (%s) %s: the fallback played", job.game_id, job.level, why
                 )
-            if how == "memory":  # the worker exits after such a move: start another
-                self._replaced(slot, "it ran out of memory")
+            if how in ("memory", "failed"):  # the worker exits after such a move: start another
+                self._replaced(slot, "it ran out of memory" if how == "memory" else "it failed")
                 self._background(self._start_process(slot))
             return Choice(text, how)
         raise AssertionError("unreachable")

@@ -12,16 +12,17 @@ multiprocessing machinery (no resource tracker) is left behind. The worker:
   be replaced;
 * stops a move at its time (``SIGALRM``, the soft bound; the server kills a worker that does
   not answer soon after, the hard one) and plays the fallback instead: the ``easy`` player
-  (greedy), then, if even that cannot finish, a random legal move. A stop that lands in a
-  callback from compiled code (numba compiling a kernel calls back into Python), where Python
-  can only print it and go on, is raised again a moment later instead of being lost;
-* plays the fallback too when a search fails (an exception: its traceback goes to the log), so
-  no move kills the worker.
+  (greedy), then, if even that cannot finish, a random legal move. A stop is held while numba
+  compiles a kernel (cutting through numba's compiler broke it: see :func:`_alarm`), and one
+  that lands in any other callback from compiled code, where Python can only print it and go
+  on, is raised again a moment later instead of being lost;
+* plays the fallback too when a search fails (an exception: its traceback goes to the log),
+  and exits after answering, as after running out of memory (the server starts another).
 
 Requests are ``("choose", key, game, options_json, actions, level, seed, seconds, forget)``;
 answers are ``("moved", text, how)`` where ``how`` is ``"search"``, ``"stopped"`` (past its
-time), ``"failed"`` (the search raised an error) or ``"memory"`` (past its memory, after which
-the worker exits).
+time), ``"failed"`` (the search raised an error) or ``"memory"`` (past its memory); after the
+last two the worker exits.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import time
 import traceback
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
+from types import FrameType
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
@@ -92,9 +94,31 @@ _armed = False
 """A :func:`deadline` is running: its alarm raises :class:`Stopped`."""
 
 
-def _alarm(_signum: int, _frame: Any) -> None:
-    if _armed:
-        raise Stopped
+COMPILERS = ("numba", "llvmlite")
+"""Packages whose Python code a stop must not cut through (see :func:`_alarm`)."""
+
+
+def _in_compiler(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs in, or is called by, numba's or llvmlite's Python code."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).partition(".")[0] in COMPILERS:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _alarm(_signum: int, frame: FrameType | None) -> None:
+    """The move's time is up: raise :class:`Stopped`, unless numba is compiling a kernel (its
+    Python code runs between LLVM's calls and calls back from them): a stop there is lost
+    (printed as "Exception ignored") or leaves numba half done (its cache then fails with
+    "no compiled object yet" and the worker died). The stop is tried again shortly, and
+    lands once the compiler has returned (or the server's hard bound ends the worker)."""
+    if not _armed:
+        return
+    if _in_compiler(frame):
+        signal.setitimer(signal.ITIMER_REAL, AGAIN_SECONDS)
+        return
+    raise Stopped
 
 
 def install_stops() -> None:
@@ -176,7 +200,7 @@ def serve(connection: Connection) -> None:
             except (Stopped, MemoryError):
                 text = str(RandomAgent(seed).choose(state))
         connection.send(("moved", text, how))
-        if how == "memory":
+        if how in ("memory", "failed"):
             return  # a clean process for the next move: the server starts another
 
 
