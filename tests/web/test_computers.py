@@ -22,7 +22,7 @@ import pytest
 
 from gamehall.ai import make_agent
 from gamehall.core import Agent, Limit, find_game
-from gamehall.web.computers import Computers, _Job, _Lane
+from gamehall.web.computers import Computers, _Job, _Lane, move_bound
 from gamehall.web.engine import derived_seed
 from gamehall.web.workers import GRACE_SECONDS, fallback_seconds
 
@@ -354,11 +354,6 @@ def test_a_worker_that_does_not_answer_is_killed_and_the_fallback_plays_at_once(
 # --- the bound holds end to end -----------------------------------------------------------------
 
 
-def _bound(seconds: float) -> float:
-    """The longest a move may take from being asked to being answered (the documented bound)."""
-    return seconds + fallback_seconds(seconds) + GRACE_SECONDS
-
-
 class SlowAgent(Agent):
     """Plays a legal move after ``seconds``: a search within its time, but not by much."""
 
@@ -396,7 +391,7 @@ def test_a_move_waiting_for_a_worker_past_its_time_plays_the_fallback():
 
     answers = asyncio.run(scenario())
     assert all(state.parse_action(choice.text) in state.legal_actions() for choice, _ in answers)
-    assert max(took for _, took in answers) < _bound(seconds) + 0.5, answers
+    assert max(took for _, took in answers) < move_bound(seconds) + 0.5, answers
     hows = [choice.how for choice, _ in answers]
     assert hows.count("search") >= 1 and "late" in hows, hows
 
@@ -436,7 +431,7 @@ def test_a_worker_lost_late_in_a_move_leaves_it_its_bound():
 
     choice, took, replaced = asyncio.run(scenario())
     assert state.parse_action(choice.text) in state.legal_actions()
-    assert took < _bound(seconds) + 0.5, (took, choice)
+    assert took < move_bound(seconds) + 0.5, (took, choice)
     assert replaced == 1
 
 

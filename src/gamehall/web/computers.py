@@ -521,8 +521,12 @@ class Computers:
         """Start the slot's worker again, waiting for it no longer than ``job`` has time left;
         whether it is ready (if not, it goes on starting and serves once ready)."""
         starting = self._background(self._start_process(slot))
-        with contextlib.suppress(TimeoutError):
+        try:
             await asyncio.wait_for(asyncio.shield(starting), job.left())
+        except TimeoutError:
+            pass
+        except OSError as error:  # it could not even be started
+            log.error("computer worker %s cannot start: %s", slot.name, error)
         return slot.ready and slot.process is not None and slot.process.alive
 
     def _replaced(self, slot: _Slot, why: str) -> None:
