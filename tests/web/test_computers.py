@@ -398,11 +398,12 @@ def test_a_move_waiting_for_a_worker_past_its_time_plays_the_fallback():
 
 @pytest.mark.slow
 def test_a_worker_lost_late_in_a_move_leaves_it_its_bound():
-    """A worker killed near the end of a move's time (the OOM killer, a crash): the move is not
-    asked again with a whole new time on a new worker (that made a 30 s move take 61.7 s); it
-    gets what is left of its time, and the fallback plays within the bound."""
+    """A worker killed late in a move's time (the OOM killer, a crash): the move is not asked
+    again with a whole new time on a new worker (a 30 s move took 61.7 s so); it gets what is
+    left of its time, here too little for a new worker to start, and the fallback plays at its
+    time. (``perfect`` on 200 discs searches past its 2 s: it is stopped at its time.)"""
     state, actions = _acadmu_round(BIG_DISCS)
-    seconds = 4.0
+    seconds = 2.0
 
     async def scenario():
         computers = Computers(
@@ -431,8 +432,8 @@ def test_a_worker_lost_late_in_a_move_leaves_it_its_bound():
 
     choice, took, replaced = asyncio.run(scenario())
     assert state.parse_action(choice.text) in state.legal_actions()
-    assert took < move_bound(seconds) + 0.5, (took, choice)
-    assert replaced == 1
+    assert replaced == 1, (took, choice)  # the worker was killed during the move
+    assert choice.how == "lost" and took < seconds + 1.0 < move_bound(seconds), (took, choice)
 
 
 # --- the worker's own stops ---------------------------------------------------------------------
