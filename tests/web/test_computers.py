@@ -206,8 +206,9 @@ def test_a_worker_past_its_memory_plays_the_fallback_and_is_replaced():
     state, actions = _acadmu_round()
 
     async def scenario():
-        # 64 MiB over its size at start: the exact solver's table alone is 128 MiB.
-        computers = Computers(processes=True, workers=1, limit=Limit(seconds=20.0, memory_mb=64))
+        # 1 MiB over its size once warm (the solver's table is allocated by then, in the
+        # warm-up): a search of perfect needs more.
+        computers = Computers(processes=True, workers=1, limit=Limit(seconds=20.0, memory_mb=1))
         await computers.start()
         try:
             await asyncio.wait_for(_ready(computers), 120)
@@ -535,7 +536,7 @@ def test_a_search_that_fails_plays_the_fallback_then_the_worker_exits(stops, mon
         try:
             assert test_side.poll(10) and test_side.recv()[0] == "ready"
             key = ("g_fail000000", state.current_player)
-            test_side.send(("choose", key, "acadmu", options, actions, "perfect", 1, 2.0, []))
+            test_side.send(("choose", key, "acadmu", options, None, actions, "perfect", 1, 2.0, []))
             if test_side.poll(10):
                 answers.append(test_side.recv())
         finally:
