@@ -204,12 +204,11 @@ def test_new_techniques_keep_every_value(seed, turn_step):
 @pytest.mark.parametrize("index", range(10))
 def test_turn5_bench_positions_keep_their_values(index):
     """The ten turn-5 positions of ``bench/akros_exact.py``: the same values as the search before
-    the turn-4 work, in fewer or as many nodes."""
+    the turn-4 work (node counts differ either way: a null window can need a re-search)."""
     state = random_state(5000 + index, 5, DRAW)
     fast = solve(state, fresh=True, margins=False)
     before = solve(state, fresh=True, margins=False, _flags=BEFORE_TURN4_WORK)
     assert fast.ifrit_win == before.ifrit_win
-    assert fast.nodes <= before.nodes
 
 
 @pytest.mark.slow
