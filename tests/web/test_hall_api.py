@@ -164,26 +164,50 @@ def test_a_wrong_password_is_refused_and_sign_ins_are_rate_limited(hall_server):
     signed_up(hall_server, "Ada")
     now = [1000.0]
     hall_server.app.state.hall.clock = lambda: now[0]
-    guesser = hall_server.browser()
+    guesser = hall_server.browser()  # at the test client's address
     for _ in range(MAX_FAILURES):
         refused(guesser.post("/api/account/login", json={"username": "Ada", "password": "x" * 8}),
                 401, "wrong_password")  # fmt: skip
-    # Now even the right password waits, for this username from anywhere...
-    elsewhere = hall_server.browser()
+    # Now even the right password waits, for this username from this address...
     good = {"username": "Ada", "password": PASSWORD}
-    error = refused(elsewhere.post("/api/account/login", json=good), 429, "too_many_attempts")
+    error = refused(guesser.post("/api/account/login", json=good), 429, "too_many_attempts")
+    assert f"{MAX_FAILURES} failed sign-ins as this username" in error["message"]
     assert "seconds" in error["message"]
-    assert elsewhere.get("/api/me").json()["account"] is False
+    assert guesser.get("/api/me").json()["account"] is False
     # ... and an unknown username answers as a wrong password does.
-    refused(elsewhere.post("/api/account/login", json={"username": "Nobody", "password": PASSWORD}),
+    refused(guesser.post("/api/account/login", json={"username": "Nobody", "password": PASSWORD}),
             401, "wrong_password")  # fmt: skip
     now[0] += 301
-    assert elsewhere.post("/api/account/login", json=good).json()["account"] is True
+    assert guesser.post("/api/account/login", json=good).json()["account"] is True
     # One address trying many usernames is stopped too (later: many people may share one).
     for index in range(MAX_ADDRESS_FAILURES):
         guess = {"username": f"User{index}", "password": PASSWORD}
         refused(guesser.post("/api/account/login", json=guess), 401, "wrong_password")
-    refused(guesser.post("/api/account/login", json=good), 429, "too_many_attempts")
+    error = refused(guesser.post("/api/account/login", json=good), 429, "too_many_attempts")
+    assert f"{MAX_ADDRESS_FAILURES} failed sign-ins from your network address" in error["message"]
+
+
+def test_a_strangers_failed_sign_ins_do_not_lock_the_owner_out(hall_server):
+    """Limits are per address and username and per address, never per username alone: an
+    attacker failing as Ada, even past every limit, leaves Ada free to sign in from home."""
+    signed_up(hall_server, "Ada")
+    now = [1000.0]
+    hall_server.app.state.hall.clock = lambda: now[0]
+    attacker = hall_server.browser()
+    for _ in range(MAX_ADDRESS_FAILURES + 1):
+        attacker.post("/api/account/login", json={"username": "Ada", "password": "x" * 8})
+    good = {"username": "Ada", "password": PASSWORD}
+    refused(attacker.post("/api/account/login", json=good), 429, "too_many_attempts")
+    home = hall_server.browser("198.51.100.7")
+    assert home.post("/api/account/login", json=good).json()["account"] is True
+    # Ada's own mistyping at home counts at home only, and a good sign-in clears it.
+    for _ in range(MAX_FAILURES - 1):
+        refused(home.post("/api/account/login", json={"username": "Ada", "password": "y" * 8}),
+                401, "wrong_password")  # fmt: skip
+    assert home.post("/api/account/login", json=good).json()["account"] is True
+    refused(home.post("/api/account/login", json={"username": "Ada", "password": "y" * 8}),
+            401, "wrong_password")  # fmt: skip
+    assert home.post("/api/account/login", json=good).json()["account"] is True
 
 
 def test_accounts_made_from_one_address_are_limited(hall_server):

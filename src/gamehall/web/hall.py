@@ -23,6 +23,7 @@ from gamehall.core import GamehallError, UnknownGameError, game_class
 from gamehall.store import HallStore, NameTaken, PlayerRow, RatedResult, now_text
 from gamehall.web import names as naming
 from gamehall.web.accounts import (
+    FAILURE_WINDOW,
     HASHING_AT_ONCE,
     MAX_ADDRESS_FAILURES,
     MAX_ADDRESS_SIGNUPS,
@@ -129,7 +130,7 @@ class Hall:
         self.hub = hub
         self.store = HallStore(hub.store)
         self.passwords = passwords or Passwords()
-        self.users = AttemptLimiter(MAX_FAILURES)
+        self.sign_ins = AttemptLimiter(MAX_FAILURES)  # by address and username
         self.addresses = AttemptLimiter(MAX_ADDRESS_FAILURES)
         self.signups = AttemptLimiter(MAX_ADDRESS_SIGNUPS, SIGNUP_WINDOW)
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
@@ -273,21 +274,24 @@ class Hall:
         """Sign in; returns who this browser now is and the session token. The anonymous
         player's games move to the account."""
         key = naming.name_key(username)
+        pair = f"{address}\n{key}"  # a name key has no line break
         now = self.clock()
-        wait = max(self.users.retry_after([key], now), self.addresses.retry_after([address], now))
-        if wait > 0:
-            raise ProtocolError(
-                ErrorCode.TOO_MANY_ATTEMPTS,
-                f"too many failed sign-ins; try again in {int(wait) + 1} seconds",
-            )
+        _refuse_sign_in(
+            self.sign_ins.retry_after([pair], now),
+            f"{MAX_FAILURES} failed sign-ins as this username from your network address",
+        )
+        _refuse_sign_in(
+            self.addresses.retry_after([address], now),
+            f"{MAX_ADDRESS_FAILURES} failed sign-ins from your network address",
+        )
         found = await self.db(self.store.account, key)
         password_hash = found[1] if found is not None else None
         good = await self._hashing_work(self.passwords.verify, password_hash, password)
         if found is None or not good:
-            self.users.failed([key], now)
+            self.sign_ins.failed([pair], now)
             self.addresses.failed([address], now)
             raise ProtocolError(ErrorCode.WRONG_PASSWORD, "wrong username or password")
-        self.users.succeeded([key])
+        self.sign_ins.succeeded([pair])
         player_id = found[0]
         if self.passwords.needs_rehash(found[1]):
             new_hash = await self._hashing_work(self.passwords.hash, password)
@@ -736,6 +740,16 @@ class Hall:
 def _draw_name() -> tuple[str, str]:
     name = naming.random_name()
     return name, naming.name_key(name)
+
+
+def _refuse_sign_in(wait: float, limit: str) -> None:
+    """A 429 naming the sign-in limit reached (``limit``) and when to try again."""
+    if wait > 0:
+        raise ProtocolError(
+            ErrorCode.TOO_MANY_ATTEMPTS,
+            f"{limit} within {FAILURE_WINDOW / 60:g} minutes, the most allowed; "
+            f"try again in {int(wait) + 1} seconds",
+        )
 
 
 def _checked_name(name: str) -> str:
