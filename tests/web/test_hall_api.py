@@ -105,7 +105,11 @@ def test_a_new_browser_is_a_player_with_a_readable_name_it_may_change(hall_serve
     assert browser.put("/api/me/name", json={"name": "Ada"}).json()["name"] == "Ada"
     other = hall_server.browser()
     refused(other.put("/api/me/name", json={"name": "ADA"}), 409, "name_taken")
-    refused(other.put("/api/me/name", json={"name": "\u0410da"}), 409, "name_taken")  # Cyrillic А
+    cyrillic, marked = "\u0410\u0501\u0430", "A\u0301da"  # Аԁа, Áda
+    refused(other.put("/api/me/name", json={"name": cyrillic}), 409, "name_taken")
+    refused(other.put("/api/me/name", json={"name": marked}), 409, "name_taken")
+    error = refused(other.put("/api/me/name", json={"name": "\u0410da"}), 400, "bad_name")
+    assert "one script" in error["message"]  # a Cyrillic А among Latin letters
     refused(other.put("/api/me/name", json={"name": "A\x00da"}), 400, "bad_name")
     refused(other.put("/api/me/name", json={"name": "A" * 1000}), 400, "bad_request")
     error = refused(other.put("/api/me/name", json={"name": "x<b>x</b>"}), 400, "bad_name")

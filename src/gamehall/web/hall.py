@@ -147,6 +147,8 @@ class Hall:
 
     async def start(self) -> None:
         self.hub.listeners.append(self)
+        for name in await self.db(self.store.rekey_names, naming.name_key):
+            log.warning("the name %r looks like another's; it keeps its old key", name)
         await self.db(self.store.clear_seeks)  # seeks lapse with their creators' connections
         for game_id in await self.db(self.store.uncounted_rated_games):
             with contextlib.suppress(ProtocolError):
