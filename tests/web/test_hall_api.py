@@ -366,6 +366,75 @@ def test_accepting_a_seek_seats_both_players_and_tells_the_creator(hall_server):
     assert hall_server.browser().get(f"/api/games/{game['id']}").json()["you"] == []  # watches
 
 
+def _second_account_in_the_same_browser(server: Any, browser: Any, name: str) -> Any:
+    """Another tab of ``browser`` (its identity cookie), signed up as ``name``: one person
+    with two accounts in one browser."""
+    tab = server.browser()
+    tab.cookies.set("gh_player", browser.cookies.get("gh_player"))
+    answer = tab.post("/api/account/signup", json={"username": name, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    return tab
+
+
+def test_two_accounts_of_one_browser_cannot_play_a_rated_game(hall_server):
+    ada = signed_up(hall_server, "Ada")
+    bob = _second_account_in_the_same_browser(hall_server, ada, "Bob")
+    with ada.websocket_connect("/ws/lobby") as lobby:
+        lobby.send_json({"type": "hello"})
+        lobby_receive(lobby, "lobby")
+        rated = seek(ada, rated=True).json()
+        error = refused(bob.post(f"/api/seeks/{rated['id']}/accept"), 409, "self_pairing")
+        assert "Ada" in error["message"] and "rated" in error["message"]
+        assert [s["id"] for s in bob.get("/api/seeks").json()["seeks"]] == [rated["id"]]
+        # Casual games between them are fine, and a stranger may take the rated one.
+        casual = seek(ada, rated=False).json()
+        assert bob.post(f"/api/seeks/{casual['id']}/accept").status_code == 200
+        carol = signed_up(hall_server, "Carol")
+        assert carol.post(f"/api/seeks/{rated['id']}/accept").status_code == 200
+
+
+def test_a_browser_seen_holding_both_accounts_sessions_is_one_person(hall_server):
+    """Ada seeks from her phone; the laptop where she signed in before has since switched to
+    Bob (signing in as him without signing out): Bob may not take her rated seek, there or
+    from his own browser."""
+    bob_home = signed_up(hall_server, "Bob")
+    laptop = signed_up(hall_server, "Ada")
+    phone = hall_server.browser()
+    phone.post("/api/account/login", json={"username": "Ada", "password": PASSWORD})
+    laptop.post("/api/account/login", json={"username": "Bob", "password": PASSWORD})
+    assert laptop.get("/api/me").json()["name"] == "Bob"
+    with phone.websocket_connect("/ws/lobby") as lobby:
+        lobby.send_json({"type": "hello"})
+        lobby_receive(lobby, "lobby")
+        rated = seek(phone, rated=True).json()
+        refused(laptop.post(f"/api/seeks/{rated['id']}/accept"), 409, "self_pairing")
+        refused(bob_home.post(f"/api/seeks/{rated['id']}/accept"), 409, "self_pairing")
+        carol = signed_up(hall_server, "Carol")
+        assert carol.post(f"/api/seeks/{rated['id']}/accept").status_code == 200
+
+
+def test_quick_pairing_never_rates_two_accounts_of_one_browser(hall_server):
+    ada = signed_up(hall_server, "Ada")
+    bob = _second_account_in_the_same_browser(hall_server, ada, "Bob")
+    with ada.websocket_connect("/ws/lobby") as a, bob.websocket_connect("/ws/lobby") as b:
+        for ws in (a, b):
+            ws.send_json({"type": "hello"})
+            lobby_receive(ws, "lobby")
+        a.send_json({"type": "pair", "game": "nim", "clock": "3+2", "rated": True})
+        lobby_until(a, lambda m: m["waiting"])
+        b.send_json({"type": "pair", "game": "nim", "clock": "3+2", "rated": True})
+        error = lobby_receive(b, "error")
+        assert error["code"] == "self_pairing" and "Ada" in error["message"]
+        tick(hall_server)
+        assert hall_server.app.state.hall.lobby.pools() == {("nim", "3+2", True): 1}  # Ada's
+        # A casual wait of the same two is paired as usual.
+        a.send_json({"type": "pair", "game": "nim", "clock": "3+2"})
+        b.send_json({"type": "pair", "game": "nim", "clock": "3+2"})
+        lobby_until(b, lambda m: m["waiting"])
+        tick(hall_server)
+        assert lobby_receive(a, "paired")["rated"] is False
+
+
 def test_a_seek_for_a_game_with_a_file_option_can_be_accepted(hall_server):
     host, guest = hall_server.browser(), hall_server.browser()
     info = seek(host, game="acadmu", options={"target": 1}).json()

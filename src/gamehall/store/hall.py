@@ -190,6 +190,15 @@ class HallStore:
         with self.engine.connect() as conn:
             return self._player(conn, players_table.c.id == player_id)
 
+    def merged_into(self, account: str) -> list[str]:
+        """The anonymous players (browsers) whose games moved to this account."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(players_table.c.id).where(players_table.c.merged_into == account)
+                ).scalars()
+            )
+
     def rekey_names(self, key: Callable[[str], str]) -> list[str]:
         """Bring every stored name's key (and its account's username key) to ``key(name)``,
         for when the rule of what looks alike changes; a name whose new key is another's

@@ -80,6 +80,9 @@ PROVISIONAL_DEVIATION = 110.0
 LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 150.0
 LIVE_GAMES_SHOWN = 50
+MAX_REMEMBERED_ACCOUNTS = 100_000
+MAX_BROWSERS_PER_ACCOUNT = 20
+"""Bounds of what the hall remembers of which browsers hold an account's sessions."""
 TICK = 1.0
 """Seconds between the lobby's rounds of lapsing seeks and pairing."""
 
@@ -87,6 +90,7 @@ _RULE_CODES = {
     "too_many_seeks": ErrorCode.TOO_MANY_SEEKS,
     "lobby_full": ErrorCode.LOBBY_FULL,
     "own_seek": ErrorCode.OWN_SEEK,
+    "self_pairing": ErrorCode.SELF_PAIRING,
     "unknown_seek": ErrorCode.UNKNOWN_SEEK,
     "not_your_seek": ErrorCode.NOT_YOUR_SEEK,
     "bad_clock": ErrorCode.BAD_CLOCK,
@@ -139,6 +143,8 @@ class Hall:
         self.min_games, self.max_deviation = leaderboard
         self.tick_every = tick
         self.connections: dict[str, dict[Connection, Me]] = {}
+        self.session_browsers: dict[str, set[str]] = {}
+        """Browsers seen holding a session of each account (since start; see browsers_of)."""
         self.away: dict[str, float] = {}
         self._dirty = asyncio.Event()
         self._tasks: list[asyncio.Task[Any]] = []
@@ -182,12 +188,35 @@ class Hall:
             if account is not None:
                 player = await self.db(self.store.player, account)
                 if player is not None:
+                    self._seen(player.id, browser)
                     return Me(player, browser, session)
         if browser is None:  # a socket without cookies: a guest for this connection only
             guest = "guest-" + secrets.token_urlsafe(12)
             return Me(PlayerRow(guest, "guest", now_text(), False), None, None)
         player = await self.db(self.store.ensure_player, browser, _draw_name)
         return Me(player, browser, None)
+
+    def _seen(self, account: str, browser: str | None) -> None:
+        if browser is None:
+            return
+        seen = self.session_browsers.get(account)
+        if seen is None:
+            if len(self.session_browsers) >= MAX_REMEMBERED_ACCOUNTS:
+                del self.session_browsers[next(iter(self.session_browsers))]
+            seen = self.session_browsers[account] = set()
+        if len(seen) < MAX_BROWSERS_PER_ACCOUNT:
+            seen.add(browser)
+
+    async def browsers_of(self, me: Me) -> frozenset[str]:
+        """The browsers this player is known by: this request's identity cookie, those seen
+        holding its sessions, and those whose anonymous player moved to its account. Two
+        players sharing one are one person, as far as rated games go."""
+        found = set(self.session_browsers.get(me.id, ()))
+        if me.browser is not None:
+            found.add(me.browser)
+        if me.player.account:
+            found |= set(await self.db(self.store.merged_into, me.id))
+        return frozenset(found)
 
     async def me_answer(self, me: Me) -> MeAnswer:
         sessions = await self.db(self.store.sessions_of, me.id) if me.signed_in else None
@@ -381,6 +410,7 @@ class Hall:
             created=now,
             expires=now + SEEK_LIFETIME,
             address=address,
+            browsers=await self.browsers_of(me) if body.rated else frozenset(),
         )
         try:
             self.lobby.add(seek)
@@ -402,7 +432,7 @@ class Hall:
     async def accept_seek(self, me: Me, seek_id: str) -> tuple[LiveGame, int]:
         """Make the seek's game with both players seated; returns it and the accepter's seat."""
         try:
-            seek = self.lobby.check_accept(seek_id, me.id)
+            seek = self.lobby.check_accept(seek_id, me.id, await self.browsers_of(me))
         except RuleError as error:
             raise refused(error) from None
         if seek.rated and not me.signed_in:
@@ -436,8 +466,9 @@ class Hall:
             raise ProtocolError(ErrorCode.ACCOUNT_NEEDED, "rated games need an account: sign in")
         name, _ = self._game(message.game, {}, message.rated)
         rating = await self._rating(me.id, name)
+        browsers = await self.browsers_of(me) if message.rated else frozenset()
         entry = WaitingEntry(
-            me.id, me.player.name, rating.rating, name, clock, message.rated, self.clock()
+            me.id, me.player.name, rating.rating, name, clock, message.rated, self.clock(), browsers
         )
         try:
             self.lobby.wait(entry)

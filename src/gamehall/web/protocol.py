@@ -84,6 +84,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_SEEK = "unknown_seek"
     NOT_YOUR_SEEK = "not_your_seek"
     OWN_SEEK = "own_seek"
+    SELF_PAIRING = "self_pairing"
     BAD_TEXT = "bad_text"
     TOO_LARGE = "too_large"
     OVER_LIMIT = "over_limit"
@@ -147,6 +148,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.UNKNOWN_SEEK: (404, "no open seek with this id (taken, cancelled or lapsed)"),
     ErrorCode.NOT_YOUR_SEEK: (403, "only the player who made a seek may cancel it"),
     ErrorCode.OWN_SEEK: (409, "nobody can accept their own seek"),
+    ErrorCode.SELF_PAIRING: (409, "a rated game between two accounts used in one browser (one person on both sides)"),
     ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
     ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
     ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),
