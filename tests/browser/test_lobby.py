@@ -100,6 +100,28 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     screenshot(carol, "lobby-playing-now-desktop")
 
     rng = random.Random(11)
+    # The first moves start the clocks; the lobby's list counts the running one down on its own,
+    # between lobby messages, from the server's time of the message.
+    for _ in range(2):
+        mover = ada if ada.locator('.turn-banner[data-kind="mine"]').count() else bob
+        mover.wait_for_selector('.turn-banner[data-kind="mine"]', timeout=30_000)
+        play_turn(mover, "akros", rng)
+    dave = watch(new_context(phone=True).new_page())
+    frames: list[float] = []
+    dave.on("websocket", lambda ws: ws.on("framereceived", lambda _: frames.append(time.time())))
+    dave.goto(f"{url}/lobby")
+    for viewer, size in ((carol, "desktop"), (dave, "phone")):
+        running = viewer.locator(f'.live-game[data-id="{game_id}"] .live-seat .live-time.running')
+        running.wait_for()
+        before, seen = running.inner_text(), len(frames)
+        viewer.wait_for_timeout(2500)
+        if viewer is dave:
+            assert len(frames) == seen, "a lobby message came: the test would prove nothing"
+        assert running.inner_text() != before, f"the running clock stood at {before}"
+        screenshot(viewer, f"lobby-clocks-running-{size}")
+    assert dave.evaluate("document.documentElement.scrollWidth") <= dave.viewport_size["width"]
+    dave.close()
+
     for step in range(200):
         if is_over(ada) and is_over(bob):
             break
