@@ -179,9 +179,12 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     assert "Ada" in seats.inner_text() and "Bob" in seats.inner_text()
     # The level menu says what each computer level is worth, as the game's package stores it.
     stored = lobby_server.get("/api/meta")
-    (akros,) = [game for game in stored["games"] if game["name"] == "akros"]
-    menu = bob.locator('.new-game[data-game="akros"] select[name="level"]')
-    for level, rating in akros["level_ratings"].items():
-        assert f"≈{rating}" in menu.locator(f'option[value="{level}"]').inner_text()
+    for shown in stored["games"]:
+        menu = bob.locator(f'.new-game[data-game="{shown["name"]}"] select[name="level"]')
+        assert set(shown["level_ratings"]) == {"beginner", "easy", "medium", "hard"}
+        for level, rating in shown["level_ratings"].items():
+            text = menu.locator(f'option[value="{level}"]').inner_text()
+            within = shown["level_intervals"][level]
+            assert f"≈{rating}" + (f" ± {within}" if within else "") in text
     for page in (ada, bob, carol):
         assert page.js_errors == []

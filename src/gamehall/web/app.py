@@ -89,6 +89,7 @@ def _meta() -> MetaAnswer:
                 board_style=f"/games/{name}/board.css" if plugin.board_style else None,
                 rules=plugin.rules_text is not None,
                 level_ratings=plugin.level_ratings_table(),
+                level_intervals=plugin.level_intervals_table(),
             )
         )
     return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))

@@ -634,6 +634,10 @@ class GameInfo(_Out):
         default_factory=dict,
         description="the computer levels' fixed ratings, estimated by tournament (may be empty)",
     )
+    level_intervals: dict[str, int] = Field(
+        default_factory=dict,
+        description="half the 95% interval of each level's rating, relative to beginner's",
+    )
 
 
 class MetaAnswer(_Out):
