@@ -43,7 +43,12 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     share = _share(amount) if family == "greedy" else None
     if share is not None:
         return MixedAgent(share, seed)
-    if family == "mcts" and amount.isdigit() and 1 <= int(amount) <= MAX_SIMULATIONS:
+    if (
+        family == "mcts"
+        and amount.isascii()
+        and amount.isdigit()
+        and 1 <= int(amount) <= MAX_SIMULATIONS
+    ):
         return MCTSAgent(simulations=int(amount), seed=seed)
     choices = ", ".join([*LEVELS, *PLAYERS])
     raise GamehallError(
