@@ -75,41 +75,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--schedule", type=Path, help="a JSON file with another schedule")
     parser.add_argument(
-        "--cache", type=Path, help="a JSON file keeping each pairing's results, to resume from"
+        "--cache",
+        type=Path,
+        action="append",
+        help="a JSON file keeping each pairing's results, to resume from (the first is written; "
+        "more are read too: several runs, one for each --pairing, play on several cores)",
     )
+    parser.add_argument(
+        "--pairing", type=int, help="play only this row of the schedule (into the cache)"
+    )
+    parser.add_argument("--rows", type=int, help="fit on the schedule's first ROWS rows only")
     parser.add_argument("--write", action="store_true", help="store them in the game's package")
     args = parser.parse_args(argv)
     plugin = find_plugin(args.game)
     game = find_game(plugin.name)
     path = Path(str(resources.files(plugin.package).joinpath("level_ratings.json")))
-    planned = schedule_of(args.schedule or path)
+    planned = schedule_of(args.schedule or path)[: args.rows]
     schedule = [(a, b, max(2, round(n * args.scale))) for a, b, n in planned]
     players = list(dict.fromkeys(name for a, b, _ in schedule for name in (a, b)))
     if "beginner" not in players:
         parser.error(f"{path}'s schedule must seat beginner, the anchor of the scale")
     started = time.perf_counter()
     rows: list[dict[str, Any]] = []
-    cache = json.loads(args.cache.read_text()) if args.cache and args.cache.exists() else {}
+    caches = args.cache or []
+    cache: dict[str, Any] = {}
+    cached_seconds: list[float] = []
+    for kept in reversed(caches):
+        if kept.exists():
+            cache.update(json.loads(kept.read_text()))
     for p, (a, b, n) in enumerate(schedule):
+        if args.pairing is not None and p != args.pairing:
+            continue
         label = f"{p} {a}-{b} {n} {args.seed}"  # a pairing's seed is its place in the schedule
         pair_started = time.perf_counter()
         if label in cache:
-            played = cache[label]
+            played = cache[label]["rows"]
+            cached_seconds.append(cache[label]["seconds"])
         else:
             spec = RunSpec.make(game, (a, b), game_seed(args.seed, p), label=f"{a}-{b}")
             played = [
                 {key: row[key] for key in ("player_a", "player_b", "winner_side")}
                 for row in run_tournament([spec], n, workers=1)
             ]
-            if args.cache:
-                cache[label] = played
-                args.cache.write_text(json.dumps(cache))
+            if caches:
+                cache[label] = {"rows": played, "seconds": time.perf_counter() - pair_started}
+                caches[0].write_text(json.dumps(cache))
         rows += played
         wins = sum(1 for row in played if row["winner_side"] == "A")
         draws = sum(1 for row in played if row["winner_side"] is None)
         took = time.perf_counter() - pair_started
         print(f"{a} - {b}: {wins}-{n - wins - draws} ({draws} drawn) in {took:.0f} s", flush=True)
     seconds = time.perf_counter() - started
+    if args.pairing is not None:
+        return 0
     table = standings(players, rows)
     anchor = players.index("beginner")
     elo = table.ratings.elo
@@ -131,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
             games={name: played_by[name] for name in levels},
             seed=args.seed,
             command="python bench/level_ratings.py " + " ".join(argv or sys.argv[1:]),
-            seconds=math.ceil(seconds),
+            seconds=math.ceil(seconds + sum(cached_seconds)),
         )
         data.pop("games_per_pair", None)
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
