@@ -181,6 +181,7 @@ def test_different_parameters_are_refused(tmp_path):
 
 def test_table_opens_with_pandas(tmp_path):
     import pandas as pd
+
     result = run_cli(
         "analyze",
         "acadmu",

@@ -174,6 +174,19 @@ def acadmu_click_move(page: Any, rng: random.Random) -> str:
     return "one click"
 
 
+def acadmu_click(page: Any, move: str) -> None:
+    """Play the Äcädmü capture ``move`` (``RTxBS``, ``BTxRS+BS``) by clicking: the own group,
+    then the taken group(s), or the listed choice when one group leaves it open."""
+    own, taken = move[:2], move[3:].split("+")
+    page.locator(f'.group.selectable[data-pairing="{own}"]').click()
+    page.locator(f'.group.target[data-pairing="{taken[0]}"]').click()
+    if page.locator(".group.picked").count():
+        if len(taken) == 2:
+            page.locator(f'.group.target[data-pairing="{taken[1]}"]').click()
+        else:
+            page.locator(f'.controls button.choice[data-action="{move}"]').click()
+
+
 def akros_click_move(page: Any, rng: random.Random) -> str:
     """Make one Akros action by clicking: a keep button, the remove button, or a highlighted
     region and (if several servants can move there) a highlighted servant."""

@@ -87,6 +87,7 @@ class Server:
 
     def __init__(self, db_path: Path, log_path: Path) -> None:
         self.db_url = f"sqlite:///{db_path}"
+        self.puzzles = db_path.parent / "puzzles"  # none stored: each game's starter set alone
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
@@ -96,10 +97,10 @@ class Server:
         """The Python the server process runs."""
         return (
             "from gamehall.web.server import serve; "
-            f"serve('127.0.0.1', {self.port}, {self.db_url!r})"
+            f"serve('127.0.0.1', {self.port}, {self.db_url!r}, {str(self.puzzles)!r})"
         )
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:  # the workers warm the solvers first
         code = self.start_code()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         src = str(ROOT / "src")

@@ -69,6 +69,10 @@ def test_two_browsers_play_online_through_the_invite_link(server, new_context):
     carol.wait_for_selector(".toast", state="visible")
     assert "seat" in carol.locator(".toast").first.inner_text()
 
+    # No hints in an online game: neither player nor the spectator is offered one.
+    for page in (alice, bob, carol):
+        assert page.locator(".hint-button").count() == 0 and page.locator(".assist").is_hidden()
+
     moves = 0
     deadline = time.monotonic() + 45  # a bound in time, not in polls: slow under load is not stuck
     while time.monotonic() < deadline:

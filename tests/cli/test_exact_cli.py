@@ -45,3 +45,4 @@ def test_warm_up_readies_every_solver(capsys):
     main(["warm-up"])
     out = capsys.readouterr().out
     assert "acadmu: solver ready in" in out and "akros: solver ready in" in out
+    assert "acadmu: compiled search ready in" in out and "akros: compiled search ready in" in out

@@ -276,7 +276,16 @@ def test_a_worker_process_keeps_its_agents_and_catches_up():
             if state.is_chance_node():
                 action = state.sample_chance(rng)
             elif state.current_player == 0:
-                request = ("choose", ("g_worker", 0), "akros", options, actions, "beginner", 9)
+                request = (
+                    "choose",
+                    ("g_worker", 0),
+                    "akros",
+                    options,
+                    None,
+                    actions,
+                    "beginner",
+                    9,
+                )
                 _, text, how = worker.call((*request, 10.0, []), 10.0)
                 assert how == "search"
                 moves.append(text)
@@ -287,7 +296,16 @@ def test_a_worker_process_keeps_its_agents_and_catches_up():
             state = state.apply_trusted(action)
         # The same seed and history give the same move, whether the agent was kept or made anew.
         first = actions.index(moves[0])
-        request = ("choose", ("g_worker", 0), "akros", options, actions[:first], "beginner", 9)
+        request = (
+            "choose",
+            ("g_worker", 0),
+            "akros",
+            options,
+            None,
+            actions[:first],
+            "beginner",
+            9,
+        )
         assert worker.call((*request, 10.0, ["g_worker"]), 10.0)[1] == moves[0]
     finally:
         pid = worker.pid

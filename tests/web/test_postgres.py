@@ -28,6 +28,7 @@ def db_url(postgres_cluster: Cluster) -> str:
 HALL_TABLES = {
     "players", "accounts", "sessions", "seeks", "hall_games", "ratings", "rating_history"
 }  # fmt: skip
+ASSIST_TABLES = {"reviews", "puzzle_attempts"}
 
 
 def _tables(url: str) -> set[str]:
@@ -79,7 +80,15 @@ def test_the_app_creates_the_schema_on_start(server_factory, db_url):
     with server_factory() as server:
         assert server.hub.store.engine.dialect.name == "postgresql"
         assert server.client.get("/api/games").json() == {"games": []}
-    tables = {"schema_version", "games", "actions", "chat", "holdings", *HALL_TABLES}
+    tables = {
+        "schema_version",
+        "games",
+        "actions",
+        "chat",
+        "holdings",
+        *HALL_TABLES,
+        *ASSIST_TABLES,
+    }
     assert _tables(db_url) == tables
     with server_factory() as server:  # a second start on the existing schema
         assert server.client.get("/api/games").json() == {"games": []}

@@ -165,9 +165,9 @@ def test_a_game_that_does_not_replay_is_quarantined_and_the_rest_served(server_f
 def test_a_game_that_loads_too_slowly_is_quarantined(server_factory, monkeypatch):
     original = hub_module.replay_within
 
-    def slow_replay(game, texts, deadline):
+    def slow_replay(game, texts, deadline, setup=None):
         time.sleep(3.0)
-        return original(game, texts, deadline)
+        return original(game, texts, deadline, setup)
 
     with server_factory(settings=Settings(load_seconds=0.5)) as server:
         game = _hotseat(server.client, target=1)

@@ -22,6 +22,8 @@ from gamehall.store import (
 from gamehall.store.db import schema_version_table
 
 GAME = "g_0123456789"
+ASSIST = {"reviews", "puzzle_attempts"}
+"""The tables schema 6 added: reviews and puzzle answers."""
 
 
 def _row(game_id: str = GAME) -> GameRow:
@@ -63,7 +65,15 @@ def test_the_store_runs_on_each_backend(store_url):
 def test_schema_is_created_then_opened_again_and_migrated(store_url):
     assert _tables(store_url) == set()
     store = Store(store_url)
-    assert _tables(store_url) == {"schema_version", "games", "actions", "chat", "holdings", *HALL}
+    assert _tables(store_url) == {
+        "schema_version",
+        "games",
+        "actions",
+        "chat",
+        "holdings",
+        *HALL,
+        *ASSIST,
+    }
     assert store.schema_version() == SCHEMA_VERSION
     store.dispose()
 
@@ -121,7 +131,7 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 5
+        assert store.schema_version() == SCHEMA_VERSION == 6
         # Schema 4 added the hall's tables; the old game's holders are there to be named.
         assert _tables(store_url) >= HALL
         row = store.get_game(GAME)
@@ -173,6 +183,53 @@ def test_a_version_2_store_keeps_no_identity_cookies_and_can_quarantine(store_ur
         assert store.pending_games() == []  # a quarantined game is not resumed
     finally:
         store.dispose()
+
+
+# From schema 1 to what schema 5 wrote: the columns of steps 2, 3 and 5 (the hall's tables of
+# step 4, and the chat table of step 5, are new tables, which opening the store creates).
+_TO_SCHEMA_5 = [
+    "ALTER TABLE games ADD COLUMN rules_version VARCHAR(32) NOT NULL DEFAULT '1'",
+    "ALTER TABLE games ADD COLUMN problem TEXT",
+    "ALTER TABLE actions ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'action'",
+    "ALTER TABLE actions ADD COLUMN clock TEXT",
+    "ALTER TABLE games ADD COLUMN clock VARCHAR(32)",
+    "UPDATE schema_version SET version = 5",
+]
+
+
+def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_url):
+    """Schema 6: ``games.setup`` (NULL for every game stored before: it starts from the
+    game's initial state) and the ``reviews`` and ``puzzle_attempts`` tables."""
+    engine = create_engine(store_url)
+    with engine.begin() as conn:
+        for statement in _SCHEMA_1 + _TO_SCHEMA_5:
+            conn.execute(text(statement))
+    engine.dispose()
+    assert not _tables(store_url) & ASSIST
+    store = Store(store_url)
+    try:
+        assert store.schema_version() == SCHEMA_VERSION == 6
+        assert _tables(store_url) >= ASSIST | HALL
+        row = store.get_game(GAME)
+        assert row is not None and row.setup is None and row.clock is None
+        assert [a.text for a in store.actions(GAME)] == ["draw RS:BS/RC:BS"]
+        assert store.get_review(GAME) is None
+        review, claimed = store.claim_review(GAME, {"seconds": 1})
+        assert claimed and review.status == "queued"
+        assert store.claim_review(GAME, {"seconds": 1})[1] is False  # computed once
+        assert store.record_attempt("someone", "acadmu", "p1", True, "YTxBS")
+        assert store.attempts("someone", "acadmu") == {"p1": True}
+        started = _row("g_setupgame0")
+        started.setup = "a position's text"
+        store.create_game(started)
+        assert store.get_game("g_setupgame0").setup == "a position's text"
+    finally:
+        store.dispose()
+    again = Store(store_url)  # migrating is done once: what was stored stays
+    try:
+        assert again.schema_version() == 6 and again.get_review(GAME) is not None
+    finally:
+        again.dispose()
 
 
 def test_a_seat_is_claimed_once(store_url):

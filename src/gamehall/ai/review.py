@@ -175,8 +175,8 @@ class Review:
     budget: dict[str, Any]
 
     def summary(self) -> dict[str, dict[str, Any]]:
-        """Per player: moves judged, how many exactly, the value given up (exact and estimated
-        costs apart) and the count of each class."""
+        """Per player: moves judged, how many exactly, the value given up (exact costs as an
+        exact number, estimated ones apart) and the count of each class."""
         result: dict[str, dict[str, Any]] = {}
         for index, name in enumerate(self.game.player_names):
             mine = [m for m in self.moves if m.player == index]
@@ -185,7 +185,7 @@ class Review:
             result[name] = {
                 "moves": len(mine),
                 "exact": len(exact),
-                "given_up": json_number(sum(_exact_cost(m.before, m.after) for m in exact)),
+                "given_up": sum(_exact_cost(m.before, m.after) for m in exact),
                 "given_up_estimated": round(sum(m.cost or 0.0 for m in estimated), 4),
                 "classes": {v: sum(1 for m in mine if m.verdict == v) for v in VERDICTS},
             }
@@ -237,15 +237,18 @@ class Review:
             "judgement": judgement,
             "budget": self.budget,
             "seconds": round(self.seconds, 3),
-            "summary": self.summary(),
+            "summary": {
+                name: {**data, "given_up": json_number(data["given_up"])}
+                for name, data in self.summary().items()
+            },
             "moves": [m.to_json(names) for m in self.moves],
         }
 
 
 def _count(n: int, verdict: str) -> str:
-    """'1 mistake', '3 inaccuracies'."""
-    if n == 1:
-        return f"1 {verdict}"
+    """'1 mistake', '3 inaccuracies', '4 good'."""
+    if n == 1 or verdict == "good":
+        return f"{n} {verdict}"
     return f"{n} {verdict[:-1]}ies" if verdict.endswith("y") else f"{n} {verdict}s"
 
 
@@ -283,14 +286,20 @@ def review(
     estimate_seconds: float = DEFAULT_ESTIMATE_SECONDS,
     seed: int = 0,
     progress: Progress | None = None,
+    total_seconds: float | None = None,
 ) -> Review:
     """Review every decision of ``record`` (see the module docstring).
 
     ``seconds`` is the solver's budget on each position; ``simulations`` (at most
     ``estimate_seconds``) the MCTS budget of each estimated one, seeded from ``seed`` and the
-    move number, so a review is reproducible where it is exact or bounded by simulations."""
+    move number, so a review is reproducible where it is exact or bounded by simulations.
+    After ``total_seconds`` in all (if given), positions are solved only where the solver
+    usually settles them quickly, and the rest estimated, as after a failed solve: a bound on a
+    whole review however long the game (a server's)."""
     if not seconds > 0 or simulations < 1 or not estimate_seconds > 0:
         raise GamehallError("the review's budgets must be positive")
+    if total_seconds is not None and not total_seconds > 0:
+        raise GamehallError("the review's total budget must be positive")
     start = time.perf_counter()
     states = record.replay()
     game = record.game()
@@ -306,6 +315,8 @@ def review(
     if progress is not None:
         progress(0, len(decisions))
     for done, index in enumerate(reversed(decisions), 1):
+        if total_seconds is not None and time.perf_counter() - start > total_seconds:
+            failed = True
         before_state, action, after_state = states[index], actions[index], states[index + 1]
         mover = before_state.current_player
         forced = len(before_state.legal_actions()) == 1
@@ -365,6 +376,8 @@ def review(
             progress(done, len(decisions))
     reviewed.reverse()
     budget = {"seconds": seconds, "simulations": simulations, "estimate_seconds": estimate_seconds}
+    if total_seconds is not None:
+        budget["total_seconds"] = total_seconds
     unit = analyst.solver.unit if analyst.solver is not None else "mean return"
     return Review(
         game, record, reviewed, kind, unit, judgement, time.perf_counter() - start, budget

@@ -93,9 +93,7 @@ def solve_batch(spec: ExactSpec, indices: Sequence[int]) -> list[dict[str, Any]]
     return [solve_one(spec, index) for index in indices]
 
 
-def make_spec(
-    game: Game, seed: int, size: int | None, time_limit: float | None
-) -> ExactSpec:
+def make_spec(game: Game, seed: int, size: int | None, time_limit: float | None) -> ExactSpec:
     """Check the options and build the spec (the solver is checked too, before any work)."""
     check_exact(game.name)
     if size is not None and size < 1:

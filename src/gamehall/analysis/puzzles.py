@@ -32,7 +32,7 @@ from typing import Any
 from gamehall.ai import make_agent
 from gamehall.ai.evaluation import Analyst, json_number
 from gamehall.ai.review import Annotation
-from gamehall.core import Game, GamehallError, Record, State, game_class, play_game
+from gamehall.core import Game, GamehallError, Record, State, find_plugin, game_class, play_game
 from gamehall.core.search import Value
 
 DEFAULT_SECONDS = 3.0
@@ -258,6 +258,30 @@ def find_puzzles(
     return found
 
 
+def parse_puzzles(text: str, where: str) -> list[Puzzle]:
+    """The puzzles of a JSON Lines text (a store's file, or a game's starter set); a line that
+    is not a puzzle raises GamehallError naming ``where`` and the line."""
+    puzzles = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            puzzles.append(Puzzle.from_json(json.loads(line)))
+        except (json.JSONDecodeError, GamehallError) as error:
+            raise GamehallError(f"{where}, line {number}: {error}") from None
+    return puzzles
+
+
+def starter_puzzles(game: str) -> list[Puzzle]:
+    """The small set of puzzles a game ships in its package (its plugin's ``starter_puzzles``),
+    so a fresh install has puzzles to offer; none when the game ships none."""
+    plugin = find_plugin(game)
+    text = plugin.resource_text(plugin.starter_puzzles)
+    if text is None:
+        return []
+    return parse_puzzles(text, f"{plugin.package}/{plugin.starter_puzzles}")
+
+
 class PuzzleStore:
     """Puzzles kept as one JSON Lines file per game in ``directory`` (see the module docstring)."""
 
@@ -276,15 +300,7 @@ class PuzzleStore:
         path = self.path(game)
         if not path.exists():
             return []
-        puzzles = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                puzzles.append(Puzzle.from_json(json.loads(line)))
-            except (json.JSONDecodeError, GamehallError) as error:
-                raise GamehallError(f"{path}, line {number}: {error}") from None
-        return puzzles
+        return parse_puzzles(path.read_text(encoding="utf-8"), str(path))
 
     def get(self, game: str, puzzle: str) -> Puzzle:
         for stored in self.load(game):
@@ -320,7 +336,9 @@ __all__ = [
     "PuzzleStore",
     "examine",
     "find_puzzles",
+    "parse_puzzles",
     "puzzle_id",
     "record_candidates",
     "selfplay_candidates",
+    "starter_puzzles",
 ]

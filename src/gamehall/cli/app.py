@@ -312,6 +312,10 @@ def serve(
         str | None,
         typer.Option(help="SQLAlchemy URL of the store (default: SQLite in the data directory)."),
     ] = None,
+    puzzles: Annotated[
+        Path | None,
+        typer.Option(help="Folder of stored puzzles (default: the data directory's puzzles)."),
+    ] = None,
     config: Annotated[
         Path | None,
         typer.Option(help="A TOML file of server settings (limits and policies, see the README)."),
@@ -344,7 +348,7 @@ def serve(
     except SettingsError as error:
         raise UsageError(str(error)) from None
     _check_port(host, port)
-    run_server(host=host, port=port, db=db, settings=settings)
+    run_server(host=host, port=port, db=db, puzzles=puzzles, settings=settings)
 
 
 def _check_port(host: str, port: int) -> None:

@@ -340,14 +340,17 @@ def puzzles_list(
 
 
 def warm_up() -> None:
-    """Compile (or load) every game's exact solver now, so no first move waits for it."""
+    """Compile (or load) every game's exact solver and compiled search now, so no first move,
+    hint or review waits for them."""
+    from gamehall.ai.warm import warm_search, warm_solver
+
     for name in game_names():
-        solver = find_plugin(name).load_solver()
-        if solver is None:
-            continue
-        started = time.perf_counter()
-        with _thinking(f"compiling the {name} solver (once, after installing)"):
-            solver.warm_up()
-        console.print(
-            f"{name}: solver ready in {time.perf_counter() - started:.1f} s", highlight=False
-        )
+        for what, warm in (("solver", warm_solver), ("compiled search", warm_search)):
+            started = time.perf_counter()
+            with _thinking(f"compiling the {name} {what} (once, after installing)"):
+                present = warm(name)
+            if present:
+                console.print(
+                    f"{name}: {what} ready in {time.perf_counter() - started:.1f} s",
+                    highlight=False,
+                )

@@ -107,9 +107,7 @@ class Option:
                 return True
             if text in _FALSE:
                 return False
-            raise InvalidOptionError(
-                f"option {self.name} takes true or false, not {_short(value)}"
-            )
+            raise InvalidOptionError(f"option {self.name} takes true or false, not {_short(value)}")
         if self.kind == "int":
             converted = self._integer(value)
         else:

@@ -228,12 +228,10 @@ def parse_page(text: str, where: str = "page") -> list[str | Diagram]:
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
-    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal`` and
-    ``estimate_position`` are import paths; ``board_module`` and ``rules_text`` are files inside
-    the game's package; ``judgement`` is a value. Each is optional.
-    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``deal``, ``simulator``,
-    ``encoding``, ``chance_steps``, ``facts`` and ``episodes`` are import paths; ``board_module`` and
-    ``rules_text`` are files inside the game's package. Each is optional.
+    ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal``,
+    ``estimate_position``, ``simulator``, ``encoding``, ``chance_steps``, ``facts`` and
+    ``episodes`` are import paths; ``board_module``, ``rules_text`` and ``starter_puzzles`` are
+    files inside the game's package; ``judgement`` is a value. Each is optional.
     """
 
     game: type[Game]
@@ -293,6 +291,10 @@ class GamePlugin:
     duration: str = ""
     """How long a game takes, for people choosing one (e.g. "about 15 minutes")."""
     """Markdown in the package: the rules for players."""
+    starter_puzzles: str | None = None
+    """JSON Lines in the package: a few puzzles (as ``gamehall puzzles generate`` stores them,
+    :mod:`gamehall.analysis.puzzles`) offered beside the user's own, so a fresh install has
+    puzzles."""
     level_ratings: str | None = None
     """JSON in the package: ``{"ratings": {level: rating}, ...}``, the computer levels' fixed
     ratings on the hall's Glicko-2 scale, estimated by ``bench/level_ratings.py`` with the

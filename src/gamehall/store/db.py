@@ -5,13 +5,15 @@ killed and restarted resumes every game exactly where it was. Tables::
 
     schema_version(version)                        one row: the schema this database has
     games(id, game, rules_version, options, mode, seed, seats, created, updated, version,
-          status, result, pending, rematch_of, rematch, problem, clock)
+          status, result, pending, rematch_of, rematch, problem, clock, setup)
     actions(game_id, number, kind, text, mover, at, clock)
                                                    the game's log: number = 1, 2, …
     chat(game_id, number, room, seat, text, at)    the players' and the spectators' chat
     holdings(player_id, game_id, seat)             which browser holds which seat: player_id is
                                                    the SHA-256 of its identity cookie
                                                    (:func:`player_key`), never the cookie
+    reviews(game_id, status, budget, result, error, requested, updated)   a game's review, once
+    puzzle_attempts(player_id, puzzle_id, game, solved, move, at)    a player's first answer
 
 A game with a ``problem`` (it no longer replays, or takes too long to load) is *quarantined*:
 the server does not load it again, and says why when asked for it.
@@ -60,7 +62,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -78,6 +80,10 @@ of earlier games get their row (and a name) when they are first seen.
 4 → 5: the log around the actions and the clocks: ``actions.kind`` (every entry stored before is
 a game action), ``actions.clock`` and ``games.clock`` (no game had a clock), and the ``chat``
 table (new, made by ``create_all``).
+
+5 → 6: ``games.setup``, the position a game starts from (NULL: the game's initial state; a game
+started from a position of another game has its text), and the tables ``reviews`` (a finished
+game's review, computed once) and ``puzzle_attempts`` (each player's first answer to a puzzle).
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -110,6 +116,7 @@ games_table = Table(
     Column("rematch", String(32), nullable=True),
     Column("problem", Text, nullable=True),  # why the game is quarantined; null: it is not
     Column("clock", String(32), nullable=True),  # the time control ("5+3", "d3"), or none
+    Column("setup", Text, nullable=True),  # the starting position's text (NULL: the initial state)
 )
 
 actions_table = Table(
@@ -142,6 +149,32 @@ holdings_table = Table(
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
 )
+
+
+reviews_table = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("status", String(16), nullable=False),  # queued, running, done, failed
+    Column("budget", Text, nullable=False),  # JSON: the budget the review was asked with
+    Column("result", Text, nullable=True),  # JSON: the review (gamehall.ai.review), once done
+    Column("error", Text, nullable=True),  # why it failed
+    Column("requested", String(40), nullable=False),
+    Column("updated", String(40), nullable=False),
+)
+
+puzzle_attempts_table = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("puzzle_id", String(64), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("solved", Boolean, nullable=False),
+    Column("move", String(500), nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+REVIEW_STATUSES = ("queued", "running", "done", "failed")
 
 
 def player_key(identity: str) -> str:
@@ -207,6 +240,8 @@ class GameRow:
     clock: str | None = None
     """The time control (``"5+3"``: minutes and seconds added per move; ``"d3"``: days per
     move), or None."""
+    setup: str | None = None
+    """The text of the position the game starts from (None: the game's initial state)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -231,6 +266,32 @@ class ChatRow:
     seat: int | None
     text: str
     at: str
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """A game's review as stored: its status, the budget asked for, and the result or error
+    (both JSON text as written)."""
+
+    game_id: str
+    status: str
+    budget: dict[str, Any]
+    result: str | None
+    error: str | None
+    requested: str
+    updated: str
+
+
+def _row_to_review(row: Any) -> ReviewRow:
+    return ReviewRow(
+        game_id=row.game_id,
+        status=row.status,
+        budget=json.loads(row.budget),
+        result=row.result,
+        error=row.error,
+        requested=row.requested,
+        updated=row.updated,
+    )
 
 
 def default_url() -> str:
@@ -261,6 +322,7 @@ def _row_to_game(row: Any) -> GameRow:
         rematch=row.rematch,
         problem=row.problem,
         clock=row.clock,
+        setup=row.setup,
     )
 
 
@@ -343,6 +405,8 @@ class Store:
                 if "clock" not in _columns(conn, "games"):
                     conn.execute(text("ALTER TABLE games ADD COLUMN clock VARCHAR(32)"))
                 # The chat table is new: create_all above has made it.
+            if stored < 6 and "setup" not in _columns(conn, "games"):
+                conn.execute(text("ALTER TABLE games ADD COLUMN setup TEXT"))
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
 
@@ -376,6 +440,7 @@ class Store:
                     rematch_of=row.rematch_of,
                     rematch=None,
                     clock=row.clock,
+                    setup=row.setup,
                 )
             )
             if row.rematch_of:
@@ -608,6 +673,109 @@ class Store:
                 .limit(limit)
             ).all()
         return [_row_to_game(r) for r in rows]
+
+    # --- reviews ---
+
+    def get_review(self, game_id: str) -> ReviewRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reviews_table).where(reviews_table.c.game_id == game_id)
+            ).first()
+        return _row_to_review(row) if row is not None else None
+
+    def claim_review(self, game_id: str, budget: dict[str, Any]) -> tuple[ReviewRow, bool]:
+        """The game's review row, and whether this call claimed it (stored it ``queued``, or
+        took a ``failed`` one back to ``queued``): only the claimer computes it, so a review
+        asked for twice, even by two servers on one database, is computed once."""
+        at = now_text()
+        values = {"status": "queued", "budget": json.dumps(budget, sort_keys=True)}
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(reviews_table).values(
+                        game_id=game_id, result=None, error=None, requested=at, updated=at, **values
+                    )
+                )
+            claimed = True
+        except IntegrityError:
+            with self.engine.begin() as conn:
+                claimed = (
+                    conn.execute(
+                        update(reviews_table)
+                        .where(
+                            reviews_table.c.game_id == game_id, reviews_table.c.status == "failed"
+                        )
+                        .values(error=None, requested=at, updated=at, **values)
+                    ).rowcount
+                    == 1
+                )
+        found = self.get_review(game_id)
+        assert found is not None
+        return found, claimed
+
+    def set_review(
+        self,
+        game_id: str,
+        status: str,
+        *,
+        result: str | None = None,
+        error: str | None = None,
+    ) -> None:
+        """Move a review on: ``running``, ``done`` with its result (JSON text), ``failed`` with
+        the reason, or back to ``queued`` (a server restarting a review it did not finish)."""
+        if status not in REVIEW_STATUSES:
+            raise StoreError(f"no review status {status!r}; the statuses are {REVIEW_STATUSES}")
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(reviews_table)
+                .where(reviews_table.c.game_id == game_id)
+                .values(status=status, result=result, error=error, updated=now_text())
+            )
+
+    def unfinished_reviews(self) -> list[str]:
+        """The games whose review was asked for and is not done or failed (to carry on)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(reviews_table.c.game_id)
+                    .where(reviews_table.c.status.in_(("queued", "running")))
+                    .order_by(reviews_table.c.requested)
+                ).scalars()
+            )
+
+    # --- puzzles ---
+
+    def record_attempt(
+        self, player_id: str, game: str, puzzle_id: str, solved: bool, move: str
+    ) -> bool:
+        """Remember a player's answer to a puzzle; only the first answer counts (a puzzle once
+        failed stays failed). Whether this was the first."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(puzzle_attempts_table).values(
+                        player_id=player_id,
+                        puzzle_id=puzzle_id,
+                        game=game,
+                        solved=solved,
+                        move=move,
+                        at=now_text(),
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    def attempts(self, player_id: str, game: str) -> dict[str, bool]:
+        """A player's puzzles of ``game``: puzzle id → solved (at the first answer)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(puzzle_attempts_table.c.puzzle_id, puzzle_attempts_table.c.solved).where(
+                    puzzle_attempts_table.c.player_id == player_id,
+                    puzzle_attempts_table.c.game == game,
+                )
+            ).all()
+        return {r.puzzle_id: bool(r.solved) for r in rows}
 
 
 def _hash_player_ids(conn: Any) -> None:

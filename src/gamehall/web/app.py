@@ -10,7 +10,7 @@ like, their own computer players. Every request first passes the edge
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -23,8 +23,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from gamehall.ai import LEVELS
-from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, make_record, plugins
+from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, plugins
 from gamehall.store import Store
+from gamehall.web import assist as assistance
 from gamehall.web.accounts import Passwords
 from gamehall.web.clock import Clock
 from gamehall.web.computers import AgentFactory
@@ -88,6 +89,7 @@ def _meta() -> MetaAnswer:
                 board_module=f"/games/{name}/board.js" if plugin.board_module else None,
                 board_style=f"/games/{name}/board.css" if plugin.board_style else None,
                 rules=plugin.rules_text is not None,
+                puzzles=plugin.solver is not None and plugin.judgement is not None,
                 level_ratings=plugin.level_ratings_table(),
                 level_intervals=plugin.level_intervals_table(),
             )
@@ -108,6 +110,10 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     processes: bool = False,
     agent_workers: int | None = None,
+    puzzles_dir: Path | None = None,
+    hint_seconds: float | None = None,
+    review_budget: dict[str, float] | None = None,
+    on_ready: Callable[[float], None] | None = None,
     clock: Clock | None = None,
     leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
     passwords: Passwords | None = None,
@@ -115,9 +121,14 @@ def create_app(
 ) -> FastAPI:
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
-    computer players in worker processes (for CPU-bound search); an ``agent_factory`` (tests)
-    runs on threads; ``clock`` (tests) is the time the server measures clocks and pauses with
-    (default: the wall clock)."""
+    computer players, hints and reviews in worker processes (for CPU-bound search), warmed
+    before the app serves and bounded like computer moves; an ``agent_factory`` (tests) runs
+    on threads. ``puzzles_dir`` holds the puzzles offered beside each game's starter set
+    (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
+    and reviews (defaults in :mod:`gamehall.web.hints` and :mod:`gamehall.web.review`);
+    ``on_ready(seconds)`` is told when the app serves and how long the warm-up of its workers
+    took; ``clock`` (tests) is the time the server measures clocks and pauses with (default:
+    the wall clock)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     config = settings or Settings()
     holder: dict[str, Any] = {}
@@ -134,13 +145,27 @@ def create_app(
             clock=clock,
         )
         hall = Hall(hub, passwords=passwords, leaderboard=leaderboard, tick=lobby_tick)
+        helper = assistance.Assist(
+            hub,
+            puzzles_dir=puzzles_dir,
+            review_budget=review_budget,
+            **({} if hint_seconds is None else {"hint_seconds": hint_seconds}),
+        )
         await hub.start()
         await hall.start()
-        holder["hub"], holder["hall"] = hub, hall
-        app.state.hub, app.state.hall = hub, hall
+        await helper.start()
+        # The hint and review workers warm up before the app serves too: warming while the first
+        # games are played would slow their computer moves (the cores are shared) and make the
+        # first hint wait for its worker.
+        await helper.ready()
+        holder["hub"], holder["hall"], holder["assist"] = hub, hall, helper
+        app.state.hub, app.state.hall, app.state.assist = hub, hall, helper
+        if on_ready is not None:
+            on_ready(hub.warmed_in + helper.warmed_in)
         try:
             yield
         finally:
+            await helper.stop()
             await hall.stop()
             await hub.stop()
 
@@ -224,6 +249,11 @@ def create_app(
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
         me = await holder_key(request, response)
+        start = None
+        if body.start is not None:  # a position of a stored game, found by the server
+            source = await hub().get(body.start.game_id)
+            source.check_start(body.game, dict(body.options))
+            start = (source.game, str(source.playable_position(body.start.step)))
         live, you = await hub().create(
             game_name=body.game,
             options=dict(body.options),
@@ -231,6 +261,7 @@ def create_app(
             seat=body.seat,
             level=body.level,
             player_id=me,
+            start=start,
             address=address(request),
             clock=body.clock,
         )
@@ -278,26 +309,7 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> PlainTextResponse:
         live = await hub().get(game_id)
-        players = [
-            f"computer ({s.level})" if s.kind == "computer" else "human" for s in live.row.seats
-        ]
-        date = live.row.created[:10].replace("-", ".")
-        extra = {"Site": "gamehall web", "GameId": live.id}
-        if live.row.clock:
-            extra["TimeControl"] = live.row.clock
-        record = make_record(
-            live.game,
-            live.actions,
-            players=players,
-            date=date,
-            final=live.state,
-            extra=extra,
-        )
-        outcome = live.played.outcome()
-        if live.played.ended is not None and outcome is not None:
-            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
-            record.tags["Result"] = outcome.result
-            record.tags["Termination"] = outcome.reason
+        record = live.record()
         filename = f"{live.game.name}-{live.id}.txt"
         return PlainTextResponse(
             str(record),
@@ -311,12 +323,7 @@ def create_app(
         texts = list(live.actions)
 
         def views() -> list[dict[str, object]]:  # the trusted path, off the event loop
-            state = game.new_initial_state()
-            found = [state.view()]
-            for text in texts:
-                state = state.apply_trusted(game.parse_action(text))
-                found.append(state.view())
-            return found
+            return [state.view() for state in live.states()]
 
         states = await asyncio.to_thread(views)
         return ReplayAnswer(
@@ -393,6 +400,18 @@ def create_app(
             raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no board stylesheet")
         return Response(source, media_type="text/css; charset=utf-8")
 
+    async def held_seats(request: Request, response: Response, live: LiveGame) -> frozenset[int]:
+        """The seats of ``live`` held by whoever asks (kept on the server)."""
+        return live.seats_for(await holder_key(request, response))
+
+    assistance.register(
+        app,
+        hub=hub,
+        assist=lambda: holder["assist"],
+        player_id=holder_key,
+        held_seats=held_seats,
+    )
+
     # --- the WebSocket ---
 
     @app.websocket("/ws/games/{game_id}")
@@ -467,6 +486,8 @@ def create_app(
         "/lobby",
         "/player/{name}",
         "/leaderboard/{game}",
+        "/review/{game_id}",
+        "/puzzles/{game}",
     ):  # the client routes: every one is the app's page, which routes itself
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 

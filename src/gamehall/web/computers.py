@@ -1,4 +1,4 @@
-"""Computer players on the server: one agent per computer seat, scheduled fairly, bounded.
+"""Jobs off the event loop, scheduled fairly and bounded: computer moves, hints and reviews.
 
 **Agents.** An agent that keeps a search tree (MCTS) reuses the subtree of what really happened,
 as long as the same agent object is told of every action (:meth:`Agent.observe`: its own, the
@@ -14,6 +14,9 @@ search, and the search levels share the rest. In each lane every client (the bro
 belongs to) has its own queue, and free workers take the next move from the clients in turn
 (round robin), so one client's thirty games delay another's move by at most one move each.
 A game's moves go to the worker that has its agents when that one is free, else to any free one.
+Analysis jobs (hints, reviews: :class:`~gamehall.web.workers.Lane`, :meth:`Computers.call`)
+have lanes of their own in the same scheduler, with the same per-client turns, so a review
+never holds up a hint and neither holds up a computer move.
 
 **Bounds.** Every move is bounded by the settings' :class:`~gamehall.core.Limit` (wall-clock
 seconds and memory):
@@ -27,6 +30,16 @@ seconds and memory):
   time is given up (its thread cannot be stopped, and is left to finish) and a random legal move
   plays instead.
 
+An analysis job has the same bounds: its lane's seconds (past them it fails with
+``analysis_failed``; a thread is left to finish), the worker's memory, and a lost worker replaced
+and the job asked again (once).
+
+**Warm.** Every worker process loads the solvers' kernels before it is ready
+(:func:`gamehall.web.workers.warm_worker`), and the server waits for all of them
+(:meth:`Computers.warm`: the first alone, as it may compile the kernels into numba's cache for
+the others) before it offers computer moves, hints or reviews, so the first move of a fresh
+server is no slower than later ones.
+
 Caches are bounded (least recently used agents go first) and a finished game's agents are
 dropped.
 """
@@ -39,7 +52,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,10 +60,12 @@ from typing import Any
 from gamehall.ai import LEVELS, make_agent
 from gamehall.ai.basic import RandomAgent
 from gamehall.core import Agent, Game, GamehallError, Limit, State
+from gamehall.web.engine import start_state
 from gamehall.web.protocol import ErrorCode, ProtocolError
 from gamehall.web.workers import (
     GRACE_SECONDS,
     ProcessWorker,
+    Progress,
     WorkerDied,
     WorkerTimeout,
 )
@@ -91,10 +106,17 @@ class AgentCache:
         """How many agents were made (a test can see that one agent serves a whole game)."""
 
     def catch_up(
-        self, key: SeatKey, game: Game, actions: Sequence[str], level: str, seed: int
+        self,
+        key: SeatKey,
+        game: Game,
+        actions: Sequence[str],
+        level: str,
+        seed: int,
+        setup: str | None = None,
     ) -> tuple[_SeatAgent, State]:
         """The seat's agent, taken out of the cache (it serves one move at a time) and told of
-        every action since it last moved, and the state after ``actions``."""
+        every action since it last moved, and the state after ``actions`` (from the game's
+        ``setup`` position, if it has one)."""
         with self._lock:
             entry = self._agents.pop(key, None)
         if (
@@ -104,7 +126,7 @@ class AgentCache:
             or len(entry.seen) > len(actions)
             or list(actions[: len(entry.seen)]) != entry.seen
         ):
-            entry = _SeatAgent(self.factory(level, seed), level, game.new_initial_state())
+            entry = _SeatAgent(self.factory(level, seed), level, start_state(game, setup))
             self.made += 1
         state = entry.state
         for text in actions[len(entry.seen) :]:
@@ -128,10 +150,16 @@ class AgentCache:
             self._agents.pop(key, None)
 
     def choose(
-        self, key: SeatKey, game: Game, actions: Sequence[str], level: str, seed: int
+        self,
+        key: SeatKey,
+        game: Game,
+        actions: Sequence[str],
+        level: str,
+        seed: int,
+        setup: str | None = None,
     ) -> str:
         """The move of seat ``key`` after ``actions`` (the game's every action so far)."""
-        entry, state = self.catch_up(key, game, actions, level, seed)
+        entry, state = self.catch_up(key, game, actions, level, seed, setup)
         chosen = str(entry.agent.choose(state))
         self.keep(key, entry)
         return chosen
@@ -167,11 +195,24 @@ class _Job:
     game_id: str
     seat: int
     client: str
-    state: State
+    state: State | None
     actions: list[str]
     level: str
     seed: int
-    future: asyncio.Future[Choice]
+    future: asyncio.Future[Any]
+    setup: str | None = None
+    call: _Call | None = None
+    """An analysis job instead of a move."""
+
+
+@dataclass(frozen=True)
+class _Call:
+    """An analysis job: ``function(*args)`` (a module-level function) within ``seconds``."""
+
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+    seconds: float
+    progress: Progress | None
 
 
 class _Slot:
@@ -225,6 +266,8 @@ class _Lane:
             self.served[client] = self.taken
             while len(self.served) > self.MEMORY:
                 self.served.popitem(last=False)
+            if job.call is not None:
+                return free[0], job
             home = self.home.get(job.game_id)
             slot = next((s for s in free if s.index == home), free[0])
             self.home[job.game_id] = slot.index
@@ -246,7 +289,9 @@ class Computers:
         workers: int | None = None,
         quick_workers: int = 1,
         limit: Limit | None = None,
+        analysis: Mapping[str, int] | None = None,
     ) -> None:
+        """``analysis`` names the lanes of analysis jobs and their workers (as ``{"hint": 1}``)."""
         self.factory = factory
         # A factory given in-process (tests) may not be picklable: it runs on threads.
         self.processes = processes and factory is None
@@ -255,6 +300,7 @@ class Computers:
         self.lanes = {
             "quick": _Lane("quick", max(1, quick_workers)),
             "search": _Lane("search", search),
+            **{name: _Lane(name, max(1, size)) for name, size in (analysis or {}).items()},
         }
         self.cache = AgentCache(factory or make_agent)
         """The agents of the thread mode (processes keep their own)."""
@@ -263,6 +309,7 @@ class Computers:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.replaced = 0
         """How many workers were started again (killed, dead, out of memory)."""
+        self._warming: asyncio.Task[None] | None = None
 
     def check_level(self, level: str) -> None:
         """Refuse a level no agent can be made for, and the stepping stones (``greedy:P``,
@@ -285,14 +332,39 @@ class Computers:
         self._io = ThreadPoolExecutor(
             max_workers=len(slots) + 1, thread_name_prefix="gamehall-agent"
         )
+        if self.processes:
+            self._warming = self._loop.create_task(self._start_all(slots))
+            return
         for slot in slots:
-            if self.processes:
-                self._background(self._start_process(slot))
-            else:
-                slot.threads = ThreadPoolExecutor(1, thread_name_prefix=f"gamehall-{slot.name}")
-                slot.ready = True
+            slot.threads = ThreadPoolExecutor(1, thread_name_prefix=f"gamehall-{slot.name}")
+            slot.ready = True
+
+    async def _start_all(self, slots: list[_Slot]) -> None:
+        """The first worker warms alone: after a fresh install it compiles the kernels into
+        numba's cache, and the others then load them from there instead of each compiling."""
+        await self._start_process(slots[0])
+        await asyncio.gather(*(self._start_process(slot) for slot in slots[1:]))
+
+    async def warm(self) -> float:
+        """Wait until every worker process has loaded the solvers' kernels and is ready (at
+        once on threads); the seconds the slowest warm-up took."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
+        return max(
+            (
+                slot.process.warmed
+                for lane in self.lanes.values()
+                for slot in lane.slots
+                if slot.process is not None
+            ),
+            default=0.0,
+        )
 
     async def stop(self) -> None:
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._warming
         for lane in self.lanes.values():
             for queue in lane.queues.values():
                 for job in queue:
@@ -353,12 +425,40 @@ class Computers:
         level: str,
         seed: int,
         client: str = "",
+        setup: str | None = None,
     ) -> Choice:
         """The move of computer seat ``seat`` of game ``game_id`` at ``state`` (after
-        ``actions``), asked for ``client`` (the browser whose game it is)."""
+        ``actions`` from its ``setup`` position, if any), asked for ``client`` (the browser
+        whose game it is)."""
         loop = asyncio.get_running_loop()
-        job = _Job(game_id, seat, client, state, list(actions), level, seed, loop.create_future())
+        job = _Job(
+            game_id, seat, client, state, list(actions), level, seed, loop.create_future(), setup
+        )
         self.lanes["quick" if level in QUICK_LEVELS else "search"].put(job)
+        self._dispatch()
+        return await job.future  # type: ignore[no-any-return]
+
+    async def call(
+        self,
+        lane: str,
+        function: Callable[..., Any],
+        args: tuple[Any, ...],
+        *,
+        client: str = "",
+        seconds: float,
+        progress: Progress | None = None,
+    ) -> Any:
+        """``function(*args)`` (with ``progress=`` if given) in a worker of analysis lane
+        ``lane``, for ``client``, within ``seconds`` and the worker's memory; its result, or
+        the error it raised, or ProtocolError(analysis_failed) past its bounds."""
+        loop = asyncio.get_running_loop()
+        if lane not in self.lanes or lane in ("quick", "search"):
+            raise ValueError(f"no analysis lane {lane!r}")
+        job = _Job(
+            "", -1, client, None, [], "", 0, loop.create_future(),
+            call=_Call(function, args, seconds, progress),
+        )  # fmt: skip
+        self.lanes[lane].put(job)
         self._dispatch()
         return await job.future
 
@@ -375,7 +475,13 @@ class Computers:
 
     async def _run(self, lane: _Lane, slot: _Slot, job: _Job) -> None:
         try:
-            if self.processes:
+            choice: Any
+            if job.call is not None:
+                if self.processes:
+                    choice = await self._call_in_process(slot, job.call)
+                else:
+                    choice = await self._call_on_thread(slot, job.call)
+            elif self.processes:
                 choice = await self._in_process(slot, job)
             else:
                 choice = await self._on_thread(slot, job)
@@ -398,10 +504,11 @@ class Computers:
         log.error(
             "computer move in %s (%s): %s; a random legal move plays", job.game_id, job.level, why
         )
+        assert job.state is not None
         return Choice(str(RandomAgent(job.seed).choose(job.state)), "lost")
 
     async def _on_thread(self, slot: _Slot, job: _Job) -> Choice:
-        assert slot.threads is not None and self._loop is not None
+        assert slot.threads is not None and self._loop is not None and job.state is not None
         seconds = self.limit.seconds or 30.0
         running = self._loop.run_in_executor(
             slot.threads,
@@ -411,6 +518,7 @@ class Computers:
             job.actions,
             job.level,
             job.seed,
+            job.setup,
         )
         try:
             text = await asyncio.wait_for(running, seconds + GRACE_SECONDS)
@@ -427,7 +535,7 @@ class Computers:
         return Choice(text)
 
     async def _in_process(self, slot: _Slot, job: _Job) -> Choice:
-        assert self._loop is not None
+        assert self._loop is not None and job.state is not None
         seconds = self.limit.seconds or 30.0
         options = json.dumps(dict(job.state.game.options), sort_keys=True)
         for attempt in (1, 2):
@@ -442,6 +550,7 @@ class Computers:
                 (job.game_id, job.seat),
                 job.state.game.name,
                 options,
+                job.setup,
                 job.actions,
                 job.level,
                 job.seed,
@@ -474,6 +583,83 @@ class Computers:
             return Choice(text, how)
         raise AssertionError("unreachable")
 
+    def _relay(self, progress: Progress | None) -> Progress | None:
+        """``progress`` as a worker's thread may call it (on the event loop)."""
+        loop = self._loop
+        if progress is None or loop is None:
+            return None
+
+        def relay(done: int, total: int) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                loop.call_soon_threadsafe(progress, done, total)
+
+        return relay
+
+    async def _call_on_thread(self, slot: _Slot, call: _Call) -> Any:
+        assert slot.threads is not None and self._loop is not None
+        relay = self._relay(call.progress)
+        if relay is not None:
+            running = self._loop.run_in_executor(
+                slot.threads, _with_progress, call.function, call.args, relay
+            )
+        else:
+            running = self._loop.run_in_executor(slot.threads, call.function, *call.args)
+        try:
+            return await asyncio.wait_for(running, call.seconds + GRACE_SECONDS)
+        except TimeoutError:
+            # A thread cannot be stopped: leave it to finish and give the slot a new thread.
+            slot.threads.shutdown(wait=False)
+            slot.threads = ThreadPoolExecutor(1, thread_name_prefix=f"gamehall-{slot.name}")
+            self.replaced += 1
+            raise _failed(f"it took longer than {call.seconds:g} s") from None
+
+    async def _call_in_process(self, slot: _Slot, call: _Call) -> Any:
+        assert self._loop is not None
+        from gamehall.web.jobs import job_name  # the jobs' modules import this one
+
+        request = (
+            "call",
+            job_name(call.function),
+            call.args,
+            call.seconds,
+            call.progress is not None,
+        )
+        relay = self._relay(call.progress)
+        for attempt in (1, 2):
+            worker = slot.process
+            if worker is None or not slot.ready:
+                await self._start_process(slot)
+                worker = slot.process
+                assert worker is not None
+            try:
+                answer = await self._loop.run_in_executor(
+                    self._io, worker.call, request, call.seconds, relay
+                )
+            except WorkerTimeout as error:
+                self._replaced(slot, str(error))
+                self._background(self._start_process(slot))
+                raise _failed(f"its worker did not answer within its time ({error})") from None
+            except WorkerDied as error:
+                self._replaced(slot, str(error))
+                await self._start_process(slot)
+                if attempt == 2:
+                    raise _failed(f"its worker was lost twice ({error})") from None
+                continue
+            kind = answer[0]
+            if kind == "result":
+                return answer[1]
+            if kind == "raised":
+                raise answer[1]
+            if kind == "memory":  # the worker exits after such a job: start another
+                self._replaced(slot, "it ran out of memory")
+                self._background(self._start_process(slot))
+                raise _failed(
+                    f"it needed more than {self.limit.memory_mb or 1024} MB (limit "
+                    "computer_memory_mb)"
+                )
+            raise _failed(f"it took longer than {call.seconds:g} s")
+        raise AssertionError("unreachable")
+
     def _replaced(self, slot: _Slot, why: str) -> None:
         log.error("computer worker %s is replaced: %s", slot.name, why)
         slot.ready = False
@@ -500,3 +686,11 @@ class Computers:
             for slot in lane.slots
             if slot.process is not None and slot.process.pid is not None and slot.process.alive
         ]
+
+
+def _with_progress(function: Callable[..., Any], args: tuple[Any, ...], progress: Progress) -> Any:
+    return function(*args, progress=progress)
+
+
+def _failed(why: str) -> ProtocolError:
+    return ProtocolError(ErrorCode.ANALYSIS_FAILED, f"the job was stopped: {why}")

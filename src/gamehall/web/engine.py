@@ -50,9 +50,17 @@ def game_of(name: str, options: dict[str, Any]) -> Game:
     return make_game(name, json.dumps(options, sort_keys=True))
 
 
-def replay(game: Game, texts: Iterable[str], *, checked: bool = True) -> State:
-    """The state after the actions ``texts`` from the initial state."""
-    state = game.new_initial_state()
+def start_state(game: Game, setup: str | None = None) -> State:
+    """The state a game starts from: its setup position (a stored game's ``setup``, the text of
+    a position the server took from another game), or else the game's initial state."""
+    return game.new_initial_state() if setup is None else game.parse_state(setup)
+
+
+def replay(
+    game: Game, texts: Iterable[str], *, checked: bool = True, setup: str | None = None
+) -> State:
+    """The state after the actions ``texts`` from the start (the ``setup`` position, if any)."""
+    state = start_state(game, setup)
     for text in texts:
         action = state.parse_action(text) if checked else game.parse_action(text)
         state = state.apply_trusted(action)

@@ -187,10 +187,12 @@ def replay_log(
     *,
     checked: bool = True,
     deadline: float | None = None,
+    start: State | None = None,
 ) -> Played:
-    """What the log ``entries`` (in order, numbered 1, 2, …) comes to; past ``deadline`` (a
+    """What the log ``entries`` (in order, numbered 1, 2, …) comes to from ``start`` (a game's
+    setup position; default: the game's initial state); past ``deadline`` (a
     ``time.monotonic()`` value) TimeoutError."""
-    played = Played(game, [game.new_initial_state()])
+    played = Played(game, [game.new_initial_state() if start is None else start])
     for count, entry in enumerate(entries):
         if deadline is not None and count % 64 == 0 and time.monotonic() > deadline:
             raise ReplayTimeout(f"replaying took longer than the limit, at entry {count + 1}")

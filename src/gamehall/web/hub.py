@@ -66,6 +66,7 @@ from gamehall.web.engine import (
     game_of,
     outcome_info,
     replay,
+    start_state,
 )
 from gamehall.web.history import (
     ENDINGS,
@@ -140,6 +141,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+ANALYSIS_LANES = {"hint": 1, "review": 1}
+"""The lanes of analysis jobs beside the computers' and their workers (processes under
+``gamehall serve``): a review never holds up a hint, and neither holds up a computer move."""
+
+
 PAUSE_VS_COMPUTER_MS = 8_000
 """Against the computer, a round's end shows this long (or until the player goes on)."""
 PAUSE_BETWEEN_PEOPLE_MS = 120_000
@@ -160,10 +166,13 @@ LoadTimeout = ReplayTimeout
 """Replaying a stored game took longer than ``load_seconds``."""
 
 
-def replay_within(game: Game, entries: Sequence[ActionRow], deadline: float) -> Played:
-    """What the log ``entries`` comes to, by the trusted path, or LoadTimeout past ``deadline``
-    (a ``time.monotonic()`` value)."""
-    return replay_log(game, entries, checked=False, deadline=deadline)
+def replay_within(
+    game: Game, entries: Sequence[ActionRow], deadline: float, setup: str | None = None
+) -> Played:
+    """What the log ``entries`` comes to from the start (the ``setup`` position, if any), by
+    the trusted path, or LoadTimeout past ``deadline`` (a ``time.monotonic()`` value)."""
+    start = start_state(game, setup)
+    return replay_log(game, entries, checked=False, deadline=deadline, start=start)
 
 
 class Hub:
@@ -189,6 +198,7 @@ class Hub:
             workers=agent_workers or settings.search_workers,
             quick_workers=settings.quick_workers,
             limit=settings.computer_limit,
+            analysis=ANALYSIS_LANES,
         )
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
@@ -207,6 +217,8 @@ class Hub:
         """WebSocket connections held now."""
         self.resumed = asyncio.Event()
         """Set once the games waiting for the server at start have been resumed (or set aside)."""
+        self.warmed_in = 0.0
+        """How long the computer workers took to load the solvers' kernels at start."""
 
     # --- life ---
 
@@ -216,6 +228,7 @@ class Hub:
             max_workers=1 if self.store.is_sqlite else 8, thread_name_prefix="gamehall-store"
         )
         await self.computers.start()
+        self.warmed_in = await self.computers.warm()  # before any computer move is offered
         self._background(self._resume_pending())
         self._background(self._sweeper())
 
@@ -310,7 +323,7 @@ class Hub:
 
         def build() -> tuple[Game, Played]:
             game = game_of(row.game, row.options)
-            return game, replay_within(game, stored, deadline)
+            return game, replay_within(game, stored, deadline, row.setup)
 
         try:
             game, played = await asyncio.wait_for(asyncio.to_thread(build), seconds + 1.0)
@@ -342,22 +355,31 @@ class Hub:
         seat: int,
         level: str,
         player_id: str,
+        start: tuple[Game, str] | None = None,
         address: str = "",
         clock: str | None = None,
     ) -> tuple[LiveGame, frozenset[int]]:
         """Make and store a new game for the browser ``player_id`` (an identity key); returns
-        it and the seats the creator holds."""
-        try:
-            cls = game_class(game_name)
-        except UnknownGameError as error:
-            raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
+        it and the seats the creator holds. ``start`` is a game and the text of a position of it
+        the server found itself (never a client's text), to start from there instead of the
+        beginning: then ``game_name`` and ``options`` are not used."""
         control = parse_clock(clock)
-        check_options(cls, options, self.settings)
-        try:
-            game = cls(**options)
-        except GamehallError as error:
-            given = [*options, *options.values()]
-            raise ProtocolError(ErrorCode.BAD_OPTION, shorten_echoes(str(error), given)) from None
+        if start is not None:
+            game, setup = start
+        else:
+            setup = None
+            try:
+                cls = game_class(game_name)
+            except UnknownGameError as error:
+                raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
+            check_options(cls, options, self.settings)
+            try:
+                game = cls(**options)
+            except GamehallError as error:
+                given = [*options, *options.values()]
+                raise ProtocolError(
+                    ErrorCode.BAD_OPTION, shorten_echoes(str(error), given)
+                ) from None
         check_length(game, self.settings)
         players = game.num_players
         if not 0 <= seat < players:
@@ -390,6 +412,7 @@ class Hub:
             updated=now,
             pending=True,  # until the opening chance is drawn
             clock=str(control) if control is not None else None,
+            setup=setup,
         )
         holders = [(player_id, s) for s in sorted(held)]
         return await self._insert(row, game, holders), held
@@ -456,6 +479,7 @@ class Hub:
             pending=True,
             rematch_of=live.id,
             clock=live.row.clock,
+            setup=live.row.setup,  # a rematch starts where its game started
         )
         holders = [(p, new_index(s)) for p, s in await self.db(self.store.holders, live.id)]
         async with live.lock:
@@ -476,7 +500,7 @@ class Hub:
                 ErrorCode.STORE_ERROR, f"the game could not be stored: {error}"
             ) from None
         control = TimeControl.parse(row.clock) if row.clock else None
-        played = Played(game, [game.new_initial_state()])
+        played = Played(game, [start_state(game, row.setup)])
         live = LiveGame(row, game, played, now=self.clock.now(), control=control)
         live.set_holders(holders)
         await self._tell("loaded", live)
@@ -1052,7 +1076,14 @@ class Hub:
                     level = live.row.seats[player].level or "easy"
                 seed = derived_seed(live.row.seed, "agent", player)
                 choice = await self.computers.choose(
-                    live.id, state, actions, player, level, seed, client=live.owner
+                    live.id,
+                    state,
+                    actions,
+                    player,
+                    level,
+                    seed,
+                    client=live.owner,
+                    setup=live.row.setup,
                 )
                 async with live.lock:
                     if live.version != version:

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from gamehall.core import Game, State
+from gamehall.core import Game, GamehallError, Record, State, find_plugin, make_record
 from gamehall.store import ActionRow, GameRow
 from gamehall.web.clock import (
     LAG_ALLOWANCE_MS,
@@ -39,13 +39,15 @@ from gamehall.web.clock import (
     time_left,
 )
 from gamehall.web.conduct import leave_grace_ms
-from gamehall.web.engine import legal_entries, played_item
+from gamehall.web.engine import legal_entries, played_item, start_state
 from gamehall.web.history import Played
 from gamehall.web.protocol import (
     AbsentInfo,
     ClockInfo,
+    ErrorCode,
     PauseInfo,
     PresenceMessage,
+    ProtocolError,
     SeatInfo,
     SeatPresence,
     StateMessage,
@@ -252,6 +254,73 @@ class LiveGame:
         if state.is_chance_node():
             return True
         return self.row.seats[state.current_player].kind == "computer"
+
+    def start(self) -> State:
+        """The position the game started from (its setup, or the game's initial state)."""
+        return start_state(self.game, self.row.setup)
+
+    def states(self) -> list[State]:
+        """Every position of the game: ``states()[k]`` is the one after ``k`` actions."""
+        return self.played.states
+
+    def record(self) -> Record:
+        """The game's record (from its setup position, if it has one)."""
+        players = [
+            f"computer ({s.level})" if s.kind == "computer" else "human" for s in self.row.seats
+        ]
+        extra = {"Site": "gamehall web", "GameId": self.id}
+        if self.row.clock:
+            extra["TimeControl"] = self.row.clock
+        record = make_record(
+            self.game,
+            self.actions,
+            players=players,
+            date=self.row.created[:10].replace("-", "."),
+            setup=self.start() if self.row.setup is not None else None,
+            final=self.state,
+            extra=extra,
+        )
+        outcome = self.played.outcome()
+        if self.played.ended is not None and outcome is not None:
+            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
+            record.tags["Result"] = outcome.result
+            record.tags["Termination"] = outcome.reason
+        return record
+
+    def check_start(self, game: str, options: dict[str, object]) -> None:
+        """Refuse a new game from this one's positions that names another game, or options of
+        its own (it plays this game's): ProtocolError(bad_start)."""
+        try:
+            named = find_plugin(game).name
+        except GamehallError:
+            named = game
+        if named != self.game.name:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"game {self.id} is a game of {self.game.name}, not of {game}",
+            )
+        if options:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"a game started from a position of game {self.id} plays its options; "
+                f"give none (not {', '.join(sorted(options))})",
+            )
+
+    def playable_position(self, step: int) -> State:
+        """The position after the first ``step`` actions, to start another game from; raises
+        ProtocolError(bad_start) past the end, or where the game is over."""
+        if not 0 <= step <= self.version:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"game {self.id} has positions after 0 to {self.version} actions, not {step}",
+            )
+        state = self.states()[step]
+        if state.is_terminal():
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"the game {self.id} is over after {step} actions: nothing to play from there",
+            )
+        return state
 
     def running(self) -> int | None:
         """The seat whose clock runs now, if any."""

@@ -100,6 +100,14 @@ class ErrorCode(StrEnum):
     CANNOT_CLAIM = "cannot_claim"
     BAD_CHAT = "bad_chat"
     CHAT_TOO_FAST = "chat_too_fast"
+    BAD_START = "bad_start"
+    NO_HINTS = "no_hints"
+    NOT_FINISHED = "not_finished"
+    NO_REVIEW = "no_review"
+    UNKNOWN_PUZZLE = "unknown_puzzle"
+    RATE_LIMITED = "rate_limited"
+    BUSY = "busy"
+    ANALYSIS_FAILED = "analysis_failed"
 
     @property
     def status(self) -> int:
@@ -164,6 +172,14 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.CANNOT_CLAIM: (409, "claim the win while the opponent is here, before the grace period is over, or where claims do not apply"),
     ErrorCode.BAD_CHAT: (400, "a chat message that is empty, longer than 300 characters or holds control characters, or a game whose chat is full (2000 messages)"),
     ErrorCode.CHAT_TOO_FAST: (429, "more chat messages than the rate limit allows; wait a few seconds"),
+    ErrorCode.BAD_START: (400, "create: `start` names no position of that game (a step past its end, or its last position, where the game is over), or names another game, or comes with options (the game plays the stored game's)"),
+    ErrorCode.NO_HINTS: (403, "hints are given in games against the computer and hot-seat games, to the player to move; never in online games"),
+    ErrorCode.NOT_FINISHED: (409, "review: the game is not finished yet"),
+    ErrorCode.NO_REVIEW: (404, "review record: the game has no finished review yet"),
+    ErrorCode.UNKNOWN_PUZZLE: (404, "no stored puzzle of this game with this id"),
+    ErrorCode.RATE_LIMITED: (429, "too many hints or reviews asked for by this player in a short time (or one is still being worked out); the message says when to ask again"),
+    ErrorCode.BUSY: (503, "the server has as much analysis queued as it takes; ask again in a little while"),
+    ErrorCode.ANALYSIS_FAILED: (500, "the hint or review could not be worked out (the message says why)"),
 }  # fmt: skip
 assert set(ERRORS) == set(ErrorCode)
 
@@ -371,9 +387,20 @@ class _Body(BaseModel):
         return data
 
 
+class StartFrom(BaseModel):
+    """Where a new game starts: the position of game ``game_id`` after its first ``step``
+    actions (the server finds the position itself; a client never sends one)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game_id: Annotated[str, Field(min_length=1, max_length=32)]
+    step: Annotated[int, Field(ge=0, le=100_000)]
+
+
 class CreateGame(_Body):
     """``POST /api/games``. ``clock`` is a time control: ``"5+3"`` (minutes each, seconds added
-    per move; minutes may be fractional) or ``"d3"`` (days per move); none by default."""
+    per move; minutes may be fractional) or ``"d3"`` (days per move); none by default. With
+    ``start``, the game (and its options) are those of the game it starts from."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -383,6 +410,25 @@ class CreateGame(_Body):
     seat: Annotated[int, Field(ge=0, le=16)] = 0
     level: Annotated[str, Field(max_length=64)] = "easy"
     clock: Annotated[str, Field(max_length=20)] | None = None
+    start: StartFrom | None = None
+
+
+class HintRequest(_Body):
+    """``POST /api/games/{id}/hint``: hints for the position at ``version`` (the current one;
+    omitted: whatever is current)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: Annotated[int | None, Field(ge=0)] = None
+
+
+class PuzzleTry(_Body):
+    """``POST /api/puzzles/{game}/{id}/answer``: the move (the text of one of the puzzle's
+    ``legal`` items)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    move: Annotated[StrictStr, Field(min_length=1, max_length=500)]
 
 
 class Join(_Body):
@@ -630,6 +676,9 @@ class GameInfo(_Out):
     board_module: str | None = Field(description="the URL of the game's board module, if any")
     board_style: str | None = Field(description="the URL of its stylesheet, if any")
     rules: bool = Field(description="whether /api/rules/{game} has the rules text")
+    puzzles: bool = Field(
+        default=False, description="whether the game has puzzles (an exact solver and a margin)"
+    )
     level_ratings: dict[str, int] = Field(
         default_factory=dict,
         description="the computer levels' fixed ratings, estimated by tournament (may be empty)",
@@ -730,6 +779,154 @@ class InviteAnswer(_Out):
     invite: str | None
 
 
+class HintItem(_Out):
+    """One hint: a move, what is known of its value in words from the asking player's side
+    (``exact: ...``, or ``estimate (not exact): ...`` with its interval and simulations, or
+    proven bounds), and the line of play after it."""
+
+    move: str
+    evaluation: str
+    method: Literal["exact", "bounds", "estimate"]
+    visits: int | None
+    line: list[str] = Field(description="the moves that follow (after ``move``)")
+    line_exact: bool = Field(description="the line is perfect play (else the search's likeliest)")
+
+
+class HintAnswer(_Out):
+    """``POST /api/games/{id}/hint``: the best moves for the player to move, best first; a
+    move is never ranked above one proven better (gamehall.ai.hints)."""
+
+    id: str
+    version: int
+    to_move: int
+    to_move_name: str
+    headline: str = Field(description="the position's value in words when it is exact, else ''")
+    proven: bool = Field(description="every hint exact and no other move can beat them")
+    seconds: float
+    hints: list[HintItem]
+
+
+class JudgementInfo(_Out):
+    """How a review classes moves by their cost, in the game's unit."""
+
+    unit: str
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+class ReviewPoint(_Out):
+    """One point of the evaluation graph: the value before judged move ``number`` (or after
+    the last), from the first seat's side; ``low``/``high`` bound an estimate's band."""
+
+    number: int
+    value: float | None
+    low: float | None
+    high: float | None
+    exact: bool
+
+
+class ReviewMove(_Out):
+    """One judged move: values before and after (from the mover's side, as text), its cost,
+    class and the best alternative, with the position after the best move for a board."""
+
+    number: int = Field(description="the action's number in the game, from 1, chance included")
+    player: int
+    move: str
+    before: str
+    after: str
+    cost: str
+    exact: bool
+    verdict: Literal["best", "good", "inaccuracy", "mistake", "blunder"] | None
+    best: str | None
+    best_item: PlayedAction | None
+    best_view: dict[str, Any] | None = Field(description="State.view() after the best move")
+    forced: bool
+    comment: str = Field(description="the record annotation, e.g. {value +1 → 0, cost 1, ...}")
+
+
+class ReviewSummary(_Out):
+    """One player's review: moves judged, how many exactly, what was given up (exact costs,
+    and estimated ones apart) and the count of each class."""
+
+    player: int
+    name: str
+    moves: int
+    exact: int
+    given_up: str
+    given_up_estimated: str | None
+    classes: dict[str, int]
+    text: str
+
+
+class ReviewData(_Out):
+    kind: Literal["points", "probability"]
+    unit: str
+    perspective: str = Field(description="the seat whose side the graph is drawn from")
+    judgement: JudgementInfo | None
+    budget: dict[str, float]
+    seconds: float
+    moves: list[ReviewMove]
+    summary: list[ReviewSummary]
+    series: list[ReviewPoint]
+
+
+class ReviewAnswer(_Out):
+    """``GET`` and ``POST /api/games/{id}/review``: the review's status (``none``: never asked
+    for), its progress in judged moves, and the review once done (stored with the game)."""
+
+    id: str
+    status: Literal["none", "queued", "running", "done", "failed"]
+    done: int
+    total: int
+    error: str | None = None
+    review: ReviewData | None = None
+
+
+class PuzzleInfo(_Out):
+    """A puzzle as a player sees it before answering: the position, its view for the board
+    and the legal moves (one of them is the answer)."""
+
+    id: str
+    game: str
+    position: str
+    to_move: int
+    to_move_name: str
+    view: dict[str, Any]
+    legal: list[LegalAction]
+    attempted: bool | None = Field(description="null: not yet; true/false: solved at first try")
+
+
+class PuzzleAnswer(_Out):
+    """``GET /api/puzzles/{game}`` (the next puzzle this player has not tried) and
+    ``GET /api/puzzles/{game}/{id}``; with the player's counts. No puzzle: ``how`` says why."""
+
+    game: str
+    total: int
+    solved: int
+    failed: int
+    puzzle: PuzzleInfo | None
+    how: str | None = Field(default=None, description="when there is no puzzle: why, in words")
+
+
+class PuzzleVerdict(_Out):
+    """``POST /api/puzzles/{game}/{id}/answer``: right or not, the answer and its solution line
+    (each move as an item with the view after it, for a board to step through)."""
+
+    id: str
+    correct: bool
+    move: str
+    answer: str
+    line: list[PlayedAction]
+    views: list[dict[str, Any]] = Field(description="State.view() after each move of the line")
+    value: str = Field(description="the answer's exact value for the mover")
+    margin: str = Field(description="what the best other move costs")
+    counted: bool = Field(description="whether this was the player's first answer (it counts)")
+    total: int
+    solved: int
+    failed: int
+
+
 class ErrorBody(_Out):
     code: ErrorCode
     message: str
@@ -750,6 +947,10 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
     HowToAnswer,
     JoinAnswer,
     InviteAnswer,
+    HintAnswer,
+    ReviewAnswer,
+    PuzzleAnswer,
+    PuzzleVerdict,
     ErrorAnswer,
 )
 

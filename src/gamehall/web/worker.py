@@ -14,9 +14,19 @@ multiprocessing machinery (no resource tracker) is left behind. The worker:
   not answer soon after, the hard one) and plays the fallback instead: the ``easy`` player
   (greedy), then, if even that cannot finish, a random legal move.
 
-Requests are ``("choose", key, game, options_json, actions, level, seed, seconds, forget)``;
-answers are ``("moved", text, how)`` where ``how`` is ``"search"``, ``"stopped"`` (past its
-time) or ``"memory"`` (past its memory, after which the worker exits).
+* loads (or compiles, once after installing) every game's solver and search kernels and imports
+  the jobs' modules (:func:`gamehall.web.workers.warm_worker`) *before* it says it is ready, so
+  no job of a fresh server pays for a compiler; the memory bound is measured after that.
+
+Two kinds of request, both under the same bounds:
+
+* ``("choose", key, game, options_json, setup, actions, level, seed, seconds, forget)``, a
+  computer move; answered ``("moved", text, how)`` where ``how`` is ``"search"``, ``"stopped"``
+  (past its time) or ``"memory"`` (past its memory, after which the worker exits);
+* ``("call", job, args, seconds, progress)``, an analysis job (a hint, a review): the function
+  named ``job`` in :data:`gamehall.web.jobs.JOBS` called with ``*args`` (with ``progress=`` when asked, whose reports come back as
+  ``("progress", done, total)`` before the answer); answered ``("result", value)``,
+  ``("raised", error)``, ``("stopped",)`` or ``("memory",)`` (then the worker exits).
 """
 
 from __future__ import annotations
@@ -94,21 +104,25 @@ def deadline(seconds: float) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def serve(connection: Connection) -> None:
+def serve(connection: Connection, warmed: float = 0.0) -> None:
     """Answer requests until the server closes the socket."""
     from gamehall.ai.basic import GreedyAgent, RandomAgent
     from gamehall.web.computers import AgentCache
-    from gamehall.web.engine import make_game
+    from gamehall.web.engine import make_game, start_state
 
     cache = AgentCache()
     signal.signal(signal.SIGALRM, _alarm)
-    connection.send(("ready", os.getpid()))
+    connection.send(("ready", os.getpid(), warmed))
     while True:
         try:
             request = connection.recv()
         except (EOFError, OSError):
             return
-        _, key, game_name, options, actions, level, seed, seconds, forget = request
+        if request[0] == "call":
+            if not call(connection, request):
+                return  # out of memory: a clean process for the next job
+            continue
+        _, key, game_name, options, setup, actions, level, seed, seconds, forget = request
         for game_id in forget:
             cache.forget(game_id)
         how = "search"
@@ -117,7 +131,7 @@ def serve(connection: Connection) -> None:
         state = None
         try:
             with deadline(seconds):
-                entry, state = cache.catch_up(key, game, actions, level, seed)
+                entry, state = cache.catch_up(key, game, actions, level, seed, setup)
                 text = str(entry.agent.choose(state))
             cache.keep(key, entry)
         except Stopped:
@@ -128,7 +142,7 @@ def serve(connection: Connection) -> None:
             cache.drop(key)
             gc.collect()
             if state is None:
-                state = game.new_initial_state()
+                state = start_state(game, setup)
                 for action in actions:
                     state = state.apply_trusted(game.parse_action(action))
             try:
@@ -141,15 +155,55 @@ def serve(connection: Connection) -> None:
             return  # a clean process for the next move: the server starts another
 
 
+def call(connection: Connection, request: tuple[Any, ...]) -> bool:
+    """Run one analysis job and answer it; False when the worker must exit (out of memory)."""
+    from gamehall.web.jobs import JOBS
+
+    _, name, args, seconds, wants_progress = request
+
+    def progress(done: int, total: int) -> None:
+        # Not cut by the job's alarm halfway through a message: it is raised once sent.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            connection.send(("progress", done, total))
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+
+    answer: tuple[Any, ...]
+    try:
+        function = JOBS.get(name)
+        if function is None:
+            raise ValueError(f"no worker job {name!r}; the jobs are {', '.join(JOBS)}")
+        with deadline(seconds):
+            value = function(*args, progress=progress) if wants_progress else function(*args)
+        answer = ("result", value)
+    except Stopped:
+        answer = ("stopped",)
+    except MemoryError:
+        answer = ("memory",)
+    except Exception as error:
+        answer = ("raised", error)
+    gc.collect()
+    try:
+        connection.send(answer)
+    except Exception:  # an answer or error that does not pickle
+        connection.send(("raised", RuntimeError(f"{name} gave an answer that cannot be sent")))
+    return answer[0] != "memory"
+
+
 def main(argv: list[str]) -> int:
     parent, fd, memory_mb = (int(x) for x in argv[1:4])
     watch_parent(parent)
     connection = Connection(fd)
     import gamehall.ai  # the players and games, loaded before the memory is measured
     import gamehall.web.computers  # noqa: F401
+    from gamehall.web.workers import warm_worker
 
+    # Every kernel and solver table, loaded before the memory is measured (numpy's BLAS alone
+    # cannot start under a small bound): a job's bound is what it needs beyond them.
+    warmed = warm_worker()
     limit_memory(memory_mb)
-    serve(connection)
+    serve(connection, warmed)
     return 0
 
 

@@ -218,4 +218,11 @@ def disc_set_from_data(text: str) -> DiscSet:
     return parse_inline(stripped)
 
 
-__all__ = ["PAIRINGS", "Counts", "DiscSet", "default_disc_set", "disc_set_from_data", "load_disc_set"]
+__all__ = [
+    "PAIRINGS",
+    "Counts",
+    "DiscSet",
+    "default_disc_set",
+    "disc_set_from_data",
+    "load_disc_set",
+]

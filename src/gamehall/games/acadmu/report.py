@@ -86,7 +86,11 @@ def sections(
     lengths = [r[1] for r in rounds]
     length.text(f"Moves per round (passes included): {report.mean_interval(lengths)}.")
     length.histogram(
-        "fig-round-length.png", "Moves per round", {"": lengths}, title="Round length", xlabel="moves"
+        "fig-round-length.png",
+        "Moves per round",
+        {"": lengths},
+        title="Round length",
+        xlabel="moves",
     )
 
     matches = report.section("Match length by target")

@@ -136,11 +136,7 @@ class AkrosGame(Game):
         elif board is not None:
             options["board"] = board
         super().__init__(**options)
-        chosen = [
-            name
-            for name in ("board_data", "board_file")
-            if self.options[name]
-        ]
+        chosen = [name for name in ("board_data", "board_file") if self.options[name]]
         if len(chosen) > 1 or (chosen and self.options["board"] != DEFAULT_BOARD):
             raise InvalidOptionError(
                 "give one board: a packaged board, board_data or board_file, not several"

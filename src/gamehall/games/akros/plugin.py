@@ -27,6 +27,8 @@ PLUGIN = GamePlugin(
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",
+    # made with: gamehall puzzles generate akros --count 12 --games 80 --seed 11 --dir DIR
+    starter_puzzles="starter_puzzles.jsonl",
     how_to_play="howto.md",
     sample=Diagram(
         "turn=4 step=jinn-place bag=F3S3M1 temple=FMM/S/- draft=- jinn=M ifrit=- out=- "

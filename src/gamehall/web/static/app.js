@@ -8,6 +8,8 @@
 //   /lobby               seeks, quick pairing, games to watch                       (lobby.js)
 //   /player/{name}       a player's ratings and games                               (profile.js)
 //   /leaderboard/{game}                                                             (profile.js)
+//   /review/{id}         a finished game's review: graph, classes, the best moves      (review.js)
+//   /puzzles/{game}      positions with one best move, checked by the server          (puzzles.js)
 
 import { append, h } from "./dom.js";
 import { gamePage } from "./game.js";
@@ -16,8 +18,21 @@ import { homePage } from "./home.js";
 import { howToPage, rulesPage } from "./howto.js";
 import { lobbyPage } from "./lobby.js";
 import { leaderboardPage, profilePage } from "./profile.js";
+import { puzzlesPage } from "./puzzles.js";
 import { replayPage } from "./replay.js";
-import { GAMES, failure, loading, navigate, notify, page, setRouter, titleOf } from "./shared.js";
+import { reviewPage } from "./review.js";
+import {
+  GAMES,
+  boardModule,
+  failure,
+  loading,
+  navigate,
+  notify,
+  page,
+  seatName,
+  setRouter,
+  titleOf,
+} from "./shared.js";
 
 const nav = document.querySelector(".site-head nav");
 const learnable = Object.values(GAMES).filter((game) => game.how_to_play);
@@ -26,6 +41,13 @@ if (nav) {
     append(nav, [
       h("span", { class: "nav-label" }, "How to play:"),
       learnable.map((game) => h("a", { href: `/howto/${game.name}` }, game.title)),
+    ]);
+  }
+  const puzzling = Object.values(GAMES).filter((game) => game.puzzles);
+  if (puzzling.length) {
+    append(nav, [
+      h("span", { class: "nav-label" }, "Puzzles:"),
+      puzzling.map((game) => h("a", { href: `/puzzles/${game.name}`, "aria-label": `${game.title} puzzles` }, game.title)),
     ]);
   }
   headerIdentity(nav);
@@ -60,8 +82,15 @@ function route() {
   else if (path === "/lobby") cleanup = lobbyPage(hallContext());
   else if ((match = path.match(/^\/player\/([^/]+)$/))) cleanup = profilePage(hallContext(), decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/leaderboard\/([^/]+)$/))) cleanup = leaderboardPage(hallContext(), decodeURIComponent(match[1]));
+  else if ((match = path.match(/^\/review\/([^/]+)$/))) cleanup = reviewPage(decodeURIComponent(match[1]), pageKit());
+  else if ((match = path.match(/^\/puzzles\/([^/]+)$/))) cleanup = puzzlesPage(decodeURIComponent(match[1]), pageKit());
   else page("missing", failure({ status: 404, message: `There is no page at ${location.pathname}.` }));
   window.scrollTo(0, 0);
+}
+
+/** What the review and puzzle pages (review.js, puzzles.js) take from the app. */
+function pageKit() {
+  return { page, loading, failure, notify, navigate, boardModule, titleOf, seatName };
 }
 
 /** What the hall's pages (lobby.js, profile.js) use of the shared module. */

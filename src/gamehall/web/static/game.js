@@ -12,11 +12,13 @@ import { openCreated } from "./home.js";
 import { TurnAlert } from "./alert.js";
 import { playerLink } from "./hall.js";
 import { ChatPanel, Clocks, clockText, isLow, roomButtons } from "./room.js";
+import { GameAssist } from "./assist.js";
 import {
   app,
   boardModule,
   failure,
   loading,
+  navigate,
   notify,
   page,
   preference,
@@ -60,6 +62,7 @@ export function gamePage(id) {
   const legalBox = h("details", { class: "panel legal" });
   const roomBox = h("div", { class: "room-box" });
   const clocks = new Clocks();
+  const assist = new GameAssist({ id, notify, navigate });
   let received = performance.now(); // when the last state arrived
   let absentAt = performance.now(); // when the last news of who is away arrived (state or presence)
   const chat = new ChatPanel({
@@ -84,9 +87,9 @@ export function gamePage(id) {
         "div",
         { class: "game-grid" },
         h("div", { class: "seats-area" }, seatsBox),
-        h("div", { class: "banner-area" }, banner),
+        h("div", { class: "banner-area" }, banner, assist.indicator),
         h("div", { class: "board-col" }, boardBox, controlsBox, extrasBox),
-        h("aside", { class: "side-col" }, pauseBox, overBox, roomBox, movesBox, chat.element, tools, legalBox),
+        h("aside", { class: "side-col" }, pauseBox, overBox, assist.panel, roomBox, movesBox, chat.element, tools, legalBox),
       ),
     ]),
   );
@@ -118,7 +121,7 @@ export function gamePage(id) {
     badge.dataset.status = status;
     badge.textContent = {
       connecting: "Connecting…",
-      live: "● Live",
+      live: state?.over ? "Finished" : "● Live", // a finished game has nothing live to show
       reconnecting: `Reconnecting${detail ? ` (${detail})` : "…"}`,
       closed: "Disconnected",
     }[status];
@@ -389,6 +392,7 @@ export function gamePage(id) {
   function renderLegal() {
     const legal = state.legal || [];
     const usable = canMove();
+    legalBox.hidden = Boolean(state.over); // no moves left to list once the game is over
     replace(
       legalBox,
       h("summary", {}, `Legal moves (${legal.length})`),
@@ -568,6 +572,7 @@ export function gamePage(id) {
     root.dataset.viewing = isLive() ? "live" : String(viewing);
     root.dataset.paused = state.pause ? "true" : "false";
     window.gamehall = { state, live, history: past };
+    if (connection === "live") badge.textContent = state.over ? "Finished" : "● Live";
     renderSeats();
     renderBanner();
     renderInvite();
@@ -575,6 +580,7 @@ export function gamePage(id) {
     renderMoves();
     renderPause();
     renderOver();
+    assist.update(state);
     renderRoom();
     renderTools();
     renderChat();
@@ -666,6 +672,7 @@ export function gamePage(id) {
 
   return () => {
     closed = true;
+    assist.close();
     clearInterval(ticker);
     alert.stop();
     delete window.gamehall;

@@ -1,0 +1,52 @@
+"""Warming up: load (or, once after installing, compile) a game's numba kernels before any clock.
+
+Two kinds of compiled code serve the computer players, hints and reviews: the exact solver's
+kernels (the plugin's ``solver``, :meth:`~gamehall.core.search.Solver.warm_up`) and the compiled
+MCTS over the game's simulator (the plugin's ``simulator``, :mod:`gamehall.kernels.tree`). Both are
+compiled on first use and cached on disk (after a fresh install that takes tens of seconds a
+game; loading the cache a second or two); :func:`warm_up_game` does both now, so no first move,
+hint or review waits for them: ``gamehall warm-up`` (run by ``make run`` and ``make test``) and
+every worker process of the web server call it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from gamehall.ai.mcts import MCTSAgent
+from gamehall.core import find_game, find_plugin
+
+WARM_SIMULATIONS = 32
+"""A search this small runs every kernel of the compiled MCTS once."""
+
+
+def warm_solver(name: str) -> bool:
+    """Load (or compile) the game's exact solver kernels; whether it has a solver."""
+    solver = find_plugin(name).load_solver()
+    if solver is None:
+        return False
+    solver.warm_up()
+    return True
+
+
+def warm_search(name: str) -> bool:
+    """Run a tiny MCTS search on the game's first decision, which loads (or compiles) its
+    compiled search where the game has a simulator; whether it has one."""
+    if find_plugin(name).simulator is None:
+        return False
+    state = find_game(name).new_initial_state()
+    rng = random.Random(0)
+    while state.current_player < 0 and not state.is_terminal():
+        state = state.apply_trusted(state.sample_chance(rng))
+    if not state.is_terminal():
+        MCTSAgent(simulations=WARM_SIMULATIONS, seed=0).choose(state)
+    return True
+
+
+def warm_up_game(name: str) -> None:
+    """Everything compiled that the game's computer players, hints and reviews use."""
+    warm_solver(name)
+    warm_search(name)
+
+
+__all__ = ["WARM_SIMULATIONS", "warm_search", "warm_solver", "warm_up_game"]

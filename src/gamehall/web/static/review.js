@@ -1,0 +1,385 @@
+// The review page (/review/{id}): a finished game judged move by move by the exact solver.
+//
+// While the review is worked out (a background job on the server) a progress bar shows how far
+// it is; then: each player's summary, the evaluation graph over the game (drawn here in SVG:
+// exact values as dots, estimates as hollow dots with their 95% band), the moves coloured by
+// class, and for the chosen move the position on the game's own board before it, after it and
+// after the best move, with buttons to play on from the position before it.
+//
+// `kit` is what the app lends its pages: page, loading, failure, notify, navigate, boardModule,
+// titleOf, seatName.
+
+import { getJSON, postJSON } from "./api.js";
+import { h, replace, s } from "./dom.js";
+
+const POLL = 700;
+const VERDICTS = ["best", "good", "inaccuracy", "mistake", "blunder"];
+const PLURAL = { best: "best", good: "good", inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+
+export function reviewPage(id, kit) {
+  const { page, loading, failure, notify, navigate, boardModule, titleOf, seatName } = kit;
+  const root = h("div", { class: "review-page", "data-game-id": id });
+  const status = h("section", { class: "panel review-status", "aria-live": "polite" }, loading());
+  const body = h("div", { class: "review-body" });
+  const title = h("h1", {}, "Review");
+  const enc = encodeURIComponent(id);
+  const links = h(
+    "nav",
+    { class: "game-links" },
+    h("a", { href: `/game/${enc}` }, "The game"),
+    h("a", { href: `/replay/${enc}` }, "Replay"),
+  );
+  page("review", root);
+  replace(
+    root,
+    h(
+      "header",
+      { class: "game-head" },
+      title,
+      links,
+    ),
+    status,
+    body,
+  );
+  let closed = false;
+  let timer = null;
+  let onKey = null;
+  let onResize = null;
+  let replay = null;
+  let over = true; // whether the game is over (asked when it has no review yet)
+
+  async function load() {
+    try {
+      const answer = await getJSON(`/api/games/${enc}/review`);
+      if (closed) return;
+      if (answer.status === "none") over = (await getJSON(`/api/games/${enc}`)).over;
+      if (!replay) {
+        replay = await getJSON(`/api/games/${enc}/replay`);
+        title.textContent = `Review: ${titleOf(replay.game)}`;
+        document.title = `Review · ${titleOf(replay.game)} · gamehall`;
+      }
+      show(answer);
+    } catch (error) {
+      if (closed) return;
+      status.classList.remove("panel"); // the failure is a panel of its own
+      if (error.status === 404) links.hidden = true; // no game, no links to it
+      replace(status, failure(error));
+    }
+  }
+
+  function show(answer) {
+    root.dataset.status = answer.status;
+    if (answer.status === "queued" || answer.status === "running") {
+      const bar = h("progress", { class: "review-progress", max: Math.max(1, answer.total), value: answer.done });
+      replace(
+        status,
+        h("h2", {}, answer.status === "queued" ? "Waiting for its turn…" : "Reviewing the game…"),
+        bar,
+        h("p", { class: "muted progress-text" }, `${answer.done} of ${answer.total} moves judged (from the last move back to the first)`),
+      );
+      timer = setTimeout(load, POLL);
+      return;
+    }
+    if (answer.status === "none" && !over) {
+      replace(
+        status,
+        h("h2", {}, "Not finished yet"),
+        h("p", {}, "A game is reviewed once it is over."),
+        h("p", {}, h("a", { href: `/game/${enc}` }, "Back to the game")),
+      );
+      return;
+    }
+    if (answer.status === "none" || answer.status === "failed") {
+      const button = h("button", { type: "button", class: "primary review-start" }, answer.status === "failed" ? "Try again" : "Review this game");
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        try {
+          show(await postJSON(`/api/games/${enc}/review`));
+        } catch (error) {
+          notify(error.message);
+          button.disabled = false;
+        }
+      });
+      replace(
+        status,
+        h("h2", {}, answer.status === "failed" ? "The review failed" : "Not reviewed yet"),
+        answer.error ? h("p", { role: "alert" }, answer.error) : h("p", { class: "muted" }, "The exact solver judges every move of a finished game."),
+        h("div", { class: "buttons" }, button),
+      );
+      return;
+    }
+    status.hidden = true;
+    drawReview(answer.review);
+  }
+
+  async function drawReview(review) {
+    const kitBoard = await boardModule(replay.game);
+    if (closed) return;
+    const seats = (replay.seats || []).map(seatName);
+    const moves = review.moves;
+    const board = new kitBoard.Board({});
+    const detail = h("section", { class: "panel review-detail" });
+    const list = h("ol", { class: "review-moves" });
+    const graph = h("figure", { class: "panel review-graph" });
+    let selected = 0;
+    let shown = "best";
+
+    moves.forEach((move, index) => {
+      const verdict = move.verdict || "none";
+      list.append(
+        h(
+          "li",
+          { class: `verdict-${verdict}`, "data-index": index, "data-number": move.number },
+          h(
+            "button",
+            { type: "button", class: "review-move", onClick: () => select(index) },
+            h("span", { class: "num" }, `${move.number}.`),
+            h("span", { class: "mover" }, seats[move.player] || ""),
+            h("code", {}, move.move),
+            h("span", { class: `chip chip-${verdict}` }, move.forced ? "only move" : move.verdict || ""),
+            h("span", { class: "cost" }, costText(move.cost)),
+          ),
+        ),
+      );
+    });
+
+    function select(index, view) {
+      selected = Math.max(0, Math.min(moves.length - 1, index));
+      const move = moves[selected];
+      shown = view || (move.best_item ? "best" : "played");
+      for (const item of list.children) item.classList.toggle("current", Number(item.dataset.index) === selected);
+      list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+      for (const mark of graph.querySelectorAll(".graph-pick")) mark.classList.toggle("current", Number(mark.dataset.index) === selected);
+      drawDetail(move);
+      root.dataset.selected = String(move.number);
+    }
+
+    function drawDetail(move) {
+      const before = replay.states[move.number - 1];
+      const after = replay.states[move.number];
+      const played = replay.actions[move.number - 1];
+      const views = {
+        before: { view: before, last: move.number > 1 ? replay.actions[move.number - 2] : null, caption: "The position before the move" },
+        played: { view: after, last: played, caption: `After ${move.move}, as played` },
+        best: move.best_item ? { view: move.best_view, last: move.best_item, caption: `After the best move, ${move.best}` } : null,
+      };
+      const current = views[shown] || views.played;
+      board.update({ view: current.view, legal: [], canMove: false, last: current.last, key: `${move.number}-${shown}`, perspective: move.player, seatLabels: seats });
+      const toggles = ["before", "played", "best"]
+        .filter((name) => views[name])
+        .map((name) =>
+          h(
+            "button",
+            { type: "button", class: "view-toggle", "data-view": name, "aria-pressed": name === shown ? "true" : "false", onClick: () => select(selected, name) },
+            { before: "Before", played: "Played", best: "Best move" }[name],
+          ),
+        );
+      const verdict = move.forced ? "the only move" : move.verdict;
+      const who = seats[move.player] || "";
+      replace(
+        detail,
+        h(
+          "h2",
+          {},
+          `Move ${move.number}: ${who} played `,
+          h("code", {}, move.move),
+          verdict ? h("span", { class: `chip chip-${move.verdict || "none"}` }, verdict) : null,
+        ),
+        h(
+          "p",
+          { class: "review-values" },
+          `Value for ${who}: ${move.before} → ${move.after}`,
+          move.cost !== "0" ? `, cost ${move.cost}` : "",
+          move.exact ? " (exact)" : " (~ estimated)",
+          ".",
+        ),
+        move.best ? h("p", { class: "review-best" }, "Best was ", h("code", {}, move.best), ".") : null,
+        h("div", { class: "view-toggles", role: "group", "aria-label": "Show the position" }, toggles),
+        h("p", { class: "muted board-caption" }, current.caption),
+        playFrom(move),
+      );
+    }
+
+    function playFrom(move) {
+      const level = h(
+        "select",
+        { class: "play-level", "aria-label": "Computer level" },
+        ["beginner", "easy", "medium", "hard", "perfect"].map((name) => h("option", { value: name, selected: name === "hard" }, name)),
+      );
+      const start = async (mode, button) => {
+        button.disabled = true;
+        const body = { game: replay.game, mode, seat: move.player, start: { game_id: id, step: move.number - 1 } };
+        if (mode === "computer") body.level = level.value;
+        try {
+          const created = await postJSON("/api/games", body);
+          navigate(`/game/${encodeURIComponent(created.id)}`);
+        } catch (error) {
+          notify(error.message);
+          button.disabled = false;
+        }
+      };
+      const computer = h("button", { type: "button", class: "play-computer" }, `Play it as ${seats[move.player]} against the computer`);
+      computer.addEventListener("click", () => start("computer", computer));
+      const hotseat = h("button", { type: "button", class: "play-hotseat" }, "Hot-seat from here");
+      hotseat.addEventListener("click", () => start("hotseat", hotseat));
+      return h(
+        "div",
+        { class: "play-from" },
+        h("p", {}, `Play on from the position before move ${move.number}:`),
+        h("div", { class: "buttons" }, computer, level, hotseat),
+      );
+    }
+
+    replace(
+      body,
+      h("div", { class: "review-summary" }, review.summary.map((player) => summaryCard(player, seats, review))),
+      graph,
+      h(
+        "div",
+        { class: "game-grid" },
+        h("div", { class: "board-col" }, detail, board.element, board.extras || null),
+        h(
+          "aside",
+          { class: "side-col" },
+          h("section", { class: "panel moves" }, h("h2", {}, `Moves judged (${moves.length})`), list),
+          h(
+            "p",
+            { class: "muted small" },
+            `Values are from the mover's side, in ${review.unit}; exact where the solver settled the position within ${review.budget.seconds} s, else estimated (~). Keys: ← → step.`,
+          ),
+          h("p", {}, h("a", { class: "button", href: `/api/games/${enc}/review/record`, download: `${id}-review.txt` }, "Download the annotated record")),
+        ),
+      ),
+    );
+    // The graph is drawn at the width it has (its text stays readable on a phone), again on resize.
+    const redraw = () => {
+      drawGraph(graph, review, seats, (index) => select(index));
+      for (const mark of graph.querySelectorAll(".graph-pick")) mark.classList.toggle("current", Number(mark.dataset.index) === selected);
+    };
+    redraw();
+    let width = graph.clientWidth;
+    onResize = () => {
+      if (graph.clientWidth !== width) {
+        width = graph.clientWidth;
+        redraw();
+      }
+    };
+    window.addEventListener("resize", onResize);
+    onKey = (event) => {
+      if (event.target.closest("input, textarea, select")) return;
+      if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+        event.preventDefault();
+        select(selected + (event.key === "ArrowLeft" ? -1 : 1));
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    const first = moves.findIndex((m) => m.verdict === "blunder" || m.verdict === "mistake");
+    select(first >= 0 ? first : 0);
+    root.dataset.ready = "true";
+  }
+
+  load();
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+    if (onKey) document.removeEventListener("keydown", onKey);
+    if (onResize) window.removeEventListener("resize", onResize);
+  };
+}
+
+/** A move's cost for the list: "−1", "−19.2 pp", "~−4 pp"; nothing when it cost nothing. */
+function costText(cost) {
+  const bare = (cost || "").replace(/^~/, "");
+  if (!bare || bare === "?" || Number.parseFloat(bare) === 0) return "";
+  return cost.startsWith("~") ? `~−${bare}` : `−${bare}`;
+}
+
+function summaryCard(player, seats, review) {
+  const counts = VERDICTS.filter((v) => player.classes[v]).map((v) =>
+    h("span", { class: `chip chip-${v}`, "data-verdict": v }, `${player.classes[v]} ${player.classes[v] === 1 ? v : PLURAL[v]}`),
+  );
+  const unit = review.kind === "points" ? (player.given_up === "1" ? " point" : " points") : " of win probability";
+  const given = player.given_up_estimated
+    ? [h("strong", { class: "given-up" }, player.given_up), " on exact moves, about ", h("strong", {}, player.given_up_estimated), " on estimated ones"]
+    : [h("strong", { class: "given-up" }, player.given_up), unit];
+  return h(
+    "section",
+    { class: `panel review-player seat-${player.name}`, "data-player": player.player },
+    h("h2", {}, seats[player.player] || player.name),
+    h("p", {}, `${player.moves} moves (${player.exact} exact) · gave up `, given),
+    h("p", { class: "chips" }, counts),
+  );
+}
+
+/** The evaluation graph: a point per judged move (the value before it) and one after the last. */
+function drawGraph(figure, review, seats, onPick) {
+  const series = review.series || [];
+  if (series.length < 2) {
+    replace(figure, h("figcaption", { class: "muted" }, "No graph for this game."));
+    return;
+  }
+  const W = Math.max(280, Math.round(figure.clientWidth - 20)) || 720;
+  const H = W < 500 ? 150 : 190;
+  const pad = { left: 46, right: 12, top: 12, bottom: 24 };
+  const probability = review.kind === "probability";
+  let top = 1;
+  let bottom = 0;
+  if (!probability) {
+    const extent = Math.max(1, ...series.flatMap((p) => [p.value, p.low, p.high]).filter((v) => v !== null && Number.isFinite(v)).map(Math.abs));
+    top = Math.ceil(extent);
+    bottom = -top;
+  }
+  const middle = probability ? 0.5 : 0;
+  const step = (W - pad.left - pad.right) / (series.length - 1);
+  const x = (i) => pad.left + i * step;
+  const y = (v) => pad.top + ((top - v) / (top - bottom)) * (H - pad.top - pad.bottom);
+  const clampY = (v) => y(Math.max(bottom, Math.min(top, v)));
+  const label = (v) => (probability ? `${Math.round(v * 100)}%` : v > 0 ? `+${v}` : `${v}`);
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img", "aria-label": `How the game went, from ${seats[0] || review.perspective}'s side` });
+  svg.append(s("rect", { x: pad.left, y: pad.top, width: W - pad.left - pad.right, height: H - pad.top - pad.bottom, class: "graph-area" }));
+  for (const v of [top, middle, bottom]) {
+    svg.append(s("line", { x1: pad.left, x2: W - pad.right, y1: y(v), y2: y(v), class: v === middle ? "graph-middle" : "graph-rule" }));
+    svg.append(s("text", { x: pad.left - 6, y: y(v) + 4, class: "graph-label", "text-anchor": "end" }, label(v)));
+  }
+  // Estimates' bands (and bare bounds), then the line through the known points, then the dots.
+  series.forEach((point, i) => {
+    if (point.exact || point.low === null || point.high === null) return;
+    const hi = clampY(point.high);
+    const lo = clampY(point.low);
+    svg.append(s("rect", { x: x(i) - Math.max(2, step * 0.35), width: Math.max(4, step * 0.7), y: hi, height: Math.max(1, lo - hi), class: "graph-band" }));
+  });
+  const known = series.map((p, i) => [i, p]).filter(([, p]) => p.value !== null);
+  if (known.length > 1) {
+    svg.append(s("polyline", { points: known.map(([i, p]) => `${x(i)},${clampY(p.value)}`).join(" "), class: "graph-line" }));
+  }
+  const moves = review.moves;
+  for (const [i, p] of known) {
+    const after = i > 0 ? moves[i - 1]?.verdict : null; // the point after a move shows its class
+    svg.append(s("circle", { cx: x(i), cy: clampY(p.value), r: 3.6, class: `graph-point ${p.exact ? "exact" : "estimate"} after-${after || "none"}` }));
+  }
+  // A column per move to pick it (the move starts at its point).
+  moves.forEach((move, i) => {
+    const left = Math.max(pad.left, x(i) - step / 2);
+    const right = Math.min(W - pad.right, x(i) + step / 2);
+    svg.append(
+      s(
+        "rect",
+        { x: left, width: right - left, y: pad.top, height: H - pad.top - pad.bottom, class: "graph-pick", "data-index": i, onClick: () => onPick(i) },
+        s("title", {}, `${move.number}. ${move.move} (${move.verdict || ""})`),
+      ),
+    );
+  });
+  svg.append(s("text", { x: pad.left, y: H - 6, class: "graph-label" }, `move ${moves[0].number}`));
+  svg.append(s("text", { x: W - pad.right, y: H - 6, class: "graph-label", "text-anchor": "end" }, `move ${moves[moves.length - 1].number}`));
+  replace(
+    figure,
+    svg,
+    h(
+      "figcaption",
+      { class: "muted small" },
+      `The value for ${seats[0] || review.perspective} before each move (${probability ? "chance of winning" : review.unit}): `,
+      h("span", { class: "key key-exact" }), " exact, ",
+      h("span", { class: "key key-estimate" }), " estimated with its 95% band. Click the graph to pick a move.",
+    ),
+  );
+}
