@@ -14,7 +14,11 @@ it ran (responsive: p99 under 100 ms), whether any stored row of the victims' ga
 with ``--url``, any of their states), and what the server answered::
 
     .venv/bin/python bench/abuse.py
-    .venv/bin/python bench/abuse.py --only hello-flood,stolen-seats
+    .venv/bin/python bench/abuse.py --only hello-flood,stolen-seats --log abuse.log
+
+The server's log (its stderr) outlives the run: it is copied to ``--log`` (default: a new file
+in the system's temporary directory), whose path is printed at the end with the count of the
+tracebacks in it and the first lines of each.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import multiprocessing
 import os
 import random
 import secrets
+import shutil
 import socket
 import string
 import tempfile
@@ -654,6 +659,18 @@ def attack_hard_games(context: Context) -> str:
 # --- the table ------------------------------------------------------------------------------------
 
 
+def keep_log(log: Path, wanted: Path | None) -> Path:
+    """Copy the server's log out of the run's temporary directory (to ``wanted``, else to a new
+    temporary file); where it went."""
+    if wanted is None:
+        handle, name = tempfile.mkstemp(prefix="gamehall-abuse-", suffix=".log")
+        os.close(handle)
+        wanted = Path(name)
+    if log.exists():
+        shutil.copyfile(log, wanted)
+    return wanted.resolve()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running server (default: start one)")
@@ -661,6 +678,9 @@ def main() -> None:
     parser.add_argument("--ids", type=int, default=40_000, help="random ids in the ids flood")
     parser.add_argument("--moves", type=int, default=400, help="moves of the hello-flood game")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--log", type=Path, help="where to keep the server's log (default: a new temporary file)"
+    )
     args = parser.parse_args()
 
     attacks: dict[str, Callable[[Context], str]] = {
@@ -732,9 +752,10 @@ def main() -> None:
             stop.set()
             if prober.is_alive() or prober.pid is not None:
                 prober.join(15)
-            tracebacks = server.tracebacks() if server else 0
             if server is not None:
                 server.stop()
+                heads = server.traceback_heads()
+                kept = keep_log(server.log_path, args.log)
     print()
     print(
         "| attack | took | `/api/meta` p99 (max) | responsive (p99 < 100 ms) | victims' stored rows changed | what the server did |"
@@ -745,7 +766,10 @@ def main() -> None:
             f"| {name} | {took:.0f} s | {p * 1000:.0f} ms ({worst * 1000:.0f} ms) | "
             f"{'yes' if p < 0.1 else 'NO'} | {changed} | {detail} |"
         )
-    print(f"\nserver tracebacks logged: {tracebacks}")
+    if server is not None:
+        print(f"\nserver tracebacks logged: {len(heads)} (the server's log: {kept})")
+        for number, head in enumerate(heads, 1):
+            print(f"\n--- traceback {number} ---\n{head}")
 
 
 if __name__ == "__main__":

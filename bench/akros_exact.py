@@ -41,6 +41,24 @@ def start_of_turn(game: AkrosGame, seed: int, turn: int) -> AkrosState:
     return state
 
 
+STEP_NAMES = ("draw", "jinn-keep", "ifrit-keep", "ifrit-place", "jinn-place", "over")
+
+
+def print_tree(first_turn: int) -> None:
+    """The last search's nodes per turn and step (the kernel's histogram)."""
+    from gamehall.games.akros import _kernel as kernel
+    from gamehall.games.akros.solver import DEFAULT_TT_BITS, _context
+
+    stats = _context(find_game("akros"), DEFAULT_TT_BITS).stats
+    for turn in range(first_turn, 10):
+        counts = [
+            f"{name} {stats[kernel.ST_HIST + 6 * turn + step]:,}"
+            for step, name in enumerate(STEP_NAMES)
+            if stats[kernel.ST_HIST + 6 * turn + step]
+        ]
+        print(f"      turn {turn}: " + ", ".join(counts))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, nargs="+", default=[4, 5, 6, 7])
@@ -48,6 +66,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--no-margins", action="store_true")
     parser.add_argument("--show", action="store_true", help="print each position")
+    parser.add_argument(
+        "--tree", action="store_true", help="print each search's nodes per turn and step"
+    )
     args = parser.parse_args()
     game = find_game("akros")
     t0 = time.perf_counter()
@@ -75,6 +96,8 @@ def main() -> None:
             )
             if args.show:
                 print(f"      {state}")
+            if args.tree:
+                print_tree(state.turn)
         med, worst = statistics.median(times), max(times)
         target_med, target_worst = TARGETS.get(turn, (float("inf"), float("inf")))
         ok = med <= target_med and worst <= target_worst

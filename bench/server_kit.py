@@ -132,10 +132,37 @@ class Server:
 
     def tracebacks(self) -> int:
         """How many tracebacks the server has written to its log so far."""
+        return len(self.traceback_heads())
+
+    def traceback_heads(self, frames: int = 3) -> list[str]:
+        """Each traceback in the server's log so far, shortened to what tells it apart: the log
+        line before it (the server's message), its first ``frames`` frames, its last frame and
+        the exception (the traceback's last line)."""
         try:
-            return self.log_path.read_text(errors="replace").count("Traceback (most recent")
+            lines = self.log_path.read_text(errors="replace").splitlines()
         except OSError:
-            return 0
+            return []
+        return traceback_heads(lines, frames)
+
+
+def traceback_heads(lines: list[str], frames: int = 3) -> list[str]:
+    """The tracebacks in a log's ``lines``, each shortened (see :meth:`Server.traceback_heads`)."""
+    heads = []
+    for start, line in enumerate(lines):
+        if not line.startswith("Traceback (most recent"):
+            continue
+        end = start + 1
+        while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end]):
+            end += 1  # the frames are indented; the exception's line is the first that is not
+        body = lines[start + 1 : end]
+        frame_starts = [i for i, text in enumerate(body) if text.startswith("  File ")]
+        shown = body[: frame_starts[frames]] if len(frame_starts) > frames else body
+        if len(frame_starts) > frames:
+            shown += ["  ...", *body[frame_starts[-1] :]]
+        before = [lines[start - 1]] if start > 0 else []
+        exception = lines[end : end + 1]
+        heads.append("\n".join([*before, line, *shown, *exception]))
+    return heads
 
 
 def wait_until_up(

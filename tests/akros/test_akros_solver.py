@@ -16,6 +16,8 @@ import time
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gamehall.ai.levels import ExactOrSearchAgent
 from gamehall.cli.solve import solve_text
@@ -37,7 +39,19 @@ from gamehall.games.akros.solver import (
 )
 
 GAME = find_game("akros")
-ALL_OFF = kernel.NO_TT | kernel.NO_STAR1 | kernel.NO_CLAMP | kernel.NO_ORDER | kernel.NO_ETC
+ALL_OFF = (
+    kernel.NO_TT
+    | kernel.NO_STAR1
+    | kernel.NO_CLAMP
+    | kernel.NO_ORDER
+    | kernel.NO_ETC
+    | kernel.NO_PVS
+    | kernel.NO_CHANCE_TT
+    | kernel.TT_DEEP
+)
+# the search before principal variation search, table bounds at draw nodes and the inline turn-8
+# placements: the turn-4 work must not change a value
+BEFORE_TURN4_WORK = kernel.NO_PVS | kernel.NO_CHANCE_TT | kernel.TT_DEEP
 
 
 def plain_value(state) -> Fraction:
@@ -154,10 +168,47 @@ def test_turn5_late_steps_match_hybrid_reference(seed, step):
 def test_techniques_do_not_change_the_result(seed, turn, step):
     state = random_state(500 + seed, turn, step)
     full = solve(state, fresh=True)
-    techniques = (kernel.NO_TT, kernel.NO_STAR1, kernel.NO_CLAMP, kernel.NO_ORDER, kernel.NO_ETC)
+    techniques = (
+        kernel.NO_TT,
+        kernel.NO_STAR1,
+        kernel.NO_CLAMP,
+        kernel.NO_ORDER,
+        kernel.NO_ETC,
+        kernel.NO_PVS,
+        kernel.NO_CHANCE_TT,
+        kernel.TT_DEEP,
+    )
     for flags in (ALL_OFF, *techniques):
         other = solve(state, fresh=True, _flags=flags, margins=False)
         assert (other.ifrit_win, other.best) == (full.ifrit_win, full.best)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    turn_step=st.sampled_from(
+        [(6, DRAW), (6, JINN_KEEP), (6, IFRIT_PLACE), (6, JINN_PLACE)]
+        + [(t, s) for t in (7, 8) for s in (JINN_KEEP, 2, IFRIT_PLACE, JINN_PLACE)]
+    ),
+)
+def test_new_techniques_keep_every_value(seed, turn_step):
+    """PVS, table bounds at draw nodes and the inline turn-8 placements change no value and no
+    set of optimal moves, against the search without them, on random positions from turn 6."""
+    state = random_state(seed, *turn_step)
+    fast = solve(state, fresh=True, margins=False)
+    before = solve(state, fresh=True, margins=False, _flags=BEFORE_TURN4_WORK)
+    assert (fast.ifrit_win, fast.best) == (before.ifrit_win, before.best)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(10))
+def test_turn5_bench_positions_keep_their_values(index):
+    """The ten turn-5 positions of ``bench/akros_exact.py``: the same values as the search before
+    the turn-4 work (node counts differ either way: a null window can need a re-search)."""
+    state = random_state(5000 + index, 5, DRAW)
+    fast = solve(state, fresh=True, margins=False)
+    before = solve(state, fresh=True, margins=False, _flags=BEFORE_TURN4_WORK)
+    assert fast.ifrit_win == before.ifrit_win
 
 
 @pytest.mark.slow

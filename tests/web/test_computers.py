@@ -22,7 +22,7 @@ import pytest
 
 from gamehall.ai import make_agent
 from gamehall.core import Agent, Limit, find_game
-from gamehall.web.computers import Computers, _Job, _Lane
+from gamehall.web.computers import Computers, _Job, _Lane, move_bound
 from gamehall.web.engine import derived_seed
 from gamehall.web.workers import GRACE_SECONDS, fallback_seconds
 
@@ -350,3 +350,204 @@ def test_a_worker_that_does_not_answer_is_killed_and_the_fallback_plays_at_once(
     hard_bound = 1.0 + fallback_seconds(1.0) + GRACE_SECONDS
     assert took < hard_bound + 0.5, took
     assert replaced == 1 and replaced_pid
+
+
+# --- the bound holds end to end -----------------------------------------------------------------
+
+
+class SlowAgent(Agent):
+    """Plays a legal move after ``seconds``: a search within its time, but not by much."""
+
+    seconds = 0.9
+
+    def choose(self, state):
+        time.sleep(self.seconds)
+        return state.legal_actions()[0]
+
+
+def test_a_move_waiting_for_a_worker_past_its_time_plays_the_fallback():
+    """The time a move waits behind others' counts: eight clients' moves at once on one worker,
+    each search taking nearly the whole second, are all answered within the bound, not one
+    after another (the last after 7 s)."""
+    seconds = 1.0
+    state, actions = _acadmu_round()
+
+    async def scenario():
+        computers = Computers(
+            lambda level, seed: SlowAgent(), workers=1, limit=Limit(seconds=seconds)
+        )
+        await computers.start()
+        try:
+            started = time.monotonic()
+
+            async def one(i: int) -> tuple[Any, float]:
+                choice = await computers.choose(
+                    f"g_queue{i:05d}", state, actions, state.current_player, "hard", i, f"client{i}"
+                )
+                return choice, time.monotonic() - started
+
+            return await asyncio.gather(*(one(i) for i in range(8)))
+        finally:
+            await computers.stop()
+
+    answers = asyncio.run(scenario())
+    assert all(state.parse_action(choice.text) in state.legal_actions() for choice, _ in answers)
+    assert max(took for _, took in answers) < move_bound(seconds) + 0.5, answers
+    hows = [choice.how for choice, _ in answers]
+    assert hows.count("search") >= 1 and "late" in hows, hows
+
+
+@pytest.mark.slow
+def test_a_worker_lost_late_in_a_move_leaves_it_its_bound():
+    """A worker killed late in a move's time (the OOM killer, a crash): the move is not asked
+    again with a whole new time on a new worker (a 30 s move took 61.7 s so); it gets what is
+    left of its time, here too little for a new worker to start, and the fallback plays at its
+    time. (``perfect`` on 200 discs searches past its 2 s: it is stopped at its time.)"""
+    state, actions = _acadmu_round(BIG_DISCS)
+    seconds = 2.0
+
+    async def scenario():
+        computers = Computers(
+            processes=True, workers=1, limit=Limit(seconds=seconds, memory_mb=1024)
+        )
+        await computers.start()
+        try:
+            await asyncio.wait_for(_ready(computers), 120)
+            worker = computers.lanes["search"].slots[0].process
+
+            async def kill_late() -> None:
+                await asyncio.sleep(seconds - 0.5)
+                os.kill(worker.pid, signal.SIGKILL)
+
+            killer = asyncio.create_task(kill_late())
+            started = time.monotonic()
+            choice = await computers.choose(
+                "g_late000000", state, actions, state.current_player, "perfect", 1, "me"
+            )
+            took = time.monotonic() - started
+            await killer
+            await asyncio.wait_for(_ready(computers), 120)  # computer play goes on
+            return choice, took, computers.replaced
+        finally:
+            await computers.stop()
+
+    choice, took, replaced = asyncio.run(scenario())
+    assert state.parse_action(choice.text) in state.legal_actions()
+    assert replaced == 1, (took, choice)  # the worker was killed during the move
+    assert choice.how == "lost" and took < seconds + 1.0 < move_bound(seconds), (took, choice)
+
+
+# --- the worker's own stops ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def stops():
+    """The worker's stops installed in this (the test's main) thread, undone after."""
+    from gamehall.web import worker
+
+    handler, hook = signal.getsignal(signal.SIGALRM), sys.unraisablehook
+    worker.install_stops()
+    try:
+        yield worker
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, handler)
+        sys.unraisablehook = hook
+
+
+def test_a_stop_that_lands_in_a_callback_from_compiled_code_is_raised_again(stops, capsys):
+    """numba compiling a kernel calls back into Python (llvmlite's object cache): a stop raised
+    there was printed ("Exception ignored on calling ctypes callback function", the abuse run's
+    traceback) and dropped, and the search ran on until the worker was killed. Here the
+    "compiler" is qsort calling back into Python for half a second, the "search" a loop."""
+    import ctypes
+
+    compare = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+    landed = []
+
+    def slowly(_a: int, _b: int) -> int:
+        try:
+            time.sleep(0.5)  # the alarm lands here
+        except BaseException as error:
+            landed.append(error)
+            raise
+        return 0
+
+    callback = compare(slowly)
+    items = (ctypes.c_int * 2)()
+    started = time.monotonic()
+    stopped_after = None
+    try:
+        with stops.deadline(0.2):
+            ctypes.CDLL(None).qsort(items, 2, ctypes.sizeof(ctypes.c_int), callback)
+            while time.monotonic() - started < 5.0:  # the search, past its time
+                pass
+    except stops.Stopped:
+        stopped_after = time.monotonic() - started
+    assert landed and isinstance(landed[0], stops.Stopped)  # the case: it landed in the callback
+    assert stopped_after is not None, "the stop was lost"
+    assert stopped_after < 1.0
+    assert "Exception ignored" not in capsys.readouterr().err
+
+
+def test_a_stop_waits_until_numba_has_compiled(stops):
+    """A stop that cut through numba's compiler left it half done: its cache then raised
+    "no compiled object yet" and the worker died (the abuse run's second traceback). While
+    numba's (or llvmlite's) Python code runs, a stop waits; it lands once the compiler returns.
+    The "compiler" here is a function of a module named like one of numba's."""
+    compiler: dict[str, Any] = {"__name__": "numba.core.stand_in", "time": time}
+    exec("def compile(done):\n    time.sleep(0.5)\n    done.append(True)\n", compiler)
+    done: list[bool] = []
+    started = time.monotonic()
+    stopped_after = None
+    try:
+        with stops.deadline(0.2):
+            compiler["compile"](done)
+            while time.monotonic() - started < 5.0:  # the search, past its time
+                pass
+    except stops.Stopped:
+        stopped_after = time.monotonic() - started
+    assert done == [True], "the stop cut through the compiler"
+    assert stopped_after is not None and 0.5 <= stopped_after < 1.0, stopped_after
+
+
+def test_a_search_that_fails_plays_the_fallback_then_the_worker_exits(stops, monkeypatch):
+    """A search that raises an error (a bug, or numba's "no compiled object yet" after a stop
+    had cut through its compiler) answers the fallback, its traceback logged, and the worker
+    then exits (a clean process for the next move). It died of it without an answer, and the
+    move was asked again on a new worker with a whole new time."""
+    from multiprocessing.connection import Connection
+
+    import gamehall.web.computers as computers_module
+
+    class Failing(computers_module.AgentCache):
+        def catch_up(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("a bug in a search")
+
+    monkeypatch.setattr(computers_module, "AgentCache", Failing)
+    state, actions = _acadmu_round()
+    options = json.dumps(dict(state.game.options), sort_keys=True)
+    ours, theirs = socket.socketpair()
+    worker_side, test_side = Connection(ours.detach()), Connection(theirs.detach())
+    answers: list[Any] = []
+
+    def ask() -> None:
+        try:
+            assert test_side.poll(10) and test_side.recv()[0] == "ready"
+            key = ("g_fail000000", state.current_player)
+            test_side.send(("choose", key, "acadmu", options, None, actions, "perfect", 1, 2.0, []))
+            if test_side.poll(10):
+                answers.append(test_side.recv())
+        finally:
+            test_side.close()
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    try:
+        stops.serve(worker_side)  # returns after the answer: the worker process would exit
+    finally:
+        worker_side.close()
+        asking.join(20)
+    assert [how for _, _, how in answers] == ["failed"], answers
+    assert all(state.parse_action(text) in state.legal_actions() for _, text, _ in answers)

@@ -19,13 +19,17 @@ have lanes of their own in the same scheduler, with the same per-client turns, s
 never holds up a hint and neither holds up a computer move.
 
 **Bounds.** Every move is bounded by the settings' :class:`~gamehall.core.Limit` (wall-clock
-seconds and memory):
+seconds and memory). The time is counted from when the move is asked for (the computer is to
+move), whatever it is spent on: waiting for a free worker, a worker starting again, the search,
+a second try after a lost worker; a move is answered at most :func:`move_bound` seconds after it
+was asked (``seconds`` + its fallback's time, at most 2 s, + :data:`GRACE_SECONDS`, 3 s), and a
+move still waiting for a worker at its time plays a random legal move (``late``):
 
 * **processes** (``gamehall serve``): each worker is a process of its own
   (:mod:`gamehall.web.workers`) that stops a search at its time or memory and plays the fallback
   (the ``easy`` player, then a random legal move); a worker that does not answer soon after is
-  killed, and one that dies is replaced and asked again (once), so a lost worker never breaks
-  computer play;
+  killed, and one that dies is replaced and asked again (once, with what is left of the
+  move's time), so a lost worker never breaks computer play;
 * **threads** (tests, or a given agent factory): one cache in the server process; a move past its
   time is given up (its thread cannot be stopped, and is left to finish) and a random legal move
   plays instead.
@@ -68,6 +72,7 @@ from gamehall.web.workers import (
     Progress,
     WorkerDied,
     WorkerTimeout,
+    fallback_seconds,
 )
 
 log = logging.getLogger("gamehall.web")
@@ -80,6 +85,12 @@ SeatKey = tuple[str, int]
 
 CACHE_LIMIT = 64
 """Agents kept per cache (per worker process): an MCTS tree of a strong level is a few MB."""
+
+_WHY = {
+    "stopped": "stopped at its time",
+    "memory": "stopped at its memory",
+    "failed": "failed (the worker logged why)",
+}
 
 QUICK_LEVELS = frozenset({"beginner", "easy"})
 """Levels that answer at once: they have workers of their own."""
@@ -183,8 +194,10 @@ class AgentCache:
 @dataclass(frozen=True)
 class Choice:
     """A computer's move and how it was found: ``search`` (the level played), ``stopped`` (past
-    its time: the fallback played), ``memory`` (past its memory: the fallback played) or
-    ``lost`` (the worker was lost: a random legal move)."""
+    its time: the fallback played), ``memory`` (past its memory: the fallback played),
+    ``failed`` (the search raised an error, logged: the fallback played), ``lost``
+    (the worker was lost: a random legal move) or ``late`` (no worker was free before its time
+    was up: a random legal move)."""
 
     text: str
     how: str = "search"
@@ -203,6 +216,14 @@ class _Job:
     setup: str | None = None
     call: _Call | None = None
     """An analysis job instead of a move."""
+    deadline: float = 0.0
+    """When the move's time is up (the event loop's clock): it was asked ``seconds`` before."""
+    overdue: asyncio.TimerHandle | None = None
+    """Plays the fallback if the move is still waiting for a worker at its deadline."""
+
+    def left(self) -> float:
+        """The seconds left of the move's time (0 when it is up)."""
+        return max(0.0, self.deadline - asyncio.get_running_loop().time())
 
 
 @dataclass(frozen=True)
@@ -213,6 +234,13 @@ class _Call:
     args: tuple[Any, ...]
     seconds: float
     progress: Progress | None
+
+
+def move_bound(seconds: float) -> float:
+    """The longest a computer move with ``seconds`` of time takes from being asked to being
+    answered, whatever happens meanwhile: its time, its fallback's, and the grace after which
+    a silent worker is killed (then a random legal move plays at once)."""
+    return seconds + fallback_seconds(seconds) + GRACE_SECONDS
 
 
 class _Slot:
@@ -391,10 +419,11 @@ class Computers:
         if self._io is not None:
             self._io.shutdown(wait=False, cancel_futures=True)
 
-    def _background(self, coroutine: Any) -> None:
+    def _background(self, coroutine: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _start_process(self, slot: _Slot) -> None:
         """Start (or start again) a slot's worker process; the slot serves once it is ready."""
@@ -434,9 +463,14 @@ class Computers:
         job = _Job(
             game_id, seat, client, state, list(actions), level, seed, loop.create_future(), setup
         )
+        job.deadline = loop.time() + self._seconds()
+        job.overdue = loop.call_at(job.deadline, self._late, job)
         self.lanes["quick" if level in QUICK_LEVELS else "search"].put(job)
         self._dispatch()
-        return await job.future  # type: ignore[no-any-return]
+        try:
+            return await job.future  # type: ignore[no-any-return]
+        finally:
+            job.overdue.cancel()
 
     async def call(
         self,
@@ -462,6 +496,15 @@ class Computers:
         self._dispatch()
         return await job.future
 
+    def _seconds(self) -> float:
+        return self.limit.seconds or 30.0
+
+    def _late(self, job: _Job) -> None:
+        """A move still waiting for a worker when its time is up: the fallback plays now (its
+        worker, once free, passes it by)."""
+        if not job.future.done():
+            job.future.set_result(self._fallback(job, "no worker was free within its time", "late"))
+
     def waiting(self) -> int:
         """Moves waiting for a worker, in every lane."""
         return sum(lane.waiting() for lane in self.lanes.values())
@@ -470,6 +513,8 @@ class Computers:
         for lane in self.lanes.values():
             while (taken := lane.take()) is not None:
                 slot, job = taken
+                if job.overdue is not None:
+                    job.overdue.cancel()  # a worker has it: the worker's bounds hold from here
                 slot.busy = True
                 self._background(self._run(lane, slot, job))
 
@@ -499,17 +544,17 @@ class Computers:
             slot.busy = False
             self._dispatch()
 
-    def _fallback(self, job: _Job, why: str) -> Choice:
+    def _fallback(self, job: _Job, why: str, how: str = "lost") -> Choice:
         """A random legal move (seeded), when the worker could not give one."""
         log.error(
             "computer move in %s (%s): %s; a random legal move plays", job.game_id, job.level, why
         )
         assert job.state is not None
-        return Choice(str(RandomAgent(job.seed).choose(job.state)), "lost")
+        return Choice(str(RandomAgent(job.seed).choose(job.state)), how)
 
     async def _on_thread(self, slot: _Slot, job: _Job) -> Choice:
         assert slot.threads is not None and self._loop is not None and job.state is not None
-        seconds = self.limit.seconds or 30.0
+        seconds = job.left()  # what the move's time has left after waiting for this worker
         running = self._loop.run_in_executor(
             slot.threads,
             self.cache.choose,
@@ -536,14 +581,17 @@ class Computers:
 
     async def _in_process(self, slot: _Slot, job: _Job) -> Choice:
         assert self._loop is not None and job.state is not None
-        seconds = self.limit.seconds or 30.0
         options = json.dumps(dict(job.state.game.options), sort_keys=True)
         for attempt in (1, 2):
             worker = slot.process
             if worker is None or not slot.ready:
-                await self._start_process(slot)
+                if not await self._restarted(slot, job):
+                    return self._fallback(job, "its worker was not ready again within its time")
                 worker = slot.process
                 assert worker is not None
+            # The time left, not the whole time: waiting for this worker, a lost worker and
+            # its start again all count against the move's time.
+            seconds = job.left()
             forget, slot.forget = slot.forget, []
             request = (
                 "choose",
@@ -567,21 +615,34 @@ class Computers:
                 return self._fallback(job, str(error))
             except WorkerDied as error:
                 self._replaced(slot, str(error))
-                await self._start_process(slot)
-                if attempt == 2:
-                    return self._fallback(job, f"{error}, twice")
+                if attempt == 2 or job.left() <= 0:
+                    self._background(self._start_process(slot))
+                    why = "twice" if attempt == 2 else "with no time left to ask again"
+                    return self._fallback(job, f"{error}, {why}")
                 continue
             _, text, how = answer
             if how != "search":
+                why = _WHY.get(how, how)
                 log.warning(
-                    "computer move in %s (%s) stopped (%s): the fallback played",
-                    job.game_id, job.level, "time" if how == "stopped" else "memory",
-                )  # fmt: skip
-            if how == "memory":  # the worker exits after such a move: start another
-                self._replaced(slot, "it ran out of memory")
+                    "computer move in %s (%s) %s: the fallback played", job.game_id, job.level, why
+                )
+            if how in ("memory", "failed"):  # the worker exits after such a move: start another
+                self._replaced(slot, "it ran out of memory" if how == "memory" else "it failed")
                 self._background(self._start_process(slot))
             return Choice(text, how)
         raise AssertionError("unreachable")
+
+    async def _restarted(self, slot: _Slot, job: _Job) -> bool:
+        """Start the slot's worker again, waiting for it no longer than ``job`` has time left;
+        whether it is ready (if not, it goes on starting and serves once ready)."""
+        starting = self._background(self._start_process(slot))
+        try:
+            await asyncio.wait_for(asyncio.shield(starting), job.left())
+        except TimeoutError:
+            pass
+        except OSError as error:  # it could not even be started
+            log.error("computer worker %s cannot start: %s", slot.name, error)
+        return slot.ready and slot.process is not None and slot.process.alive
 
     def _relay(self, progress: Progress | None) -> Progress | None:
         """``progress`` as a worker's thread may call it (on the event loop)."""

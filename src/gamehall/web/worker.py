@@ -12,7 +12,12 @@ multiprocessing machinery (no resource tracker) is left behind. The worker:
   be replaced;
 * stops a move at its time (``SIGALRM``, the soft bound; the server kills a worker that does
   not answer soon after, the hard one) and plays the fallback instead: the ``easy`` player
-  (greedy), then, if even that cannot finish, a random legal move.
+  (greedy), then, if even that cannot finish, a random legal move. A stop is held while numba
+  compiles a kernel (cutting through numba's compiler broke it: see :func:`_alarm`), and one
+  that lands in any other callback from compiled code, where Python can only print it and go
+  on, is raised again a moment later instead of being lost;
+* plays the fallback too when a search fails (an exception: its traceback goes to the log),
+  and exits after answering, as after running out of memory (the server starts another).
 
 * loads (or compiles, once after installing) every game's solver and search kernels and imports
   the jobs' modules (:func:`gamehall.web.workers.warm_worker`) *before* it says it is ready, so
@@ -22,7 +27,8 @@ Two kinds of request, both under the same bounds:
 
 * ``("choose", key, game, options_json, setup, actions, level, seed, seconds, forget)``, a
   computer move; answered ``("moved", text, how)`` where ``how`` is ``"search"``, ``"stopped"``
-  (past its time) or ``"memory"`` (past its memory, after which the worker exits);
+  (past its time), ``"failed"`` (the search raised an error) or ``"memory"`` (past its memory);
+  after the last two the worker exits;
 * ``("call", job, args, seconds, progress)``, an analysis job (a hint, a review): the function
   named ``job`` in :data:`gamehall.web.jobs.JOBS` called with ``*args`` (with ``progress=`` when asked, whose reports come back as
   ``("progress", done, total)`` before the answer); answered ``("result", value)``,
@@ -40,11 +46,15 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
+from types import FrameType
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
+AGAIN_SECONDS = 0.05
+"""How soon a stop that could not be raised (see :func:`install_stops`) is raised again."""
 
 
 class Stopped(BaseException):
@@ -90,17 +100,67 @@ def limit_memory(memory_mb: int) -> int:
     return limit
 
 
-def _alarm(_signum: int, _frame: Any) -> None:
+_armed = False
+"""A :func:`deadline` is running: its alarm raises :class:`Stopped`."""
+
+
+COMPILERS = ("numba", "llvmlite")
+"""Packages whose Python code a stop must not cut through (see :func:`_alarm`)."""
+
+
+def _in_compiler(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs in, or is called by, numba's or llvmlite's Python code."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).partition(".")[0] in COMPILERS:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _alarm(_signum: int, frame: FrameType | None) -> None:
+    """The move's time is up: raise :class:`Stopped`, unless numba is compiling a kernel (its
+    Python code runs between LLVM's calls and calls back from them): a stop there is lost
+    (printed as "Exception ignored") or leaves numba half done (its cache then fails with
+    "no compiled object yet" and the worker died). The stop is tried again shortly, and
+    lands once the compiler has returned (or the server's hard bound ends the worker)."""
+    if not _armed:
+        return
+    if _in_compiler(frame):
+        signal.setitimer(signal.ITIMER_REAL, AGAIN_SECONDS)
+        return
     raise Stopped
+
+
+def install_stops() -> None:
+    """Let :func:`deadline` stop this (the main) thread: the alarm's handler, and a hook for
+    a stop that was lost. A :class:`Stopped` raised where it cannot propagate (a ctypes
+    callback: numba's compiler calls back into Python) is printed and dropped by Python, and
+    the search would run on past its time: it is raised again shortly instead, quietly.
+    Anything else unraisable is reported as before."""
+    signal.signal(signal.SIGALRM, _alarm)
+    previous = sys.unraisablehook
+
+    def unraisable(report: Any) -> None:
+        if isinstance(report.exc_value, Stopped):
+            if _armed:
+                signal.setitimer(signal.ITIMER_REAL, AGAIN_SECONDS)
+            return
+        previous(report)
+
+    sys.unraisablehook = unraisable
 
 
 @contextlib.contextmanager
 def deadline(seconds: float) -> Iterator[None]:
-    """Raise :class:`Stopped` in this (the main) thread after ``seconds``."""
+    """Raise :class:`Stopped` in this (the main) thread after ``seconds`` (after
+    :func:`install_stops`)."""
+    global _armed
+    _armed = True
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
     try:
         yield
     finally:
+        _armed = False
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
@@ -111,7 +171,7 @@ def serve(connection: Connection, warmed: float = 0.0) -> None:
     from gamehall.web.engine import make_game, start_state
 
     cache = AgentCache()
-    signal.signal(signal.SIGALRM, _alarm)
+    install_stops()
     connection.send(("ready", os.getpid(), warmed))
     while True:
         try:
@@ -138,6 +198,9 @@ def serve(connection: Connection, warmed: float = 0.0) -> None:
             how = "stopped"
         except MemoryError:
             how = "memory"
+        except Exception:  # a search that fails: its traceback is logged, the fallback plays
+            traceback.print_exc()
+            how = "failed"
         if text is None:
             cache.drop(key)
             gc.collect()
@@ -151,7 +214,7 @@ def serve(connection: Connection, warmed: float = 0.0) -> None:
             except (Stopped, MemoryError):
                 text = str(RandomAgent(seed).choose(state))
         connection.send(("moved", text, how))
-        if how == "memory":
+        if how in ("memory", "failed"):
             return  # a clean process for the next move: the server starts another
 
 

@@ -16,17 +16,21 @@ own). A draw node's value is ``sum(ways_i * child_i)``; the scale never changes 
 so every value is an exact integer and alpha-beta compares exact probabilities.
 
 Search: fail-soft alpha-beta at decision nodes (the Ifrit maximises, the Jinn minimises) with the
-window clamped to [0, scale] (a maximiser stops at a sure win, a minimiser at a sure loss), Star1
-at draw nodes (outcomes heaviest first, each searched with the window that would let the remaining
-probability mass still cut), a two-slot transposition table keyed on the whole state (three exact
-words, no hash-only matches; not used on turn 8's placements, where searching is cheaper than the
-memory traffic), enhanced transposition cut-offs at decisions up to turn 7 (a child whose stored
+window clamped to [0, scale] (a maximiser stops at a sure win, a minimiser at a sure loss) and
+principal variation search (every move after the first is first tested with a null window: is it
+better than the best so far?), Star1 at draw nodes (outcomes heaviest first, each searched with the
+window that would let the remaining probability mass still cut, every outcome starting from the
+bounds the table already holds for it), a two-slot transposition table keyed on the whole state
+(three exact words, no hash-only matches; not used on turn 8's placements, which are evaluated
+inline as booleans, the same moves in the same order, without recursion), enhanced transposition cut-offs at decisions up to turn 7 (a child whose stored
 bound refutes the window ends the node), the table's best move first then moves that raise the
 mover's claims, and the whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement)
 evaluated inline as a boolean, without recursion or table (the Jinn's last placement by three
 candidates: the highest target, and per environment the mover on the lowest stack).
 
-``stats[ST_FLAGS]`` switches techniques off (``NO_TT`` ...), for measurements and tests only.
+``stats[ST_FLAGS]`` switches techniques off (``NO_TT`` ...), for measurements and tests only
+(``TT_DEEP`` puts turn 8's placements back into the recursive search, with the table).
+``stats[ST_HIST + 6 * turn + step]`` counts the nodes per turn and step: the tree's shape.
 
 Move codes: a draw is ``F | S << 2 | M << 4`` (counts drawn), a keep is the environment kept (the
 Ifrit's discard is the other tile in hand), a placement is ``region << 8 | source``, a removal 0.
@@ -55,8 +59,19 @@ MAXMOVES = 128
 
 # stats slots
 ST_NODES, ST_ABORT, ST_CHECK, ST_FLAGS = 0, 1, 2, 3
+ST_HIST = 8  # stats[ST_HIST + 6 * turn + step]: search calls per turn and step (the tree's shape)
 # switches in stats[ST_FLAGS], for measuring each technique (0: all on)
-NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC = 1, 2, 4, 8, 16, 32, 64
+NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC, NO_PVS, NO_CHANCE_TT = (
+    1,
+    2,
+    4,
+    8,
+    16,
+    32,
+    64,
+    128,
+    256,
+)
 CHECK_EVERY = 1 << 14
 
 
@@ -83,7 +98,9 @@ def new_tt(bits: int) -> np.ndarray:
 
 def new_buffers() -> tuple[np.ndarray, np.ndarray]:
     """Per-ply move lists (codes and ordering keys) and the stats array."""
-    return np.zeros((MAXPLY, 2, MAXMOVES), dtype=np.int64), np.zeros(8, dtype=np.int64)
+    return np.zeros((MAXPLY, 4, MAXMOVES), dtype=np.int64), np.zeros(
+        ST_HIST + 6 * 10, dtype=np.int64
+    )
 
 
 @njit(cache=True, inline="always")
@@ -487,12 +504,87 @@ def gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, sta
 
 
 @njit(cache=True)
+def ifrit_wins_last_turn(draft, jm, im, stacks, tab, stats):
+    """Turn 9 from its start: the Jinn keeps one of pile 9's two tiles (``draft``), the Ifrit
+    gets the other, then both place. Does the Ifrit win whichever tile he keeps?"""
+    for e in range(3):
+        if (draft >> (2 * e)) & 3:
+            rest = draft - (1 << (2 * e))
+            o = 0 if rest & 3 else (1 if rest & 12 else 2)
+            if not ifrit_can_win_last(o, e, jm, im, stacks, tab, stats):
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _sort_moves(out, keys, n):
+    """Moves by key, highest first (insertion sort, stable: the search's own order)."""
+    for a in range(1, n):
+        mv = out[a]
+        kv = keys[a]
+        c = a - 1
+        while c >= 0 and keys[c] < kv:
+            out[c + 1] = out[c]
+            keys[c + 1] = keys[c]
+            c -= 1
+        out[c + 1] = mv
+        keys[c + 1] = kv
+
+
+@njit(cache=True)
+def ifrit_wins_turn8_jinn_place(jt, temple, jm, im, stacks, tab, buf, ply, stats):
+    """The Jinn's placement on turn 8, then the whole of turn 9 (from pile 9, the last of the
+    Temple): does the Ifrit win whatever he places? Evaluated inline, as the search would (the
+    same moves in the same order, each counted as a node), without recursion or table."""
+    n = gen_moves(8, JINN_PLACE, 0, 0, jt, -1, jm, im, stacks, tab, buf, ply, stats)
+    out = buf[ply, 0]
+    _sort_moves(out, buf[ply, 1], n)
+    pile9 = (temple >> 12) & 63
+    for a in range(n):
+        code = out[a]
+        njm = jm
+        nst = stacks
+        if code:
+            r = code >> 8
+            njm = jm ^ (1 << r) ^ (1 << (code & 255))
+            nst = stacks + (1 << (3 * (r - 1)))
+        stats[ST_NODES] += 1
+        stats[ST_HIST + 6 * 9 + JINN_KEEP] += 1
+        if not ifrit_wins_last_turn(pile9, njm, im, nst, tab, stats):
+            return False
+    return True
+
+
+@njit(cache=True)
+def ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats):
+    """The Ifrit's placement on turn 8, then the Jinn's and turn 9: can she make sure to win?
+    Inline, like :func:`ifrit_wins_turn8_jinn_place`."""
+    n = gen_moves(8, IFRIT_PLACE, 0, 0, jt, it, jm, im, stacks, tab, buf, ply, stats)
+    out = buf[ply, 0]
+    _sort_moves(out, buf[ply, 1], n)
+    for a in range(n):
+        code = out[a]
+        nim = im
+        nst = stacks
+        if code:
+            r = code >> 8
+            nim = im ^ (1 << r) ^ (1 << (code & 255))
+            nst = stacks + (1 << (3 * (r - 1)))
+        stats[ST_NODES] += 1
+        stats[ST_HIST + 6 * 8 + JINN_PLACE] += 1
+        if ifrit_wins_turn8_jinn_place(jt, temple, jm, nim, nst, tab, buf, ply + 1, stats):
+            return True
+    return False
+
+
+@njit(cache=True)
 def search(
     turn, step, bag, temple, draft, jt, it, jm, im, stacks, alpha, beta, ply, tab, tt, buf,
     stats, deadline,
 ):  # fmt: skip
     """The Ifrit's win probability times ``scale_of(turn, step)``, fail-soft in (alpha, beta)."""
     stats[ST_NODES] += 1
+    stats[ST_HIST + 6 * turn + step] += 1
     if stats[ST_ABORT]:
         return 0
     stats[ST_CHECK] -= 1
@@ -514,14 +606,8 @@ def search(
         if step == IFRIT_KEEP:  # she keeps her lone tile
             e = 0 if draft & 3 else (1 if draft & 12 else 2)
             return 1 if ifrit_can_win_last(e, jt, jm, im, stacks, tab, stats) else 0
-        if step == JINN_KEEP:  # he keeps one of pile 9's two tiles, she gets the other
-            for e in range(3):
-                if (draft >> (2 * e)) & 3:
-                    rest = draft - (1 << (2 * e))
-                    o = 0 if rest & 3 else (1 if rest & 12 else 2)
-                    if not ifrit_can_win_last(o, e, jm, im, stacks, tab, stats):
-                        return 0
-            return 1
+        if step == JINN_KEEP:
+            return 1 if ifrit_wins_last_turn(draft, jm, im, stacks, tab, stats) else 0
     # values lie in [0, scale]: a window reaching past them is clamped, so that a maximiser stops
     # at a sure win and a minimiser at a sure loss
     top = scale_of(turn, step, bag, tab)
@@ -534,11 +620,16 @@ def search(
             alpha = 0
         if beta > top:
             beta = top
+    if turn == 8 and step >= IFRIT_PLACE and not (stats[ST_FLAGS] & TT_DEEP):
+        # the last two placements before the inline last turn: inline too (booleans)
+        if step == IFRIT_PLACE:
+            win = ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats)
+        else:
+            win = ifrit_wins_turn8_jinn_place(jt, temple, jm, im, stacks, tab, buf, ply, stats)
+        return 1 if win else 0
 
     # transposition table
     use_tt = not (stats[ST_FLAGS] & NO_TT)
-    if turn == 8 and step >= IFRIT_PLACE and not (stats[ST_FLAGS] & TT_DEEP):
-        use_tt = False  # two plies above the inline last turn: cheaper to search than to store
     k1 = stacks | (step << 57) | (turn << 60)
     k2 = jm | (im << 32)
     k3 = bag | (temple << 12) | (draft << 30) | ((jt + 1) << 36) | ((it + 1) << 38)
@@ -584,33 +675,66 @@ def search(
                 c -= 1
             out[c + 1] = mv
             keys[c + 1] = kv
-        total = 0
-        for a in range(n):
-            total += keys[a]
         u = tab[DAFTER + turn]  # child scale
-        lo_sum = 0  # sum of w * (lower bound) over searched outcomes (0 for the rest)
-        hi_sum = total * u  # sum of w * (upper bound), u for outcomes not yet searched
-        value = -1
+        los = buf[ply, 2]  # each outcome's known bounds: from the table, then from its search
+        his = buf[ply, 3]
+        lo_sum = 0  # sum of w * (lower bound)
+        hi_sum = 0  # sum of w * (upper bound)
+        probe = use_tt and not (stats[ST_FLAGS] & NO_CHANCE_TT)
         for a in range(n):
+            los[a] = 0
+            his[a] = u
+            if probe:
+                # the outcome's position: the Jinn keeps from the drawn tiles (see apply_move)
+                code = out[a]
+                nbg = bag - (code & 3) - (((code >> 2) & 3) << 4) - (((code >> 4) & 3) << 8)
+                ck1 = stacks | (JINN_KEEP << 57) | (turn << 60)
+                ck2 = jm | (im << 32)
+                ck3 = nbg | (temple << 12) | (code << 30) | (0 << 36) | (0 << 38)
+                cbk = _hash(ck1, ck2, ck3, mask) * 2
+                for j in range(2):
+                    i = cbk + j
+                    if (
+                        tt[i, T_INFO] >= 0
+                        and tt[i, 0] == ck1
+                        and tt[i, 1] == ck2
+                        and tt[i, 2] == ck3
+                    ):
+                        los[a] = tt[i, T_LO]
+                        his[a] = tt[i, T_HI]
+                        break
+            lo_sum += keys[a] * los[a]
+            hi_sum += keys[a] * his[a]
+        value = -1
+        if lo_sum >= beta:
+            value = lo_sum
+        elif hi_sum <= alpha:
+            value = hi_sum
+        for a in range(n):
+            if value >= 0:
+                break
             w = keys[a]
-            hi_ex = hi_sum - w * u
+            if los[a] == his[a]:
+                continue  # known exactly
+            hi_ex = hi_sum - w * his[a]
+            lo_ex = lo_sum - w * los[a]
             ca = alpha - hi_ex
             if ca >= 0:
                 ca = ca // w
             else:
                 ca = -((-ca + w - 1) // w)
-            cb = beta - lo_sum
+            cb = beta - lo_ex
             if cb >= 0:
                 cb = (cb + w - 1) // w
             else:
                 cb = -((-cb) // w)
-            if ca < -1:
-                ca = -1
-            if cb > u + 1:
-                cb = u + 1
+            if ca < los[a] - 1:
+                ca = los[a] - 1
+            if cb > his[a] + 1:
+                cb = his[a] + 1
             if stats[ST_FLAGS] & NO_STAR1:
-                ca = -1
-                cb = u + 1
+                ca = los[a] - 1
+                cb = his[a] + 1
             nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst = apply_move(
                 turn, step, bag, temple, draft, jt, it, jm, im, stacks, out[a], tab
             )
@@ -623,13 +747,13 @@ def search(
             if v <= ca:  # an upper bound: the whole node fails low
                 value = hi_ex + w * v
                 break
-            lo_sum += w * v
             if v >= cb:  # a lower bound: the whole node fails high
-                value = lo_sum
+                value = lo_ex + w * v
                 break
+            lo_sum = lo_ex + w * v
             hi_sum = hi_ex + w * v
         if value < 0:
-            value = lo_sum
+            value = lo_sum  # every outcome exact: lo_sum == hi_sum
         best_move = 0
     else:
         maximise = step == IFRIT_KEEP or step == IFRIT_PLACE
@@ -688,15 +812,38 @@ def search(
             value = top + 1
         a0 = alpha
         b0 = beta
+        pvs = not (stats[ST_FLAGS] & NO_PVS)
         for a in range(n):
             mv = out[a]
             nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst = apply_move(
                 turn, step, bag, temple, draft, jt, it, jm, im, stacks, mv, tab
             )
-            v = search(
-                nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, b0, ply + 1,
-                tab, tt, buf, stats, deadline,
-            )  # fmt: skip
+            if a == 0 or not pvs or b0 - a0 <= 1:
+                v = search(
+                    nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, b0, ply + 1,
+                    tab, tt, buf, stats, deadline,
+                )  # fmt: skip
+            elif maximise:
+                # principal variation search: first prove the move no better than the best so far
+                v = search(
+                    nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, a0 + 1, ply + 1,
+                    tab, tt, buf, stats, deadline,
+                )  # fmt: skip
+                if v > a0 and v < b0 and not stats[ST_ABORT]:
+                    v = search(
+                        nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, v - 1, b0, ply + 1,
+                        tab, tt, buf, stats, deadline,
+                    )  # fmt: skip
+            else:
+                v = search(
+                    nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, b0 - 1, b0, ply + 1,
+                    tab, tt, buf, stats, deadline,
+                )  # fmt: skip
+                if v < b0 and v > a0 and not stats[ST_ABORT]:
+                    v = search(
+                        nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, v + 1, ply + 1,
+                        tab, tt, buf, stats, deadline,
+                    )  # fmt: skip
             if stats[ST_ABORT]:
                 return 0
             if maximise:
