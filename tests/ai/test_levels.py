@@ -76,3 +76,25 @@ def test_level_agent_plays_a_whole_game_of_each():
             state = state.apply(action)
             steps += 1
         assert state.is_terminal()
+
+
+def test_stepping_stones_between_levels_are_named_by_their_strength():
+    """``greedy:P`` and ``mcts:N``, the players that measure the levels' ratings."""
+    game = find_game("akros")
+    state = game.deal(1)
+    while len(state.legal_actions()) < 2:
+        state = state.apply(state.legal_actions()[0])
+    always = make_agent("greedy:1", seed=3)
+    greedy = GreedyAgent(seed=3)
+    assert always.name == "greedy:1"
+    assert always.choose(state) in state.legal_actions()
+    never = make_agent("greedy:0", seed=5)
+    picks = {str(never.choose(state)) for _ in range(60)}
+    assert len(picks) > 1  # random moves
+    best = {str(greedy.choose(state)) for _ in range(20)}
+    assert {str(always.choose(state)) for _ in range(20)} <= best
+    searcher = make_agent("mcts:50", seed=1)
+    assert isinstance(searcher, MCTSAgent) and searcher.simulations == 50
+    for bad in ("greedy:1.5", "greedy:x", "mcts:0", "mcts:-3", "mcts:100001", "mcts:"):
+        with pytest.raises(GamehallError, match="greedy:P"):
+            make_agent(bad)

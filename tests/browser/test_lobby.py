@@ -4,6 +4,8 @@ profiles show it. Screenshots at desktop and phone sizes."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -100,6 +102,38 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     screenshot(carol, "lobby-playing-now-desktop")
 
     rng = random.Random(11)
+    # The first moves start the clocks; the lobby's list counts the running one down on its own,
+    # between lobby messages, from the server's time of the message.
+    for _ in range(2):
+        mover = ada if ada.locator('.turn-banner[data-kind="mine"]').count() else bob
+        mover.wait_for_selector('.turn-banner[data-kind="mine"]', timeout=30_000)
+        play_turn(mover, "akros", rng)
+    dave = watch(new_context(phone=True).new_page())
+    frames: list[float] = []
+
+    def lobby_frame(payload: str | bytes) -> None:
+        if json.loads(payload).get("type") == "lobby":  # not a pong
+            frames.append(time.time())
+
+    dave.on("websocket", lambda ws: ws.on("framereceived", lobby_frame))
+    dave.goto(f"{url}/lobby")
+    for viewer, size in ((carol, "desktop"), (dave, "phone")):
+        running = viewer.locator(f'.live-game[data-id="{game_id}"] .live-seat .live-time.running')
+        running.wait_for()
+        samples = []
+        for _ in range(25):
+            samples.append((time.time(), running.inner_text()))
+            viewer.wait_for_timeout(200)
+        assert samples[0][1] != samples[-1][1], f"the running clock stood at {samples[0][1]}"
+        if viewer is dave:  # it changed with no lobby message between two looks
+            assert any(
+                before[1] != after[1] and not any(before[0] < f <= after[0] for f in frames)
+                for before, after in itertools.pairwise(samples)
+            ), f"the clock changed only with lobby messages ({len(frames)} came)"
+        screenshot(viewer, f"lobby-clocks-running-{size}")
+    assert dave.evaluate("document.documentElement.scrollWidth") <= dave.viewport_size["width"]
+    dave.close()
+
     for step in range(200):
         if is_over(ada) and is_over(bob):
             break
@@ -157,9 +191,12 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     assert "Ada" in seats.inner_text() and "Bob" in seats.inner_text()
     # The level menu says what each computer level is worth, as the game's package stores it.
     stored = lobby_server.get("/api/meta")
-    (akros,) = [game for game in stored["games"] if game["name"] == "akros"]
-    menu = bob.locator('.new-game[data-game="akros"] select[name="level"]')
-    for level, rating in akros["level_ratings"].items():
-        assert f"≈{rating}" in menu.locator(f'option[value="{level}"]').inner_text()
+    for shown in stored["games"]:
+        menu = bob.locator(f'.new-game[data-game="{shown["name"]}"] select[name="level"]')
+        assert {"beginner", "easy", "medium"} <= set(shown["level_ratings"])
+        for level, rating in shown["level_ratings"].items():
+            text = menu.locator(f'option[value="{level}"]').inner_text()
+            within = shown["level_intervals"][level]
+            assert f"≈{rating}" + (f" ± {within}" if within else "") in text
     for page in (ada, bob, carol):
         assert page.js_errors == []

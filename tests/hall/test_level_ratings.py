@@ -32,3 +32,26 @@ def test_level_ratings_are_stored_data_for_real_levels(name):
     assert ratings == sorted(ratings)
     (shown,) = [game for game in _meta().games if game.name == name]
     assert shown.level_ratings == stored["ratings"]
+
+
+@pytest.mark.parametrize("name", WITH_RATINGS)
+def test_the_levels_have_ratings_with_intervals_from_enough_games(name):
+    """Each rated level has its interval (relative to beginner, the anchor) and the games it
+    played; beginner, easy and medium are rated everywhere. (Äcädmü's ``hard`` is still to be
+    measured: its schedule rows are there, its games too slow for one run yet; ``perfect``
+    costs too much to rate this way.)"""
+    plugin = plugins()[name]
+    stored = json.loads(plugin.resource_text(plugin.level_ratings))
+    assert {"beginner", "easy", "medium"} <= set(stored["ratings"])
+    assert set(stored["interval_95"]) == set(stored["ratings"])
+    assert stored["interval_95"]["beginner"] == 0  # the anchor: its rating is chosen
+    for level in stored["ratings"]:
+        assert stored["games"][level] >= 30, (level, stored["games"][level])
+        assert 0 < stored["interval_95"][level] < 700 or level == "beginner"
+    (shown,) = [game for game in _meta().games if game.name == name]
+    assert shown.level_intervals == stored["interval_95"]
+
+
+def test_every_akros_level_but_perfect_is_rated():
+    stored = json.loads(plugins()["akros"].resource_text(plugins()["akros"].level_ratings))
+    assert set(stored["ratings"]) == {"beginner", "easy", "medium", "hard"}

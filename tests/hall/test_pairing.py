@@ -153,3 +153,30 @@ def test_asking_again_keeps_ones_place():
 def test_the_creators_seat():
     assert seat_of_creator(1, 2, coin=0) == 1
     assert seat_of_creator("random", 2, coin=3) == 1
+
+
+def test_two_players_of_one_browser_never_meet_in_a_rated_game():
+    """One person with two accounts: a browser on both sides of a rated seek or pool."""
+    lobby = Lobby()
+    laptop, phone = frozenset({"laptop"}), frozenset({"laptop", "phone"})
+    rated = replace(seek("s1", "ada"), rated=True, browsers=laptop)
+    casual = replace(seek("s2", "ada"), browsers=laptop)
+    lobby.add(rated), lobby.add(casual)
+    with pytest.raises(LobbyError, match="needs two people") as refused:
+        lobby.check_accept("s1", "bob", phone)
+    assert refused.value.reason == "self_pairing"
+    assert lobby.check_accept("s2", "bob", phone) == casual  # casual: anyone
+    assert lobby.check_accept("s1", "carol", frozenset({"home"})) == rated
+    ada, bob = (
+        replace(waiting("ada", 1500), browsers=laptop),
+        replace(waiting("bob", 1500), browsers=phone),
+    )
+    assert not can_pair(ada, bob, 0.0)
+    assert can_pair(replace(ada, rated=False), replace(bob, rated=False), 0.0)
+    lobby.wait(ada)
+    with pytest.raises(LobbyError, match="ada, an account used in this browser") as refused:
+        lobby.wait(bob)
+    assert refused.value.reason == "self_pairing" and "bob" not in lobby.waiting
+    lobby.wait(replace(bob, clock="3+2"))  # another pool: no game between them can come of it
+    lobby.waiting["ada"] = replace(bob, player="ada", name="ada", clock="3+2")  # as if both got in
+    assert lobby.pair(100.0) == []

@@ -65,9 +65,14 @@ class Server:
         self.db_url = db_url
         self.histories: dict[int, History] = {}
 
-    def browser(self) -> CheckedClient:
-        """Another browser (its own cookie jar) on the same running app and event loop."""
-        other = CheckedClient(self.app)
+    def browser(self, address: str | None = None) -> CheckedClient:
+        """Another browser (its own cookie jar) on the same running app and event loop, from
+        the network address ``address`` (default: the test client's)."""
+        other = (
+            CheckedClient(self.app)
+            if address is None
+            else CheckedClient(self.app, client=(address, 50000))
+        )
         other.portal = self.client.portal
         return other
 

@@ -53,6 +53,8 @@ def test_meta_lists_games_options_and_levels(server):
         ({"options": {"discs": "/etc/passwd"}}, 400, "bad_option"),
         ({"options": {"discs": "pyproject.toml"}}, 400, "bad_option"),
         ({"mode": "computer", "level": "grandmaster"}, 400, "bad_level"),
+        ({"mode": "computer", "level": "mcts:100000"}, 400, "bad_level"),  # unbounded search
+        ({"mode": "computer", "level": "greedy:0.5"}, 400, "bad_level"),
         ({"mode": "online", "seat": 2}, 400, "bad_seat"),
         ({"mode": "solitaire"}, 400, "bad_request"),
         ({"options": [1, 2]}, 400, "bad_request"),

@@ -105,7 +105,11 @@ def test_a_new_browser_is_a_player_with_a_readable_name_it_may_change(hall_serve
     assert browser.put("/api/me/name", json={"name": "Ada"}).json()["name"] == "Ada"
     other = hall_server.browser()
     refused(other.put("/api/me/name", json={"name": "ADA"}), 409, "name_taken")
-    refused(other.put("/api/me/name", json={"name": "\u0410da"}), 409, "name_taken")  # Cyrillic А
+    cyrillic, marked = "\u0410\u0501\u0430", "A\u0301da"  # Аԁа, Áda
+    refused(other.put("/api/me/name", json={"name": cyrillic}), 409, "name_taken")
+    refused(other.put("/api/me/name", json={"name": marked}), 409, "name_taken")
+    error = refused(other.put("/api/me/name", json={"name": "\u0410da"}), 400, "bad_name")
+    assert "one script" in error["message"]  # a Cyrillic А among Latin letters
     refused(other.put("/api/me/name", json={"name": "A\x00da"}), 400, "bad_name")
     refused(other.put("/api/me/name", json={"name": "A" * 1000}), 400, "bad_request")
     error = refused(other.put("/api/me/name", json={"name": "x<b>x</b>"}), 400, "bad_name")
@@ -164,26 +168,50 @@ def test_a_wrong_password_is_refused_and_sign_ins_are_rate_limited(hall_server):
     signed_up(hall_server, "Ada")
     now = [1000.0]
     hall_server.app.state.hall.clock = lambda: now[0]
-    guesser = hall_server.browser()
+    guesser = hall_server.browser()  # at the test client's address
     for _ in range(MAX_FAILURES):
         refused(guesser.post("/api/account/login", json={"username": "Ada", "password": "x" * 8}),
                 401, "wrong_password")  # fmt: skip
-    # Now even the right password waits, for this username from anywhere...
-    elsewhere = hall_server.browser()
+    # Now even the right password waits, for this username from this address...
     good = {"username": "Ada", "password": PASSWORD}
-    error = refused(elsewhere.post("/api/account/login", json=good), 429, "too_many_attempts")
+    error = refused(guesser.post("/api/account/login", json=good), 429, "too_many_attempts")
+    assert f"{MAX_FAILURES} failed sign-ins as this username" in error["message"]
     assert "seconds" in error["message"]
-    assert elsewhere.get("/api/me").json()["account"] is False
+    assert guesser.get("/api/me").json()["account"] is False
     # ... and an unknown username answers as a wrong password does.
-    refused(elsewhere.post("/api/account/login", json={"username": "Nobody", "password": PASSWORD}),
+    refused(guesser.post("/api/account/login", json={"username": "Nobody", "password": PASSWORD}),
             401, "wrong_password")  # fmt: skip
     now[0] += 301
-    assert elsewhere.post("/api/account/login", json=good).json()["account"] is True
+    assert guesser.post("/api/account/login", json=good).json()["account"] is True
     # One address trying many usernames is stopped too (later: many people may share one).
     for index in range(MAX_ADDRESS_FAILURES):
         guess = {"username": f"User{index}", "password": PASSWORD}
         refused(guesser.post("/api/account/login", json=guess), 401, "wrong_password")
-    refused(guesser.post("/api/account/login", json=good), 429, "too_many_attempts")
+    error = refused(guesser.post("/api/account/login", json=good), 429, "too_many_attempts")
+    assert f"{MAX_ADDRESS_FAILURES} failed sign-ins from your network address" in error["message"]
+
+
+def test_a_strangers_failed_sign_ins_do_not_lock_the_owner_out(hall_server):
+    """Limits are per address and username and per address, never per username alone: an
+    attacker failing as Ada, even past every limit, leaves Ada free to sign in from home."""
+    signed_up(hall_server, "Ada")
+    now = [1000.0]
+    hall_server.app.state.hall.clock = lambda: now[0]
+    attacker = hall_server.browser()
+    for _ in range(MAX_ADDRESS_FAILURES + 1):
+        attacker.post("/api/account/login", json={"username": "Ada", "password": "x" * 8})
+    good = {"username": "Ada", "password": PASSWORD}
+    refused(attacker.post("/api/account/login", json=good), 429, "too_many_attempts")
+    home = hall_server.browser("198.51.100.7")
+    assert home.post("/api/account/login", json=good).json()["account"] is True
+    # Ada's own mistyping at home counts at home only, and a good sign-in clears it.
+    for _ in range(MAX_FAILURES - 1):
+        refused(home.post("/api/account/login", json={"username": "Ada", "password": "y" * 8}),
+                401, "wrong_password")  # fmt: skip
+    assert home.post("/api/account/login", json=good).json()["account"] is True
+    refused(home.post("/api/account/login", json={"username": "Ada", "password": "y" * 8}),
+            401, "wrong_password")  # fmt: skip
+    assert home.post("/api/account/login", json=good).json()["account"] is True
 
 
 def test_accounts_made_from_one_address_are_limited(hall_server):
@@ -336,6 +364,75 @@ def test_accepting_a_seek_seats_both_players_and_tells_the_creator(hall_server):
     refused(guest.post(f"/api/seeks/{info['id']}/accept"), 404, "unknown_seek")
     assert guest.get(f"/api/games/{game['id']}").json()["you"] == [1]
     assert hall_server.browser().get(f"/api/games/{game['id']}").json()["you"] == []  # watches
+
+
+def _second_account_in_the_same_browser(server: Any, browser: Any, name: str) -> Any:
+    """Another tab of ``browser`` (its identity cookie), signed up as ``name``: one person
+    with two accounts in one browser."""
+    tab = server.browser()
+    tab.cookies.set("gh_player", browser.cookies.get("gh_player"))
+    answer = tab.post("/api/account/signup", json={"username": name, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    return tab
+
+
+def test_two_accounts_of_one_browser_cannot_play_a_rated_game(hall_server):
+    ada = signed_up(hall_server, "Ada")
+    bob = _second_account_in_the_same_browser(hall_server, ada, "Bob")
+    with ada.websocket_connect("/ws/lobby") as lobby:
+        lobby.send_json({"type": "hello"})
+        lobby_receive(lobby, "lobby")
+        rated = seek(ada, rated=True).json()
+        error = refused(bob.post(f"/api/seeks/{rated['id']}/accept"), 409, "self_pairing")
+        assert "Ada" in error["message"] and "rated" in error["message"]
+        assert [s["id"] for s in bob.get("/api/seeks").json()["seeks"]] == [rated["id"]]
+        # Casual games between them are fine, and a stranger may take the rated one.
+        casual = seek(ada, rated=False).json()
+        assert bob.post(f"/api/seeks/{casual['id']}/accept").status_code == 200
+        carol = signed_up(hall_server, "Carol")
+        assert carol.post(f"/api/seeks/{rated['id']}/accept").status_code == 200
+
+
+def test_a_browser_seen_holding_both_accounts_sessions_is_one_person(hall_server):
+    """Ada seeks from her phone; the laptop where she signed in before has since switched to
+    Bob (signing in as him without signing out): Bob may not take her rated seek, there or
+    from his own browser."""
+    bob_home = signed_up(hall_server, "Bob")
+    laptop = signed_up(hall_server, "Ada")
+    phone = hall_server.browser()
+    phone.post("/api/account/login", json={"username": "Ada", "password": PASSWORD})
+    laptop.post("/api/account/login", json={"username": "Bob", "password": PASSWORD})
+    assert laptop.get("/api/me").json()["name"] == "Bob"
+    with phone.websocket_connect("/ws/lobby") as lobby:
+        lobby.send_json({"type": "hello"})
+        lobby_receive(lobby, "lobby")
+        rated = seek(phone, rated=True).json()
+        refused(laptop.post(f"/api/seeks/{rated['id']}/accept"), 409, "self_pairing")
+        refused(bob_home.post(f"/api/seeks/{rated['id']}/accept"), 409, "self_pairing")
+        carol = signed_up(hall_server, "Carol")
+        assert carol.post(f"/api/seeks/{rated['id']}/accept").status_code == 200
+
+
+def test_quick_pairing_never_rates_two_accounts_of_one_browser(hall_server):
+    ada = signed_up(hall_server, "Ada")
+    bob = _second_account_in_the_same_browser(hall_server, ada, "Bob")
+    with ada.websocket_connect("/ws/lobby") as a, bob.websocket_connect("/ws/lobby") as b:
+        for ws in (a, b):
+            ws.send_json({"type": "hello"})
+            lobby_receive(ws, "lobby")
+        a.send_json({"type": "pair", "game": "nim", "clock": "3+2", "rated": True})
+        lobby_until(a, lambda m: m["waiting"])
+        b.send_json({"type": "pair", "game": "nim", "clock": "3+2", "rated": True})
+        error = lobby_receive(b, "error")
+        assert error["code"] == "self_pairing" and "Ada" in error["message"]
+        tick(hall_server)
+        assert hall_server.app.state.hall.lobby.pools() == {("nim", "3+2", True): 1}  # Ada's
+        # A casual wait of the same two is paired as usual.
+        a.send_json({"type": "pair", "game": "nim", "clock": "3+2"})
+        b.send_json({"type": "pair", "game": "nim", "clock": "3+2"})
+        lobby_until(b, lambda m: m["waiting"])
+        tick(hall_server)
+        assert lobby_receive(a, "paired")["rated"] is False
 
 
 def test_a_seek_for_a_game_with_a_file_option_can_be_accepted(hall_server):

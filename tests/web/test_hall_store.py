@@ -45,6 +45,27 @@ def test_players_get_a_name_once_and_names_are_unique(hall):
     assert hall.names_of(["p1", "p2", "nobody"]) == {"p1": "Taken1", "p2": "Ada"}
 
 
+def test_names_are_rekeyed_when_the_look_alike_rule_changes(hall):
+    """Names stored under an older rule's key get the new key (and their account's username
+    key too); a name that now looks like an older one keeps its old key."""
+    hall.ensure_player("p1", lambda: ("Alice", "alice"))
+    hall.ensure_player("p2", lambda: ("AIice", "aiice"))  # allowed by the old rule
+    hall.ensure_player("b3", lambda: ("Zed", "zed"))
+    hall.create_account("p3", "Bob", "bob", "hash", browser="b3")
+
+    def key(name: str) -> str:
+        return name.casefold().replace("i", "l")
+
+    assert hall.rekey_names(key) == ["AIice"]
+    assert hall.player_by_name("allce").id == "p1"
+    assert hall.player_by_name("aiice").id == "p2"
+    assert hall.account("bob") is not None  # unchanged keys stay
+    assert hall.rekey_names(lambda name: key(name).upper()) == ["AIice"]
+    assert hall.account("BOB") is not None and hall.account("bob") is None
+    assert hall.player_by_name("ALLCE").id == "p1"  # the older name has the new key
+    assert hall.player_by_name("aiice").id == "p2"
+
+
 def test_accounts_sessions_and_signing_out_everywhere(hall):
     hall.ensure_player("b1", lambda: ("Ada", "ada"))  # the browser was called Ada already
     hall.create_account("p1", "Ada", "ada", "hash", browser="b1")

@@ -2,12 +2,14 @@
 
 Levels have the same names everywhere (command line and web): ``beginner``, ``easy``,
 ``medium``, ``hard``, ``perfect`` (see :mod:`gamehall.ai.levels`). The plain players ``random``,
-``greedy`` and ``mcts`` can be named too.
+``greedy`` and ``mcts`` can be named too, and two families of stepping stones between levels
+(used to measure the levels' ratings): ``greedy:P`` (greedy with probability P, else random) and
+``mcts:N`` (MCTS with N simulations a move).
 """
 
 from __future__ import annotations
 
-from gamehall.ai.basic import GreedyAgent, RandomAgent
+from gamehall.ai.basic import GreedyAgent, MixedAgent, RandomAgent
 from gamehall.ai.levels import LEVEL_NAMES, LevelAgent
 from gamehall.ai.mcts import MCTSAgent
 from gamehall.core import Agent, GamehallError
@@ -37,8 +39,34 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
         return GreedyAgent(seed)
     if key == "mcts":
         return MCTSAgent(simulations=2000, seed=seed)
+    family, _, amount = key.partition(":")
+    share = _share(amount) if family == "greedy" else None
+    if share is not None:
+        return MixedAgent(share, seed)
+    if (
+        family == "mcts"
+        and amount.isascii()
+        and amount.isdigit()
+        and 1 <= int(amount) <= MAX_SIMULATIONS
+    ):
+        return MCTSAgent(simulations=int(amount), seed=seed)
     choices = ", ".join([*LEVELS, *PLAYERS])
-    raise GamehallError(f"unknown player {name!r}; choose one of: {choices}")
+    raise GamehallError(
+        f"unknown player {name!r}; choose one of: {choices}, greedy:P (0 <= P <= 1) or "
+        f"mcts:N (1 <= N <= {MAX_SIMULATIONS})"
+    )
+
+
+MAX_SIMULATIONS = 100_000
+
+
+def _share(text: str) -> float | None:
+    """``P`` of ``greedy:P`` if it is a number from 0 to 1."""
+    try:
+        share = float(text)
+    except ValueError:
+        return None
+    return share if 0.0 <= share <= 1.0 else None
 
 
 __all__ = [
@@ -47,6 +75,7 @@ __all__ = [
     "GreedyAgent",
     "LevelAgent",
     "MCTSAgent",
+    "MixedAgent",
     "RandomAgent",
     "make_agent",
 ]

@@ -1,4 +1,4 @@
-"""The simplest players, for any game on the core protocol: random and greedy."""
+"""The simplest players, for any game on the core protocol: random, greedy, and a mix of the two."""
 
 from __future__ import annotations
 
@@ -39,3 +39,21 @@ class GreedyAgent(Agent):
             elif value == best_value:
                 best.append(action)
         return self.rng.choice(best)
+
+
+class MixedAgent(Agent):
+    """Plays greedy with probability ``greedy`` and a random legal action otherwise: a player
+    between ``beginner`` and ``easy``, a stepping stone when the levels' ratings are measured."""
+
+    def __init__(self, greedy: float, seed: int | None = None) -> None:
+        if not 0.0 <= greedy <= 1.0:
+            raise ValueError(f"the greedy share is between 0 and 1, not {greedy}")
+        self.name = f"greedy:{greedy:g}"
+        self.share = greedy
+        self.rng = random.Random(seed)
+        self.random = RandomAgent(self.rng.getrandbits(32))
+        self.greedy = GreedyAgent(self.rng.getrandbits(32))
+
+    def choose(self, state: State) -> Action:
+        chosen = self.greedy if self.rng.random() < self.share else self.random
+        return chosen.choose(state)

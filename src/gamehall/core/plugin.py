@@ -384,13 +384,21 @@ class GamePlugin:
             return None
         return parse_page(text, f"{self.name} {self.how_to_play}")
 
-    def level_ratings_table(self) -> dict[str, int]:
-        """The computer levels' fixed ratings (empty if the game has none)."""
+    def _level_ratings_data(self) -> dict[str, Any]:
         if "level_ratings" not in self._cache:
             text = self.resource_text(self.level_ratings)
-            ratings = json.loads(text).get("ratings", {}) if text else {}
-            self._cache["level_ratings"] = {str(k): int(v) for k, v in ratings.items()}
-        return dict(self._cache["level_ratings"])
+            self._cache["level_ratings"] = json.loads(text) if text else {}
+        return self._cache["level_ratings"]
+
+    def level_ratings_table(self) -> dict[str, int]:
+        """The computer levels' fixed ratings (empty if the game has none)."""
+        ratings = self._level_ratings_data().get("ratings", {})
+        return {str(k): int(v) for k, v in ratings.items()}
+
+    def level_intervals_table(self) -> dict[str, int]:
+        """Half the 95% interval of each level's rating, relative to the anchor level's."""
+        intervals = self._level_ratings_data().get("interval_95", {})
+        return {str(k): int(v) for k, v in intervals.items()}
 
 
 __all__ = [

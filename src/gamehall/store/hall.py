@@ -190,6 +190,47 @@ class HallStore:
         with self.engine.connect() as conn:
             return self._player(conn, players_table.c.id == player_id)
 
+    def merged_into(self, account: str) -> list[str]:
+        """The anonymous players (browsers) whose games moved to this account."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(players_table.c.id).where(players_table.c.merged_into == account)
+                ).scalars()
+            )
+
+    def rekey_names(self, key: Callable[[str], str]) -> list[str]:
+        """Bring every stored name's key (and its account's username key) to ``key(name)``,
+        for when the rule of what looks alike changes; a name whose new key is another's
+        keeps its old one (both names were allowed; neither is taken away). Returns the
+        names that kept their old key."""
+        kept = []
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(players_table.c.id, players_table.c.name, players_table.c.name_key)
+                .where(players_table.c.merged_into.is_(None))
+                .order_by(players_table.c.created, players_table.c.id)
+            ).all()
+        for player_id, name, old in rows:
+            new = key(name)
+            if new == old or old.startswith("~"):
+                continue
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        update(players_table)
+                        .where(players_table.c.id == player_id)
+                        .values(name_key=new)
+                    )
+                    conn.execute(
+                        update(accounts_table)
+                        .where(accounts_table.c.player_id == player_id)
+                        .values(username_key=new)
+                    )
+            except IntegrityError:
+                kept.append(name)
+        return kept
+
     def player_by_name(self, name_key: str) -> PlayerRow | None:
         with self.engine.connect() as conn:
             return self._player(conn, players_table.c.name_key == name_key)

@@ -6,10 +6,12 @@
 - A session is a random token in the ``gh_session`` cookie; the store keeps only its SHA-256
   (:func:`token_hash`), so sessions are the server's to end: signing out ends one, signing out
   everywhere ends them all.
-- Sign-in attempts are limited per username and per client address (:class:`AttemptLimiter`):
-  after :data:`MAX_FAILURES` failures for one username, or :data:`MAX_ADDRESS_FAILURES` from one
-  address (many people may share one), within :data:`FAILURE_WINDOW` seconds, further attempts
-  are refused until the oldest failure leaves the window, so guessing is slow either way.
+- Failed sign-ins are limited as lichess limits them (:class:`AttemptLimiter`): per client
+  address and username (:data:`MAX_FAILURES`) and per client address (:data:`MAX_ADDRESS_FAILURES`,
+  more, since many people may share one), within :data:`FAILURE_WINDOW` seconds; past either,
+  attempts from that address are refused until the oldest failure leaves the window. Never per
+  username alone: a stranger failing to sign in as someone would lock them out everywhere, so
+  the owner signing in from their own address is never slowed by others' failures.
 - Accounts made from one address are limited too (:data:`MAX_ADDRESS_SIGNUPS` in
   :data:`SIGNUP_WINDOW`), and at most :data:`HASHING_AT_ONCE` hashes are computed at once (each
   takes 64 MiB and tens of milliseconds), so a flood of sign-ups or sign-ins costs the server a
@@ -30,7 +32,9 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 """Characters; the bound keeps hashing cost fixed whatever is sent."""
 MAX_FAILURES = 5
+"""Failed sign-ins as one username from one address within the window."""
 MAX_ADDRESS_FAILURES = 30
+"""Failed sign-ins from one address (any usernames) within the window."""
 FAILURE_WINDOW = 300.0
 MAX_ADDRESS_SIGNUPS = 10
 SIGNUP_WINDOW = 3600.0
@@ -80,8 +84,8 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class AttemptLimiter:
-    """Failed attempts per key (a username, a client address) in a sliding window; time is
-    given by the caller."""
+    """Failed attempts per key (an address and a username, an address) in a sliding window;
+    time is given by the caller."""
 
     max_failures: int = MAX_FAILURES
     window: float = FAILURE_WINDOW

@@ -92,6 +92,7 @@ def _meta() -> MetaAnswer:
                 rules=plugin.rules_text is not None,
                 puzzles=plugin.solver is not None and plugin.judgement is not None,
                 level_ratings=plugin.level_ratings_table(),
+                level_intervals=plugin.level_intervals_table(),
             )
         )
     return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))

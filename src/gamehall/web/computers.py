@@ -61,7 +61,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamehall.ai import make_agent
+from gamehall.ai import LEVELS, make_agent
 from gamehall.ai.basic import RandomAgent
 from gamehall.core import Agent, Game, GamehallError, Limit, State
 from gamehall.web.engine import start_state
@@ -340,7 +340,13 @@ class Computers:
         self._warming: asyncio.Task[None] | None = None
 
     def check_level(self, level: str) -> None:
-        """Refuse a level no agent can be made for."""
+        """Refuse a level no agent can be made for, and the stepping stones (``greedy:P``,
+        ``mcts:N``): players for measuring the levels, whose search has no time bound."""
+        if ":" in level:
+            raise ProtocolError(
+                ErrorCode.BAD_LEVEL,
+                f"{level[:40]!r} is not a computer level; levels are: {', '.join(LEVELS)}",
+            )
         try:
             (self.factory or make_agent)(level, 0)
         except GamehallError as error:

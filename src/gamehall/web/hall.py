@@ -38,6 +38,7 @@ from gamehall.core import GamehallError, UnknownGameError, game_class
 from gamehall.store import HallStore, NameTaken, PlayerRow, RatedResult, now_text
 from gamehall.web import names as naming
 from gamehall.web.accounts import (
+    FAILURE_WINDOW,
     HASHING_AT_ONCE,
     MAX_ADDRESS_FAILURES,
     MAX_ADDRESS_SIGNUPS,
@@ -95,6 +96,9 @@ PROVISIONAL_DEVIATION = 110.0
 LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 150.0
 LIVE_GAMES_SHOWN = 50
+MAX_REMEMBERED_ACCOUNTS = 100_000
+MAX_BROWSERS_PER_ACCOUNT = 20
+"""Bounds of what the hall remembers of which browsers hold an account's sessions."""
 TICK = 1.0
 """Seconds between the lobby's rounds of lapsing seeks and pairing."""
 WAIT_LEASE = 30.0
@@ -106,6 +110,7 @@ _RULE_CODES = {
     "too_many_seeks": ErrorCode.TOO_MANY_SEEKS,
     "lobby_full": ErrorCode.LOBBY_FULL,
     "own_seek": ErrorCode.OWN_SEEK,
+    "self_pairing": ErrorCode.SELF_PAIRING,
     "unknown_seek": ErrorCode.UNKNOWN_SEEK,
     "not_your_seek": ErrorCode.NOT_YOUR_SEEK,
     "bad_clock": ErrorCode.BAD_CLOCK,
@@ -149,7 +154,7 @@ class Hall:
         self.hub = hub
         self.store = HallStore(hub.store)
         self.passwords = passwords or Passwords()
-        self.users = AttemptLimiter(MAX_FAILURES)
+        self.sign_ins = AttemptLimiter(MAX_FAILURES)  # by address and username
         self.addresses = AttemptLimiter(MAX_ADDRESS_FAILURES)
         self.signups = AttemptLimiter(MAX_ADDRESS_SIGNUPS, SIGNUP_WINDOW)
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
@@ -158,6 +163,8 @@ class Hall:
         self.min_games, self.max_deviation = leaderboard
         self.tick_every = tick
         self.connections: dict[str, dict[Connection, Me]] = {}
+        self.session_browsers: dict[str, set[str]] = {}
+        """Browsers seen holding a session of each account (since start; see browsers_of)."""
         self.away: dict[str, float] = {}
         self._dirty = asyncio.Event()
         self._tasks: list[asyncio.Task[Any]] = []
@@ -170,6 +177,8 @@ class Hall:
 
     async def start(self) -> None:
         self.hub.listeners.append(self)
+        for name in await self.db(self.store.rekey_names, naming.name_key):
+            log.warning("the name %r looks like another's; it keeps its old key", name)
         self.bus.subscribe(self._on_event)
         if self.bus.shared:  # other processes' seeks stay; those of one that died lapse
             await self.db(self.store.remove_lapsed_seeks)
@@ -288,12 +297,35 @@ class Hall:
             if account is not None:
                 player = await self.db(self.store.player, account)
                 if player is not None:
+                    self._seen(player.id, browser)
                     return Me(player, browser, session)
         if browser is None:  # a socket without cookies: a guest for this connection only
             guest = "guest-" + secrets.token_urlsafe(12)
             return Me(PlayerRow(guest, "guest", now_text(), False), None, None)
         player = await self.db(self.store.ensure_player, browser, _draw_name)
         return Me(player, browser, None)
+
+    def _seen(self, account: str, browser: str | None) -> None:
+        if browser is None:
+            return
+        seen = self.session_browsers.get(account)
+        if seen is None:
+            if len(self.session_browsers) >= MAX_REMEMBERED_ACCOUNTS:
+                del self.session_browsers[next(iter(self.session_browsers))]
+            seen = self.session_browsers[account] = set()
+        if len(seen) < MAX_BROWSERS_PER_ACCOUNT:
+            seen.add(browser)
+
+    async def browsers_of(self, me: Me) -> frozenset[str]:
+        """The browsers this player is known by: this request's identity cookie, those seen
+        holding its sessions, and those whose anonymous player moved to its account. Two
+        players sharing one are one person, as far as rated games go."""
+        found = set(self.session_browsers.get(me.id, ()))
+        if me.browser is not None:
+            found.add(me.browser)
+        if me.player.account:
+            found |= set(await self.db(self.store.merged_into, me.id))
+        return frozenset(found)
 
     async def me_answer(self, me: Me) -> MeAnswer:
         sessions = await self.db(self.store.sessions_of, me.id) if me.signed_in else None
@@ -382,21 +414,24 @@ class Hall:
         """Sign in; returns who this browser now is and the session token. The anonymous
         player's games move to the account."""
         key = naming.name_key(username)
+        pair = f"{address}\n{key}"  # a name key has no line break
         now = self.clock()
-        wait = max(self.users.retry_after([key], now), self.addresses.retry_after([address], now))
-        if wait > 0:
-            raise ProtocolError(
-                ErrorCode.TOO_MANY_ATTEMPTS,
-                f"too many failed sign-ins; try again in {int(wait) + 1} seconds",
-            )
+        _refuse_sign_in(
+            self.sign_ins.retry_after([pair], now),
+            f"{MAX_FAILURES} failed sign-ins as this username from your network address",
+        )
+        _refuse_sign_in(
+            self.addresses.retry_after([address], now),
+            f"{MAX_ADDRESS_FAILURES} failed sign-ins from your network address",
+        )
         found = await self.db(self.store.account, key)
         password_hash = found[1] if found is not None else None
         good = await self._hashing_work(self.passwords.verify, password_hash, password)
         if found is None or not good:
-            self.users.failed([key], now)
+            self.sign_ins.failed([pair], now)
             self.addresses.failed([address], now)
             raise ProtocolError(ErrorCode.WRONG_PASSWORD, "wrong username or password")
-        self.users.succeeded([key])
+        self.sign_ins.succeeded([pair])
         player_id = found[0]
         if self.passwords.needs_rehash(found[1]):
             new_hash = await self._hashing_work(self.passwords.hash, password)
@@ -486,6 +521,7 @@ class Hall:
             created=now,
             expires=now + SEEK_LIFETIME,
             address=address,
+            browsers=await self.browsers_of(me) if body.rated else frozenset(),
         )
         try:
             self.lobby.add(seek)
@@ -513,7 +549,7 @@ class Hall:
         if seek_id not in self.lobby.seeks and self.bus.shared:
             await self._reload_seeks()  # made on another process a moment ago
         try:
-            seek = self.lobby.check_accept(seek_id, me.id)
+            seek = self.lobby.check_accept(seek_id, me.id, await self.browsers_of(me))
         except RuleError as error:
             raise refused(error) from None
         if seek.rated and not me.signed_in:
@@ -549,8 +585,9 @@ class Hall:
             raise ProtocolError(ErrorCode.ACCOUNT_NEEDED, "rated games need an account: sign in")
         name, _ = self._game(message.game, {}, message.rated)
         rating = await self._rating(me.id, name)
+        browsers = await self.browsers_of(me) if message.rated else frozenset()
         entry = WaitingEntry(
-            me.id, me.player.name, rating.rating, name, clock, message.rated, self.clock()
+            me.id, me.player.name, rating.rating, name, clock, message.rated, self.clock(), browsers
         )
         try:
             self.lobby.wait(entry)
@@ -923,6 +960,16 @@ class Hall:
 def _draw_name() -> tuple[str, str]:
     name = naming.random_name()
     return name, naming.name_key(name)
+
+
+def _refuse_sign_in(wait: float, limit: str) -> None:
+    """A 429 naming the sign-in limit reached (``limit``) and when to try again."""
+    if wait > 0:
+        raise ProtocolError(
+            ErrorCode.TOO_MANY_ATTEMPTS,
+            f"{limit} within {FAILURE_WINDOW / 60:g} minutes, the most allowed; "
+            f"try again in {int(wait) + 1} seconds",
+        )
 
 
 def _checked_name(name: str) -> str:

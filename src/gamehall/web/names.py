@@ -1,18 +1,28 @@
 """Player names: what one may be called in the hall, and a readable name until one is chosen.
 
-A name is 3 to 20 characters: letters (any script), digits, ``_`` and ``-``, starting with a
-letter or digit; it is unique in the hall regardless of case and of look-alike letters (its
-:func:`name_key`: ``Аda`` with a Cyrillic ``А``, or ``Ａｄａ`` in full width, is ``Ada``), so
-nobody can pass for another by a look-alike; names are shown as text only. Names that would read
-as the server speaking (``computer``, ``chance``, ``admin``…) are kept back. Account usernames follow the same rule, since the username becomes the name.
+A name is 3 to 20 characters: letters, digits, ``_`` and ``-``, starting with a letter or digit,
+in one script (Latin, Cyrillic, Greek…; Han may go with Hiragana and Katakana, Bopomofo or
+Hangul, and any of those with Latin, as Unicode TR39's "highly restrictive" level allows), so
+``Аda`` with a Cyrillic ``А`` is refused outright. It is unique in the hall up to what a reader
+cannot tell apart (its :func:`name_key`): case, full-width forms, combining marks (``Adá`` is
+``Ada``) and look-alike letters by Unicode's confusables data (TR39's skeleton: ``ΑΝΝΑ`` in
+Greek is ``ANNA``, ``rn`` is ``m``, ``0`` is ``O``, ``1`` and ``I`` are ``l``), so nobody can
+pass for another. Names are shown as text only. Names that would read as the server speaking
+(``computer``, ``chance``, ``admin``…) are kept back. Account usernames follow the same rule,
+since the username becomes the name.
+
+The confusables data comes from ``confusable-homoglyphs`` (Unicode's ``confusables.txt`` as
+pairs of a character and its prototype, stored both ways); :func:`prototype` reads the
+direction back from it (see there).
 """
 
 from __future__ import annotations
 
 import secrets
 import unicodedata
+from functools import cache
 
-from confusable_homoglyphs import confusables
+from confusable_homoglyphs import categories, confusables
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
@@ -43,21 +53,58 @@ def normalise(name: str) -> str:
     return unicodedata.normalize("NFKC", name).strip()
 
 
-def skeleton(name: str) -> str:
-    """The name with every letter that looks like a Latin one replaced by it (Unicode's
-    confusables data, through ``confusable-homoglyphs``)."""
-    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
-    latin = {}
-    for entry in found:
-        shapes = [g["c"] for g in entry["homoglyphs"] if len(g["c"]) == 1]
-        if shapes:
-            latin[entry["character"]] = shapes[0]
-    return "".join(latin.get(char, char) for char in name)
+@cache
+def prototype(char: str) -> str:
+    """The character's prototype in Unicode's confusables data (itself if it has none).
+
+    The library keeps each ``source → prototype`` line both ways, so a character's list holds
+    its one prototype if it is a source, or every source that looks like it if it is a
+    prototype (prototypes are never sources, and sources are single characters). A list of
+    one is ambiguous only for a prototype with a single source: then the pair's member with
+    the lower code point (ASCII first) stands for both, which is all a comparison needs."""
+    found = confusables.confusables_data.get(char)
+    if not found:
+        return char
+    if len(found) > 1:
+        return char  # several sources look like it: a prototype
+    other = found[0]["c"].replace("\u200e", "")  # the data marks right-to-left ones so
+    if len(other) != 1:
+        return other  # a sequence: sources are single characters, so this is the prototype
+    mirrored = confusables.confusables_data.get(other) or []
+    if len(mirrored) > 1:
+        return other
+    return min(char, other, key=ord)
+
+
+def _without_marks(text: str) -> str:
+    """The text with its combining marks (accents, dots, tildes) taken off."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+def skeleton(text: str) -> str:
+    """TR39's skeleton: each character replaced by its prototype, marks taken off."""
+    return _without_marks("".join(prototype(c) for c in _without_marks(text)))
 
 
 def name_key(name: str) -> str:
-    """What must be unique: the normalised name's skeleton, case-folded."""
-    return skeleton(normalise(name)).casefold()
+    """What must be unique: the skeleton of the normalised name, then of its case-folded
+    form (``ВОВ`` in Cyrillic capitals is ``BOB``, and so ``bob``), with ``i`` and ``l`` as
+    one letter, since the capital ``I`` that case folding made ``i`` looks like ``l``."""
+    return skeleton(skeleton(normalise(name)).casefold()).replace("i", "l")
+
+
+def scripts(name: str) -> set[str]:
+    """The scripts of the name's letters (digits, ``_``, ``-`` and marks belong to none)."""
+    found = {categories.aliases_categories(c)[0] for c in name}
+    return found - {"COMMON", "INHERITED", "UNKNOWN"}
+
+
+_MIXES = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+"""The scripts one name may mix (TR39's highly restrictive level); otherwise one script."""
 
 
 def check_name(name: str) -> str:
@@ -72,7 +119,11 @@ def check_name(name: str) -> str:
     for char in name:
         if not (char.isalnum() or char in "_-"):
             raise BadName(f"a name has only letters, digits, '_' and '-'; {name!r} has {char!r}")
-    if name_key(name) in RESERVED:
+    used = scripts(name)
+    if len(used) > 1 and not any(used <= mix for mix in _MIXES):
+        listed = ", ".join(sorted(script.title() for script in used))
+        raise BadName(f"a name is written in one script; {name!r} mixes {listed}")
+    if name_key(name) in {name_key(word) for word in RESERVED}:
         raise BadName(f"{name!r} is kept back for the server's own use")
     return name
 
@@ -84,4 +135,12 @@ def random_name() -> str:
     )
 
 
-__all__ = ["MAX_LENGTH", "MIN_LENGTH", "BadName", "check_name", "name_key", "random_name"]
+__all__ = [
+    "MAX_LENGTH",
+    "MIN_LENGTH",
+    "BadName",
+    "check_name",
+    "name_key",
+    "random_name",
+    "skeleton",
+]

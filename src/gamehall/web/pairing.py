@@ -8,6 +8,9 @@ any monotonic origin), so the rules are tested without waiting. The web layer
   side its creator takes (a seat index, or ``"random"``). Anyone but its creator may accept it.
   A player has at most :data:`MAX_SEEKS_PER_PLAYER` open; a seek lapses after
   :data:`SEEK_LIFETIME` seconds or when its creator leaves the lobby.
+- **One person, one side**: a rated game never seats two players of one browser (its identity
+  cookie, or a browser seen holding both accounts' sessions): that would be one person rating
+  themselves. Seeks and waits carry their player's ``browsers`` for this.
 - **Quick pairing**: a player waits in a pool (a game, a time control, rated or casual); two
   waiting players of one pool are paired once their ratings are within both players' windows,
   each window :data:`WINDOW_START` wide at first and growing by :data:`WINDOW_GROWTH` a second
@@ -41,7 +44,8 @@ Side = int | Literal["random"]
 
 class LobbyError(ValueError):
     """A lobby request that breaks a rule; ``reason`` is one of: ``too_many_seeks``,
-    ``lobby_full``, ``own_seek``, ``unknown_seek``, ``not_your_seek``, ``bad_clock``."""
+    ``lobby_full``, ``own_seek``, ``self_pairing``, ``unknown_seek``, ``not_your_seek``,
+    ``bad_clock``."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -95,6 +99,7 @@ class Seek:
     created: float
     expires: float
     address: str | None = None  # the creator's network address (None: not known, e.g. restored)
+    browsers: frozenset[str] = frozenset()  # the creator's browsers (see the module docstring)
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,7 @@ class Waiting:
     clock: str | None
     rated: bool
     since: float
+    browsers: frozenset[str] = frozenset()
 
     @property
     def pool(self) -> tuple[str, str | None, bool]:
@@ -119,11 +125,22 @@ class Waiting:
         return min(WINDOW_MAX, WINDOW_START + WINDOW_GROWTH * waited)
 
 
+def one_browser(rated: bool, a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether a game between players of these browsers would be one person rating
+    themselves: a rated game with a browser on both sides."""
+    return rated and not a.isdisjoint(b)
+
+
 def can_pair(a: Waiting, b: Waiting, now: float) -> bool:
-    """Quick pairing's rule: one pool, two players, each rating inside the other's window."""
+    """Quick pairing's rule: one pool, two players (of two browsers if rated), each rating
+    inside the other's window."""
     gap = abs(a.rating - b.rating)
     return (
-        a.pool == b.pool and a.player != b.player and gap <= a.window(now) and gap <= b.window(now)
+        a.pool == b.pool
+        and a.player != b.player
+        and not one_browser(a.rated, a.browsers, b.browsers)
+        and gap <= a.window(now)
+        and gap <= b.window(now)
     )
 
 
@@ -180,12 +197,20 @@ class Lobby:
         del self.seeks[seek_id]
         return seek
 
-    def check_accept(self, seek_id: str, player: str) -> Seek:
-        """The seek ``player`` may accept (raises :class:`LobbyError` if none); it stays open
-        until :meth:`take` (after the game is made)."""
+    def check_accept(
+        self, seek_id: str, player: str, browsers: frozenset[str] = frozenset()
+    ) -> Seek:
+        """The seek ``player`` (of ``browsers``) may accept (raises :class:`LobbyError` if
+        none); it stays open until :meth:`take` (after the game is made)."""
         seek = self.find(seek_id)
         if seek.player == player:
             raise LobbyError("own_seek", "you cannot accept your own seek")
+        if one_browser(seek.rated, seek.browsers, browsers):
+            raise LobbyError(
+                "self_pairing",
+                f"the seek is {seek.name}'s, an account used in this browser too; a rated game "
+                "needs two people (accept a casual seek, or sign in from your own browser)",
+            )
         return seek
 
     def take(self, seek_id: str) -> Seek | None:
@@ -204,6 +229,17 @@ class Lobby:
         """Put a player in a pool (leaving any other they were in)."""
         if entry.player not in self.waiting and len(self.waiting) >= MAX_WAITING:
             raise LobbyError("lobby_full", f"{MAX_WAITING} players are waiting; try later")
+        for other in self.waiting.values():
+            if (
+                other.player != entry.player
+                and other.pool == entry.pool
+                and one_browser(entry.rated, entry.browsers, other.browsers)
+            ):
+                raise LobbyError(
+                    "self_pairing",
+                    f"{other.name}, an account used in this browser too, is waiting for this "
+                    "rated game; a rated game needs two people",
+                )
         old = self.waiting.get(entry.player)
         if old is not None and old.pool == entry.pool:
             entry = replace(entry, since=old.since)  # asking again keeps one's place
@@ -268,5 +304,6 @@ __all__ = [
     "Waiting",
     "can_pair",
     "check_clock",
+    "one_browser",
     "seat_of_creator",
 ]

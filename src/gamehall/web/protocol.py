@@ -84,6 +84,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_SEEK = "unknown_seek"
     NOT_YOUR_SEEK = "not_your_seek"
     OWN_SEEK = "own_seek"
+    SELF_PAIRING = "self_pairing"
     BAD_TEXT = "bad_text"
     TOO_LARGE = "too_large"
     OVER_LIMIT = "over_limit"
@@ -144,7 +145,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.NAME_TAKEN: (409, "another player has this name (names are unique regardless of case)"),
     ErrorCode.BAD_PASSWORD: (400, "sign-up: a password has 8 to 256 characters"),
     ErrorCode.WRONG_PASSWORD: (401, "sign-in: no account with this username and password"),
-    ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in: too many failed attempts for this username or address; the message says when to try again"),
+    ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in: too many failed attempts from this address (for this username, or for any); the message names the limit and says when to try again"),
     ErrorCode.SIGNED_IN: (409, "signed in already: sign out first (sign-up), or an account's name is its username (renaming)"),
     ErrorCode.ACCOUNT_NEEDED: (403, "rated games, and signing out, need an account: sign up or sign in"),
     ErrorCode.UNKNOWN_PLAYER: (404, "no player of this name"),
@@ -155,6 +156,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.UNKNOWN_SEEK: (404, "no open seek with this id (taken, cancelled or lapsed)"),
     ErrorCode.NOT_YOUR_SEEK: (403, "only the player who made a seek may cancel it"),
     ErrorCode.OWN_SEEK: (409, "nobody can accept their own seek"),
+    ErrorCode.SELF_PAIRING: (409, "a rated game between two accounts used in one browser (one person on both sides)"),
     ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
     ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
     ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),
@@ -680,6 +682,10 @@ class GameInfo(_Out):
     level_ratings: dict[str, int] = Field(
         default_factory=dict,
         description="the computer levels' fixed ratings, estimated by tournament (may be empty)",
+    )
+    level_intervals: dict[str, int] = Field(
+        default_factory=dict,
+        description="half the 95% interval of each level's rating, relative to beginner's",
     )
 
 

@@ -90,7 +90,9 @@ function newGameForm(game, levels) {
     { name: "level", id: id("level") },
     levels.map((level) => {
       const rating = game.level_ratings?.[level];
-      return h("option", { value: level, selected: level === "easy" }, capitalize(level), rating ? ` (≈${rating})` : "");
+      const within = game.level_intervals?.[level];
+      const shown = rating ? ` (≈${rating}${within ? ` ± ${within}` : ""})` : "";
+      return h("option", { value: level, selected: level === "easy" }, capitalize(level), shown);
     }),
   );
   const clockSelect = h(

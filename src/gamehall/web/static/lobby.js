@@ -224,28 +224,48 @@ export function lobbyPage(ctx) {
             "li",
             { class: "live-game", "data-id": game.id },
             h("a", { href: `/game/${encodeURIComponent(game.id)}`, class: "watch" }, ctx.titleOf(game.game)),
-            h(
-              "span",
-              { class: "live-players" },
-              game.players.map((name, index) => [index ? " vs " : "", playerLink(name)]),
-            ),
+            livePlayers(game),
             h("span", { class: "live-clock muted" }, `${clockText(game.clock)}${game.rated ? " · rated" : ""} · ${game.version} action${game.version === 1 ? "" : "s"}`),
-            game.clocks ? liveTimes(game.clocks) : null,
           ),
         ),
       ),
     );
   }
 
-  // The running clocks of the games being played, counted down from the lobby message.
+  // Each player's name with their clock; the running one counts down on its own between lobby
+  // messages. It counts from the server's time of the message (``sent``), not from when the
+  // message came: ``lateBy`` is how much longer this message took than the quickest one so far
+  // (arrival minus ``sent``, less the least of those: network time and the two machines'
+  // clock difference cancel), so a message held up on its way, or read late by a background
+  // tab, does not show a clock that much too high.
+  let quickest = Infinity;
+  function lateBy(sent) {
+    const took = Date.now() - sent;
+    quickest = Math.min(quickest, took);
+    return Math.min(took - quickest, 60_000);
+  }
   let times = [];
-  function liveTimes(info) {
+  function livePlayers(game) {
+    const info = game.clocks;
     const clocks = new Clocks();
-    clocks.set(info);
-    const spans = info.remaining.map(() => h("span", { class: "live-time" }));
-    const element = h("span", { class: "live-times" }, spans.map((span, index) => [index ? " · " : "", span]));
-    times.push({ clocks, spans, element });
-    showTimes();
+    if (info) {
+      clocks.set(info);
+      clocks.at -= lateBy(info.sent);
+    }
+    const spans = [];
+    const element = h(
+      "span",
+      { class: "live-players" },
+      game.players.map((name, seat) => {
+        const span = info && info.remaining[seat] !== null ? h("span", { class: "live-time", "data-seat": seat }) : null;
+        if (span) spans[seat] = span;
+        return [seat ? h("span", { class: "muted" }, " vs ") : "", h("span", { class: "live-seat" }, playerLink(name), span ? " " : "", span)];
+      }),
+    );
+    if (info) {
+      times.push({ clocks, spans, element });
+      showTimes();
+    }
     return element;
   }
   function showTimes() {
@@ -253,9 +273,11 @@ export function lobbyPage(ctx) {
     for (const entry of times) {
       entry.shown = true;
       entry.spans.forEach((span, seat) => {
+        if (!span) return;
         const left = entry.clocks.remaining(seat);
         span.textContent = left === null || left === undefined ? "–" : timeText(left);
         span.classList.toggle("running", entry.clocks.info.running === seat);
+        span.classList.toggle("low", left !== null && left < 20_000);
       });
     }
   }
