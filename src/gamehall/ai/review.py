@@ -220,15 +220,7 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         names = self.game.player_names
-        judgement = None
-        if self.judgement is not None:
-            j = self.judgement
-            judgement = {
-                "unit": j.unit,
-                "inaccuracy": j.inaccuracy,
-                "mistake": j.mistake,
-                "blunder": j.blunder,
-            }
+        judgement = judgement_json(self.judgement)
         return {
             "game": self.game.name,
             "tags": self.record.tags,
@@ -250,6 +242,18 @@ def _count(n: int, verdict: str) -> str:
     if n == 1 or verdict == "good":
         return f"{n} {verdict}"
     return f"{n} {verdict[:-1]}ies" if verdict.endswith("y") else f"{n} {verdict}s"
+
+
+def judgement_json(judgement: Judgement | None) -> dict[str, Any] | None:
+    """A game's class thresholds as JSON (``None``: the game classes no moves)."""
+    if judgement is None:
+        return None
+    return {
+        "unit": judgement.unit,
+        "inaccuracy": judgement.inaccuracy,
+        "mistake": judgement.mistake,
+        "blunder": judgement.blunder,
+    }
 
 
 def _exact_cost(before: Evaluation, after: Evaluation) -> Any:

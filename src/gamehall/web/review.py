@@ -118,15 +118,9 @@ def review_data(result: Any) -> dict[str, Any]:
                 "text": result.summary_text(name),
             }
         )
-    judgement = None
-    if result.judgement is not None:
-        j = result.judgement
-        judgement = {
-            "unit": j.unit,
-            "inaccuracy": j.inaccuracy,
-            "mistake": j.mistake,
-            "blunder": j.blunder,
-        }
+    from gamehall.ai.review import judgement_json  # in the worker, as review() is
+
+    judgement = judgement_json(result.judgement)
     return {
         "kind": kind.value,
         "unit": result.unit,
