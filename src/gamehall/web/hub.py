@@ -154,6 +154,9 @@ BUS_ACTION_CHARS = 1000
 any move a client may send); a longer one is loaded from the store by the other processes."""
 GROUP_COMMIT = 64
 """The most entries committed in one transaction."""
+COMMITTERS = 4
+COMMITTERS_SQLITE = 1
+"""Group commits in flight at once (SQLite has one writer at a time)."""
 HEARTBEAT_SECONDS = 5.0
 """How often a process of a shared hall says it lives (the ``alive`` event)."""
 SILENT_BEATS = 3
@@ -243,6 +246,7 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._db_pool: ThreadPoolExecutor | None = None
+        self._commit_pool: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.listeners: list[HubListener] = []
         per_minute = settings.games_per_minute
@@ -272,6 +276,12 @@ class Hub:
         # SQLite has one writer at a time: one store thread keeps writes in order, uncontended.
         self._db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.is_sqlite else 8, thread_name_prefix="gamehall-store"
+        )
+        # The moves' group commits have threads of their own, so a move never queues behind
+        # the reads and writes of games being made and opened (a crowd arriving at once).
+        self._commit_pool = ThreadPoolExecutor(
+            max_workers=COMMITTERS_SQLITE if self.store.is_sqlite else COMMITTERS,
+            thread_name_prefix="gamehall-commit",
         )
         await self.computers.start()
         self.warmed_in = await self.computers.warm()  # before any computer move is offered
@@ -309,8 +319,9 @@ class Hub:
         if self.bus.shared:  # the others forget this process's presence at once
             await self._publish(self.bus.event("leaving", ""))
         await self.bus.stop()
-        if self._db_pool is not None:
-            self._db_pool.shutdown(wait=True)
+        for pool in (self._commit_pool, self._db_pool):
+            if pool is not None:
+                pool.shutdown(wait=True)
         self.store.dispose()
 
     def _background(self, coroutine: Any) -> asyncio.Task[Any]:
@@ -892,7 +903,7 @@ class Hub:
         (group commit); returns once its transaction is committed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._appends.append((append, done))
-        most = 1 if self.store.is_sqlite else 4
+        most = COMMITTERS_SQLITE if self.store.is_sqlite else COMMITTERS
         if self._flushers < most:
             self._flushers += 1
             self._background(self._flush())
@@ -904,7 +915,10 @@ class Hub:
                 batch = self._appends[:GROUP_COMMIT]
                 del self._appends[:GROUP_COMMIT]
                 try:
-                    stored = await self.db(self.store.append_actions, [a for a, _ in batch])
+                    assert self._commit_pool is not None, "the hub is not started"
+                    stored = await asyncio.get_running_loop().run_in_executor(
+                        self._commit_pool, self.store.append_actions, [a for a, _ in batch]
+                    )
                 except BaseException as error:
                     for _, done in batch:
                         if not done.done():
