@@ -54,8 +54,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-from websockets.asyncio.client import connect
+# httpcore looks for sniffio (to tell trio from asyncio) on every request; where it is not
+# installed that failed import searches the whole path each time, which at thousands of games
+# made the client's own loop the bottleneck. Marking it absent makes the import fail at once.
+sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
+
+import httpx  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
 
 SERVER_SETTINGS = [
     "games_per_minute=1000000",
@@ -65,6 +70,11 @@ SERVER_SETTINGS = [
     "resyncs_per_minute=1000",
 ]
 """The load comes from one address and a few hundred browsers a second: per-client limits off."""
+
+
+CREATING_AT_ONCE = 16
+"""Games the client makes at once (and its HTTP connections): a crowd of thousands queued in
+one HTTP pool costs the client more than the server."""
 
 
 @dataclass
@@ -81,6 +91,8 @@ class Totals:
     server_cpu: float = 0.0
     client_cpu: float = 0.0
     """CPU seconds the servers and the clients spent between the two."""
+    creating: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CREATING_AT_ONCE))
+    """Games being made at once (made inside the running loop: see run)."""
 
     def error(self, name: str) -> None:
         self.errors[name] = self.errors.get(name, 0) + 1
@@ -261,7 +273,8 @@ async def slot(
     ws_bases = [b.replace("http://", "ws://") for b in order]
     while time.monotonic() < deadline:
         try:
-            game_id, seats = await create_game(makers, options)
+            async with totals.creating:  # a few at a time, as players arrive
+                game_id, seats = await create_game(makers, options)
         except httpx.HTTPError as error:
             totals.connect_failures += 1
             totals.error(type(error).__name__)
@@ -307,7 +320,9 @@ async def run(
 ) -> Totals:
     totals = Totals()
     totals.counting_from = float("inf")
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    limits = httpx.Limits(
+        max_connections=CREATING_AT_ONCE, max_keepalive_connections=CREATING_AT_ONCE
+    )
     clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=120) for b in bases]
     try:
         start = time.monotonic()
