@@ -48,4 +48,3 @@ def test_the_levels_have_ratings_with_intervals_from_enough_games(name):
         assert 0 < stored["interval_95"][level] < 700 or level == "beginner"
     (shown,) = [game for game in _meta().games if game.name == name]
     assert shown.level_intervals == stored["interval_95"]
-
