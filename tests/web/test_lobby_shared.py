@@ -18,7 +18,7 @@ from gamehall.web.bus import LocalBus
 from gamehall.web.clock import SystemClock
 from gamehall.web.hall import Hall, _stored_seek, _stored_wait, wait_id
 from gamehall.web.hall_protocol import CreateSeek
-from gamehall.web.pairing import Seek
+from gamehall.web.pairing import MAX_SEEKS_PER_ADDRESS, MAX_SEEKS_PER_PLAYER, Seek
 from gamehall.web.pairing import Waiting as WaitingEntry
 from gamehall.web.settings import Settings
 
@@ -67,6 +67,23 @@ def _run(store_url: str, body: Callable[[Hall, Hub], Any]) -> None:
 @pytest.fixture
 def url(tmp_path: Any) -> str:
     return f"sqlite:///{tmp_path / 'lobby.sqlite3'}"
+
+
+def test_the_seek_limit_per_address_counts_the_seeks_of_every_process(url):
+    async def body(one: Hall, two: Hall) -> None:
+        made = []
+        for n in range(MAX_SEEKS_PER_ADDRESS):  # four people behind one address, on process one
+            me = await one.me(f"browser-{n // MAX_SEEKS_PER_PLAYER}", None)
+            made.append(await one.create_seek(me, CreateSeek(game="acadmu"), "203.0.113.7"))
+        late = await two.me("browser-late", None)
+        with pytest.raises(Exception, match="network address") as refused:
+            await two.create_seek(late, CreateSeek(game="acadmu"), "203.0.113.7")
+        assert refused.value.code == "too_many_seeks"
+        assert len(two.store.open_seeks()) == MAX_SEEKS_PER_ADDRESS
+        assert "203.0.113.7" not in str(two.store.open_seeks())  # only a hash is stored
+        await two.create_seek(late, CreateSeek(game="acadmu"), "198.51.100.1")  # another's
+
+    _run_two(url, body)
 
 
 def test_a_reload_while_a_seek_is_stored_does_not_lose_it(url):

@@ -236,8 +236,8 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
 
 
 def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
-    """Schema 7: ``seeks.browsers`` (NULL for the seeks stored before: no browser known) and the
-    ``account_browsers`` table."""
+    """Schema 7: ``seeks.browsers`` and ``seeks.address`` (NULL for the seeks stored before: no
+    browser or address known) and the ``account_browsers`` table."""
     from gamehall.store import HallStore
 
     store = Store(store_url)
@@ -246,6 +246,7 @@ def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
     with store.engine.begin() as conn:  # back to what schema 6 wrote
         conn.execute(text("DROP TABLE account_browsers"))
         conn.execute(text("ALTER TABLE seeks DROP COLUMN browsers"))
+        conn.execute(text("ALTER TABLE seeks DROP COLUMN address"))
         conn.execute(text(
             "INSERT INTO seeks VALUES ('s_old', 'ada-browser', 'acadmu', '{}', NULL, FALSE, "
             "'random', '2026-01-01T00:00:00.000+00:00', '2999-01-01T00:00:00.000+00:00')"
@@ -257,7 +258,9 @@ def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
     try:
         hall = HallStore(store)
         assert store.schema_version() == SCHEMA_VERSION == 7
-        assert [(r["id"], r["browsers"]) for r in hall.open_seeks()] == [("s_old", [])]
+        assert [(r["id"], r["browsers"], r["address"]) for r in hall.open_seeks()] == [
+            ("s_old", [], None)
+        ]
         hall.note_browser("ada-browser", "laptop")
         hall.note_browser("ada-browser", "laptop")  # once
         assert hall.browsers_of("ada-browser") == ["laptop"]

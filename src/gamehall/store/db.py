@@ -87,7 +87,7 @@ started from a position of another game has its text), and the tables ``reviews`
 game's review, computed once) and ``puzzle_attempts`` (each player's first answer to a puzzle).
 
 6 → 7: ``seeks.browsers``, the browsers of a rated seek's or wait's creator (NULL: none known),
-and the table ``account_browsers`` (new, made by ``create_all``), so that every process of a hall
+``seeks.address``, a hash of its creator's network address (NULL: not known), and the table ``account_browsers`` (new, made by ``create_all``), so that every process of a hall
 knows which accounts share a browser.
 """
 
@@ -463,8 +463,12 @@ class Store:
                 # The chat table is new: create_all above has made it.
             if stored < 6 and "setup" not in _columns(conn, "games"):
                 conn.execute(text("ALTER TABLE games ADD COLUMN setup TEXT"))
-            if stored < 7 and "browsers" not in _columns(conn, "seeks"):
-                conn.execute(text("ALTER TABLE seeks ADD COLUMN browsers TEXT"))
+            if stored < 7:
+                seeks = _columns(conn, "seeks")
+                if "browsers" not in seeks:
+                    conn.execute(text("ALTER TABLE seeks ADD COLUMN browsers TEXT"))
+                if "address" not in seeks:
+                    conn.execute(text("ALTER TABLE seeks ADD COLUMN address VARCHAR(32)"))
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
 

@@ -7,7 +7,7 @@ migrated with it; schema version 3 added them). Tables::
     accounts(player_id, username_key, password_hash, created)
     sessions(token_hash, player_id, created, used)      signed-in browsers (revocable)
     account_browsers(player_id, browser, seen)        browsers seen holding an account's session
-    seeks(id, player_id, game, options, clock, rated, side, created, expires, browsers)
+    seeks(id, player_id, game, options, clock, rated, side, created, expires, browsers, address)
     hall_games(game_id, rated, clock, counted)          how a game was made in the hall
     ratings(player_id, game, rating, deviation, volatility, games, updated)
     rating_history(id, player_id, game, game_id, seat, score, rating, deviation, at)
@@ -106,6 +106,7 @@ seeks_table = Table(
     Column("created", String(40), nullable=False),
     Column("expires", String(40), nullable=False),
     Column("browsers", Text, nullable=True),  # JSON list: the creator's browsers (rated)
+    Column("address", String(32), nullable=True),  # a hash of the creator's network address
 )
 
 hall_games_table = Table(
@@ -616,6 +617,7 @@ class HallStore:
                 "created": r.created,
                 "expires": r.expires,
                 "browsers": json.loads(r.browsers) if r.browsers else [],
+                "address": r.address,
             }
             for r in rows
         ]

@@ -17,8 +17,8 @@ rated once however many processes hear that it ended: the rating update claims t
 within :data:`WAIT_LEASE`): every process pairs over the whole hall's pools, and a pair is made by
 the one process whose delete removed both waits. The live games list is the store's (every
 process's games), read every :data:`LIVE_EVERY` seconds. The limits on seeks per player and in
-the whole hall count the store's seeks; the limit per network address counts the seeks made
-through this process (the store keeps no addresses).
+the whole hall count the store's seeks, and so does the limit per network address (each seek's
+row keeps a hash of its creator's address, :func:`address_key`).
 """
 
 from __future__ import annotations
@@ -244,8 +244,7 @@ class Hall:
                 log.exception("cannot tell the other processes of the lobby")
 
     async def _reload_seeks(self) -> None:
-        """Make this process's seeks those of the store (keeping what only it knows: the
-        network addresses of the seeks made here)."""
+        """Make this process's seeks and waits those of the store."""
         rows = await self.db(self.store.open_seeks)
         now, wall = self.clock(), datetime.datetime.now(datetime.UTC)
         known = self.lobby.seeks
@@ -283,6 +282,7 @@ class Hall:
                 side="random" if side == "random" else int(side),
                 created=now,
                 expires=now + left,
+                address=row["address"],
                 browsers=frozenset(row["browsers"]),
             )
         self.lobby.seeks = seeks
@@ -487,6 +487,7 @@ class Hall:
         return Rating(row.rating, row.deviation, row.volatility) if row is not None else Rating()
 
     async def create_seek(self, me: Me, body: CreateSeek, address: str | None = None) -> Seek:
+        address = address_key(address) if address is not None else None
         try:
             clock = check_clock(body.clock)
         except RuleError as error:
@@ -990,6 +991,12 @@ def _seek_rating(stored: float | None) -> float:
 WAIT_PREFIX = "w_"
 
 
+def address_key(address: str) -> str:
+    """What the hall keeps of a network address (to count a seek limit per address across
+    processes): a hash, so the store holds no address."""
+    return hashlib.sha256(b"gamehall address\n" + address.encode()).hexdigest()[:32]
+
+
 def wait_id(player: str) -> str:
     """The stored id of a player's quick-pairing wait (one per player)."""
     return WAIT_PREFIX + hashlib.sha256(player.encode()).hexdigest()[:30]
@@ -1027,6 +1034,7 @@ def _stored_seek(seek: Seek) -> dict[str, Any]:
         "side": seek.side,
         "created": now.isoformat(timespec="milliseconds"),
         "expires": lapses.isoformat(timespec="milliseconds"),
+        "address": seek.address,
         "browsers": seek.browsers,
     }
 
