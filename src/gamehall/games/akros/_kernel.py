@@ -44,6 +44,7 @@ import time
 
 import numpy as np
 from numba import njit, objmode
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.games.akros.rules import (  # the game's own encodings (constants to numba)
     DRAW,
@@ -74,7 +75,8 @@ NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC, NO_PVS, NO_C
 )
 NO_REPLIES, NO_KILLER = 512, 1024
 CHECK_EVERY = 1 << 14
-# killer moves (move ordering only): stats[KILL]: the Jinn's last winning placement on turn 8
+# killer moves (move ordering only): stats[KILL]: the Jinn's last winning placement on turn 8,
+# stats[KILL + 1]: the tile he last kept and won with on turn 8
 KILL = ST_HIST + 6 * 10
 STATS_SIZE = KILL + 8
 
@@ -114,21 +116,10 @@ def _bits(x):
     return n
 
 
-# fmt: off
-_DEBRUIJN = np.array(
-    [0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22,
-     45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23,
-     11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
-    dtype=np.int64,
-)
-# fmt: on
-
-
 @njit(cache=True, inline="always")
 def _low(x):
     """The index of the lowest set bit of ``x`` (x > 0)."""
-    b = np.uint64(x & -x)
-    return _DEBRUIJN[np.int64((b * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58))]
+    return trailing_zeros(x)  # the processor's count-trailing-zeros, as in ``fast``
 
 
 @njit(cache=True)
@@ -619,6 +610,49 @@ def ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats)
 
 
 @njit(cache=True)
+def ifrit_wins_turn8_ifrit_keep(draft, jt, temple, jm, im, stacks, tab, buf, ply, stats):
+    """The Ifrit's keep on turn 8 (the other tile of ``draft`` goes to pile 9), then the
+    placements and turn 9: can she make sure to win? Inline, like the placements below it."""
+    pile = tab[PILE + 8]
+    for e in range(3):
+        if not ((draft >> (2 * e)) & 3):
+            continue
+        rest = draft - (1 << (2 * e))
+        ntemple = temple
+        if rest:
+            d = 0
+            while not ((rest >> (2 * d)) & 3):
+                d += 1
+            ntemple = temple + (1 << (2 * (3 * pile + d)))
+        stats[ST_NODES] += 1
+        stats[ST_HIST + 6 * 8 + IFRIT_PLACE] += 1
+        if ifrit_wins_turn8_place(e, jt, ntemple, jm, im, stacks, tab, buf, ply, stats):
+            return True
+    return False
+
+
+@njit(cache=True)
+def ifrit_wins_turn8(draft, temple, jm, im, stacks, tab, buf, ply, stats):
+    """Turn 8 from the Jinn's keep (``draft``: pile 8), with turn 9: does the Ifrit win whatever
+    he keeps? Inline (the tile he last kept and won with first)."""
+    killer = stats[KILL + 1]
+    for a in range(4):
+        e = killer if a == 0 else a - 1
+        if a > 0 and e == killer:
+            continue
+        if e < 0 or e > 2 or not ((draft >> (2 * e)) & 3):
+            continue
+        stats[ST_NODES] += 1
+        stats[ST_HIST + 6 * 8 + IFRIT_KEEP] += 1
+        rest = draft - (1 << (2 * e))
+        if not ifrit_wins_turn8_ifrit_keep(rest, e, temple, jm, im, stacks, tab, buf, ply, stats):
+            if not (stats[ST_FLAGS] & NO_KILLER):
+                stats[KILL + 1] = e
+            return False
+    return True
+
+
+@njit(cache=True)
 def search(
     turn, step, bag, temple, draft, jt, it, jm, im, stacks, alpha, beta, ply, tab, tt, buf,
     stats, deadline,
@@ -661,7 +695,8 @@ def search(
             alpha = 0
         if beta > top:
             beta = top
-    if turn == 8 and step >= IFRIT_PLACE and not (stats[ST_FLAGS] & TT_DEEP):
+    inline8 = turn == 8 and not (stats[ST_FLAGS] & TT_DEEP)
+    if inline8 and step >= IFRIT_PLACE:
         # the last two placements before the inline last turn: inline too (booleans)
         if step == IFRIT_PLACE:
             win = ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats)
@@ -701,10 +736,22 @@ def search(
 
     out = buf[ply, 0]
     keys = buf[ply, 1]
-    n = gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, stats)
-    best_move = out[0]
+    n = 0
+    best_move = 0
+    if not inline8:
+        n = gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, stats)
+        best_move = out[0]
 
-    if step == DRAW:
+    if inline8:
+        # turn 8's keeps: inline booleans too (below the table, which keeps their values)
+        if step == JINN_KEEP:
+            win = ifrit_wins_turn8(draft, temple, jm, im, stacks, tab, buf, ply, stats)
+        else:
+            win = ifrit_wins_turn8_ifrit_keep(
+                draft, jt, temple, jm, im, stacks, tab, buf, ply, stats
+            )
+        value = 1 if win else 0
+    elif step == DRAW:
         # Star1: outcomes by weight, heaviest first
         for a in range(1, n):
             mv = out[a]
