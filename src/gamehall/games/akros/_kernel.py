@@ -21,15 +21,24 @@ principal variation search (every move after the first is first tested with a nu
 better than the best so far?), Star1 at draw nodes (outcomes heaviest first, each searched with the
 window that would let the remaining probability mass still cut, every outcome starting from the
 bounds the table already holds for it), a two-slot transposition table keyed on the whole state
-(three exact words, no hash-only matches; not used on turn 8's placements, which are evaluated
-inline as booleans, the same moves in the same order, without recursion), enhanced transposition cut-offs at decisions up to turn 7 (a child whose stored
-bound refutes the window ends the node), the table's best move first then moves that raise the
-mover's claims, and the whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement)
-evaluated inline as a boolean, without recursion or table (the Jinn's last placement by three
-candidates: the highest target, and per environment the mover on the lowest stack).
+(three exact words, no hash-only matches; on turn 8 only at the Jinn's keep, below which the
+Ifrit's keep and both placements are evaluated inline as booleans, without move lists for the
+keeps, recursion or table), enhanced transposition cut-offs at decisions up to turn 7 (a child
+whose stored bound refutes the window ends the node), the table's best move first then moves
+that raise the mover's claims, and the whole last turn (turn 9: keep, the Ifrit's then the Jinn's
+placement) evaluated inline as a boolean, without recursion or table (the Jinn's last placement
+by three candidates: the highest target, and per environment the mover on the lowest stack).
+
+Move ordering (it changes which moves are searched first, never a value: alpha-beta returns the
+minimax value whatever the order, and the inline booleans are an OR or an AND over all moves):
+the Ifrit's placements, on every turn, by how few placements they leave the Jinn (her win has to
+be proved against each of his answers, so that proof is smallest, and fewer answers are likelier
+to hold none that wins; two to three times fewer nodes from turn 4), then by claims; on turn 8 the
+Jinn's placement and his kept tile that last won come first (killer moves).
 
 ``stats[ST_FLAGS]`` switches techniques off (``NO_TT`` ...), for measurements and tests only
-(``TT_DEEP`` puts turn 8's placements back into the recursive search, with the table).
+(``TT_DEEP`` puts turn 8's keeps and placements back into the recursive search, with the table;
+``NO_REPLIES`` and ``NO_KILLER`` switch the orderings above off).
 ``stats[ST_HIST + 6 * turn + step]`` counts the nodes per turn and step: the tree's shape.
 
 Move codes: a draw is ``F | S << 2 | M << 4`` (counts drawn), a keep is the environment kept (the
