@@ -193,7 +193,7 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     stored = lobby_server.get("/api/meta")
     for shown in stored["games"]:
         menu = bob.locator(f'.new-game[data-game="{shown["name"]}"] select[name="level"]')
-        assert {"beginner", "easy", "medium"} <= set(shown["level_ratings"])
+        assert {"beginner", "easy", "medium", "hard"} <= set(shown["level_ratings"])
         for level, rating in shown["level_ratings"].items():
             text = menu.locator(f'option[value="{level}"]').inner_text()
             within = shown["level_intervals"][level]

@@ -163,3 +163,69 @@ def test_two_waits_are_paired_by_the_one_process_that_takes_both(url):
         assert store.take_pair(a, b) is False  # another process's try at the same pair
 
     _run(url, body)
+
+
+def _run_two(store_url: str, body: Callable[[Hall, Hall], Any]) -> None:
+    """Two halls (two processes) on one store, hearing nothing of each other but the store."""
+
+    async def main() -> None:
+        store = Store(store_url)
+        halls = [Hall(Hub(store), tick=None) for _ in range(2)]
+        for hall in halls:
+            await hall.start()
+        try:
+            await body(*halls)
+        finally:
+            for hall in halls:
+                await hall.stop()
+            store.dispose()
+
+    asyncio.run(main())
+
+
+PASSWORD = "correct horse battery"
+
+
+async def _accounts_sharing_a_laptop(one: Hall, two: Hall) -> tuple[Any, Any]:
+    """Ada signed up on the laptop through process one; Bob signed up at home and then signed
+    in on the same laptop through process two: only process two saw the laptop hold Bob's
+    session, only process one saw Ada's. Returns Ada (on the laptop) and Bob (at home)."""
+    ada, _ = await one.signup(await one.me("laptop", None), "Ada", PASSWORD)
+    _, bob_token = await two.signup(await two.me("bob-home", None), "Bob", PASSWORD)
+    await two.login(await two.me("laptop", None), "Bob", PASSWORD, "10.0.0.1")
+    return ada, await two.me("bob-home", bob_token)
+
+
+def test_a_rated_seek_of_another_process_knows_its_creators_browsers(url):
+    async def body(one: Hall, two: Hall) -> None:
+        ada, bob = await _accounts_sharing_a_laptop(one, two)
+        seek = await one.create_seek(ada, CreateSeek(game="acadmu", rated=True))
+        await two._reload_seeks()  # process one's lobby event, as heard by two
+        assert two.lobby.seeks[seek.id].browsers == {"laptop"}
+        with pytest.raises(Exception, match="needs two people") as refused:
+            await two.accept_seek(bob, seek.id)
+        assert refused.value.code == "self_pairing"
+        assert [row["id"] for row in two.store.open_seeks()] == [seek.id]  # still open
+
+    _run_two(url, body)
+
+
+def test_quick_pairing_across_processes_never_rates_one_browsers_accounts(url):
+    async def body(one: Hall, two: Hall) -> None:
+        from gamehall.web.hall_protocol import Pair
+
+        ada, bob = await _accounts_sharing_a_laptop(one, two)
+        await one.pair(ada, Pair(type="pair", game="acadmu", clock="3+2", rated=True))
+        await two._reload_seeks()
+        with pytest.raises(Exception, match="needs two people"):
+            await two.pair(bob, Pair(type="pair", game="acadmu", clock="3+2", rated=True))
+        # Even if both waits got in at the same moment, neither process pairs them.
+        entry = WaitingEntry(bob.id, "Bob", 1500.0, "acadmu", "3+2", True, 0.0,
+                             await two.browsers_of(bob))  # fmt: skip
+        two.store.add_wait(_stored_wait(entry, 0.0))
+        for hall in (one, two):
+            await hall._reload_seeks()
+            assert hall.lobby.pair(1000.0) == []
+        assert len(two.store.open_seeks()) == 2
+
+    _run_two(url, body)

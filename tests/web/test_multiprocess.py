@@ -749,7 +749,7 @@ def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
 
 
 def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
-    with hall(hall_db, 2) as (p0, p1):
+    with hall(hall_db, 3) as (p0, p1, p2):
         creator, guest = Browser(), Browser()
         made = creator.post(p0, "/api/games", {"game": "acadmu", "options": {}, "mode": "online"})
         token = made["invite"].split("?seat=")[1]
@@ -786,6 +786,15 @@ def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
             lambda m: m["type"] == "state" and m["pause"] and m["pause"]["waiting"] == [1]
         )
         assert waiting["version"] == version
+        # A spectator opens the game through p2, which loads it only now: its pause, too,
+        # waits for the guest alone (p0 tells what the store does not keep).
+        spectator = Browser().socket(p2, game_id)
+        late = spectator.hello()
+        if late["pause"]["waiting"] != [1]:  # p2's state before p0's answer came
+            late = spectator.until(
+                lambda m: m["type"] == "state" and m["pause"] and m["pause"]["waiting"] == [1]
+            )
+        assert late["version"] == version
         # The guest goes on through p1: the next round's chance is drawn, once.
         seats[1].send({"type": "continue", "version": version})
         for s in seats.values():
@@ -795,5 +804,6 @@ def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
         log = entries(hall_db, game_id)
         assert len(log) >= version + 1 and log[version][2] == -1  # chance, after the pause
         assert seats[0].actions == seats[1].actions == [t for k, t, _ in log if k == "action"]
-        for s in seats.values():
+        assert spectator.at_least(version + 1)["pause"] is None
+        for s in [*seats.values(), spectator]:
             s.close()

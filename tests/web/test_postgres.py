@@ -88,6 +88,7 @@ def test_the_app_creates_the_schema_on_start(server_factory, db_url):
         "holdings",
         *HALL_TABLES,
         *ASSIST_TABLES,
+        "account_browsers",
     }
     assert _tables(db_url) == tables
     with server_factory() as server:  # a second start on the existing schema

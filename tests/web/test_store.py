@@ -73,6 +73,7 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
         "holdings",
         *HALL,
         *ASSIST,
+        *BROWSERS,
     }
     assert store.schema_version() == SCHEMA_VERSION
     store.dispose()
@@ -95,6 +96,8 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
 
 HALL = {"players", "accounts", "sessions", "seeks", "hall_games", "ratings", "rating_history"}
 """The tables schema 3 added (gamehall.store.hall)."""
+BROWSERS = {"account_browsers"}
+"""The table schema 7 added: which browsers hold which accounts' sessions."""
 
 # The schema as version 1 wrote it (before games had a rules version).
 _SCHEMA_1 = [
@@ -131,7 +134,7 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 6
+        assert store.schema_version() == SCHEMA_VERSION == 7
         # Schema 4 added the hall's tables; the old game's holders are there to be named.
         assert _tables(store_url) >= HALL
         row = store.get_game(GAME)
@@ -208,7 +211,7 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
     assert not _tables(store_url) & ASSIST
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 6
+        assert store.schema_version() == SCHEMA_VERSION == 7
         assert _tables(store_url) >= ASSIST | HALL
         row = store.get_game(GAME)
         assert row is not None and row.setup is None and row.clock is None
@@ -227,9 +230,54 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
         store.dispose()
     again = Store(store_url)  # migrating is done once: what was stored stays
     try:
-        assert again.schema_version() == 6 and again.get_review(GAME) is not None
+        assert again.schema_version() == 7 and again.get_review(GAME) is not None
     finally:
         again.dispose()
+
+
+def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
+    """Schema 7: ``seeks.browsers`` (NULL for the seeks stored before: no browser known) and the
+    ``account_browsers`` table."""
+    from gamehall.store import HallStore
+
+    store = Store(store_url)
+    hall = HallStore(store)
+    hall.ensure_player("ada-browser", lambda: ("Ada", "ada"))
+    with store.engine.begin() as conn:  # back to what schema 6 wrote
+        conn.execute(text("DROP TABLE account_browsers"))
+        conn.execute(text("ALTER TABLE seeks DROP COLUMN browsers"))
+        conn.execute(text(
+            "INSERT INTO seeks VALUES ('s_old', 'ada-browser', 'acadmu', '{}', NULL, FALSE, "
+            "'random', '2026-01-01T00:00:00.000+00:00', '2999-01-01T00:00:00.000+00:00')"
+        ))  # fmt: skip
+        conn.execute(update(schema_version_table).values(version=6))
+    store.dispose()
+    assert not _tables(store_url) & BROWSERS
+    store = Store(store_url)
+    try:
+        hall = HallStore(store)
+        assert store.schema_version() == SCHEMA_VERSION == 7
+        assert [(r["id"], r["browsers"]) for r in hall.open_seeks()] == [("s_old", [])]
+        hall.note_browser("ada-browser", "laptop")
+        hall.note_browser("ada-browser", "laptop")  # once
+        assert hall.browsers_of("ada-browser") == ["laptop"]
+    finally:
+        store.dispose()
+
+
+def test_an_account_remembers_a_bounded_number_of_browsers(store_url):
+    from gamehall.store import HallStore
+    from gamehall.store.hall import MAX_BROWSERS_PER_ACCOUNT
+
+    store = Store(store_url)
+    try:
+        hall = HallStore(store)
+        hall.ensure_player("someone", lambda: ("Someone", "someone"))
+        for n in range(MAX_BROWSERS_PER_ACCOUNT + 5):
+            hall.note_browser("someone", f"browser-{n:02d}")
+        assert len(hall.browsers_of("someone")) == MAX_BROWSERS_PER_ACCOUNT
+    finally:
+        store.dispose()
 
 
 def test_a_seat_is_claimed_once(store_url):

@@ -63,7 +63,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -85,6 +85,10 @@ table (new, made by ``create_all``).
 5 → 6: ``games.setup``, the position a game starts from (NULL: the game's initial state; a game
 started from a position of another game has its text), and the tables ``reviews`` (a finished
 game's review, computed once) and ``puzzle_attempts`` (each player's first answer to a puzzle).
+
+6 → 7: ``seeks.browsers``, the browsers of a rated seek's or wait's creator (NULL: none known),
+and the table ``account_browsers`` (new, made by ``create_all``), so that every process of a hall
+knows which accounts share a browser.
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -459,6 +463,8 @@ class Store:
                 # The chat table is new: create_all above has made it.
             if stored < 6 and "setup" not in _columns(conn, "games"):
                 conn.execute(text("ALTER TABLE games ADD COLUMN setup TEXT"))
+            if stored < 7 and "browsers" not in _columns(conn, "seeks"):
+                conn.execute(text("ALTER TABLE seeks ADD COLUMN browsers TEXT"))
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
 

@@ -6,7 +6,8 @@ migrated with it; schema version 3 added them). Tables::
     players(id, name, name_key, created, merged_into)   a player: a browser, or an account
     accounts(player_id, username_key, password_hash, created)
     sessions(token_hash, player_id, created, used)      signed-in browsers (revocable)
-    seeks(id, player_id, game, options, clock, rated, side, created, expires)
+    account_browsers(player_id, browser, seen)        browsers seen holding an account's session
+    seeks(id, player_id, game, options, clock, rated, side, created, expires, browsers)
     hall_games(game_id, rated, clock, counted)          how a game was made in the hall
     ratings(player_id, game, rating, deviation, volatility, games, updated)
     rating_history(id, player_id, game, game_id, seat, score, rating, deviation, at)
@@ -79,6 +80,19 @@ sessions_table = Table(
     Column("used", String(40), nullable=False),
 )
 
+account_browsers_table = Table(
+    "account_browsers",
+    metadata,
+    Column("player_id", String(64), ForeignKey("players.id"), primary_key=True),
+    Column("browser", String(64), primary_key=True),
+    Column("seen", String(40), nullable=False),
+)
+"""Every browser (identity key) seen holding a session of an account, kept by every process
+of the hall: two accounts sharing one are one person as far as rated games go."""
+
+MAX_BROWSERS_PER_ACCOUNT = 20
+"""The most browsers remembered per account (a shared computer can add any number)."""
+
 seeks_table = Table(
     "seeks",
     metadata,
@@ -91,6 +105,7 @@ seeks_table = Table(
     Column("side", String(16), nullable=False),
     Column("created", String(40), nullable=False),
     Column("expires", String(40), nullable=False),
+    Column("browsers", Text, nullable=True),  # JSON list: the creator's browsers (rated)
 )
 
 hall_games_table = Table(
@@ -189,6 +204,53 @@ class HallStore:
     def player(self, player_id: str) -> PlayerRow | None:
         with self.engine.connect() as conn:
             return self._player(conn, players_table.c.id == player_id)
+
+    def note_browser(self, account: str, browser: str) -> None:
+        """Remember that ``browser`` holds a session of ``account`` (up to
+        :data:`MAX_BROWSERS_PER_ACCOUNT` browsers an account)."""
+        with self.engine.begin() as conn:
+            known = (
+                conn.execute(
+                    select(account_browsers_table.c.browser).where(
+                        account_browsers_table.c.player_id == account
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            if browser in known or len(known) >= MAX_BROWSERS_PER_ACCOUNT:
+                return
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(account_browsers_table).values(
+                            player_id=account, browser=browser, seen=now_text()
+                        )
+                    )
+            except IntegrityError:  # another process noted it at the same moment
+                pass
+
+    def browsers_of(self, account: str) -> list[str]:
+        """The browsers an account is known by: those seen holding its sessions and those whose
+        anonymous player moved to it."""
+        with self.engine.connect() as conn:
+            seen = (
+                conn.execute(
+                    select(account_browsers_table.c.browser).where(
+                        account_browsers_table.c.player_id == account
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            merged = (
+                conn.execute(
+                    select(players_table.c.id).where(players_table.c.merged_into == account)
+                )
+                .scalars()
+                .all()
+            )
+        return sorted({*seen, *merged})
 
     def merged_into(self, account: str) -> list[str]:
         """The anonymous players (browsers) whose games moved to this account."""
@@ -431,11 +493,7 @@ class HallStore:
 
     def add_seek(self, seek: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(seeks_table).values(
-                    **{**seek, "options": json.dumps(seek["options"]), "side": str(seek["side"])}
-                )
-            )
+            conn.execute(insert(seeks_table).values(**_seek_row(seek)))
 
     def remove_seeks(self, seek_ids: list[str]) -> None:
         if seek_ids:
@@ -458,11 +516,7 @@ class HallStore:
         """A player waits in a pool (replacing any wait of theirs)."""
         with self.engine.begin() as conn:
             conn.execute(delete(seeks_table).where(seeks_table.c.id == wait["id"]))
-            conn.execute(
-                insert(seeks_table).values(
-                    **{**wait, "options": json.dumps(wait["options"]), "side": str(wait["side"])}
-                )
-            )
+            conn.execute(insert(seeks_table).values(**_seek_row(wait)))
 
     def take_pair(self, first: str, second: str) -> bool:
         """Remove two waits to pair their players: True for the one caller (of any process)
@@ -561,6 +615,7 @@ class HallStore:
                 "side": r.side,
                 "created": r.created,
                 "expires": r.expires,
+                "browsers": json.loads(r.browsers) if r.browsers else [],
             }
             for r in rows
         ]
@@ -723,6 +778,17 @@ def _rating(row: Any) -> RatingRow:
         row.games,
         row.updated,
     )
+
+
+def _seek_row(seek: dict[str, Any]) -> dict[str, Any]:
+    """A seek or wait as its row: options and browsers as JSON, the side as text."""
+    browsers = sorted(seek.get("browsers") or ())
+    return {
+        **seek,
+        "options": json.dumps(seek["options"]),
+        "side": str(seek["side"]),
+        "browsers": json.dumps(browsers) if browsers else None,
+    }
 
 
 __all__ = [

@@ -96,9 +96,9 @@ PROVISIONAL_DEVIATION = 110.0
 LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 150.0
 LIVE_GAMES_SHOWN = 50
-MAX_REMEMBERED_ACCOUNTS = 100_000
-MAX_BROWSERS_PER_ACCOUNT = 20
-"""Bounds of what the hall remembers of which browsers hold an account's sessions."""
+MAX_NOTED = 100_000
+"""How many (account, browser) pairs a process remembers having stored already (so a request
+of a signed-in browser writes nothing once its pair is stored)."""
 TICK = 1.0
 """Seconds between the lobby's rounds of lapsing seeks and pairing."""
 WAIT_LEASE = 30.0
@@ -163,8 +163,8 @@ class Hall:
         self.min_games, self.max_deviation = leaderboard
         self.tick_every = tick
         self.connections: dict[str, dict[Connection, Me]] = {}
-        self.session_browsers: dict[str, set[str]] = {}
-        """Browsers seen holding a session of each account (since start; see browsers_of)."""
+        self._noted: set[tuple[str, str]] = set()
+        """(account, browser) pairs this process has stored in ``account_browsers``."""
         self.away: dict[str, float] = {}
         self._dirty = asyncio.Event()
         self._tasks: list[asyncio.Task[Any]] = []
@@ -261,6 +261,7 @@ class Hall:
                     mine = WaitingEntry(
                         row["player_id"], row["name"], _seek_rating(row["rating"]), row["game"],
                         row["clock"], row["rated"], now - max(0.0, waited),
+                        frozenset(row["browsers"]),
                     )  # fmt: skip
                 waits[mine.player] = mine
                 continue
@@ -282,6 +283,7 @@ class Hall:
                 side="random" if side == "random" else int(side),
                 created=now,
                 expires=now + left,
+                browsers=frozenset(row["browsers"]),
             )
         self.lobby.seeks = seeks
         self.lobby.waiting = waits
@@ -297,7 +299,7 @@ class Hall:
             if account is not None:
                 player = await self.db(self.store.player, account)
                 if player is not None:
-                    self._seen(player.id, browser)
+                    await self._seen(player.id, browser)
                     return Me(player, browser, session)
         if browser is None:  # a socket without cookies: a guest for this connection only
             guest = "guest-" + secrets.token_urlsafe(12)
@@ -305,26 +307,22 @@ class Hall:
         player = await self.db(self.store.ensure_player, browser, _draw_name)
         return Me(player, browser, None)
 
-    def _seen(self, account: str, browser: str | None) -> None:
-        if browser is None:
+    async def _seen(self, account: str, browser: str | None) -> None:
+        """A browser holds a session of ``account``: stored once, for every process to see."""
+        if browser is None or (account, browser) in self._noted:
             return
-        seen = self.session_browsers.get(account)
-        if seen is None:
-            if len(self.session_browsers) >= MAX_REMEMBERED_ACCOUNTS:
-                del self.session_browsers[next(iter(self.session_browsers))]
-            seen = self.session_browsers[account] = set()
-        if len(seen) < MAX_BROWSERS_PER_ACCOUNT:
-            seen.add(browser)
+        await self.db(self.store.note_browser, account, browser)
+        if len(self._noted) >= MAX_NOTED:
+            self._noted.clear()
+        self._noted.add((account, browser))
 
     async def browsers_of(self, me: Me) -> frozenset[str]:
         """The browsers this player is known by: this request's identity cookie, those seen
-        holding its sessions, and those whose anonymous player moved to its account. Two
-        players sharing one are one person, as far as rated games go."""
-        found = set(self.session_browsers.get(me.id, ()))
-        if me.browser is not None:
-            found.add(me.browser)
+        (by any process) holding its sessions, and those whose anonymous player moved to its
+        account. Two players sharing one are one person, as far as rated games go."""
+        found = {me.browser} if me.browser is not None else set()
         if me.player.account:
-            found |= set(await self.db(self.store.merged_into, me.id))
+            found |= set(await self.db(self.store.browsers_of, me.id))
         return frozenset(found)
 
     async def me_answer(self, me: Me) -> MeAnswer:
@@ -406,6 +404,7 @@ class Hall:
             await self._reseat(me.browser)
         token = new_session_token()
         await self.db(self.store.add_session, token_hash(token), account)
+        await self._seen(account, me.browser)
         player = await self.db(self.store.player, account)
         self.changed()
         return Me(player, me.browser, token), token
@@ -1011,6 +1010,7 @@ def _stored_wait(entry: WaitingEntry, clock: float) -> dict[str, Any]:
         "side": "random",
         "created": since.isoformat(timespec="milliseconds"),
         "expires": lapses.isoformat(timespec="milliseconds"),
+        "browsers": entry.browsers,
     }
 
 
@@ -1027,6 +1027,7 @@ def _stored_seek(seek: Seek) -> dict[str, Any]:
         "side": seek.side,
         "created": now.isoformat(timespec="milliseconds"),
         "expires": lapses.isoformat(timespec="milliseconds"),
+        "browsers": seek.browsers,
     }
 
 

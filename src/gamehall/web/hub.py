@@ -358,9 +358,9 @@ class Hub:
             self._loading.pop(game_id, None)
         self.games[game_id] = live
         loading.set_result(live)
-        if self.bus.shared:  # who is connected to it elsewhere?
-            await self._publish(self.bus.event("ask", game_id))
         await self.resume(live)
+        if self.bus.shared:  # who is connected to it elsewhere, and who went on from its pause?
+            await self._publish(self.bus.event("ask", game_id))
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
@@ -1025,6 +1025,7 @@ class Hub:
             mine = conduct.go_on(pause.waiting if pause else None, live.version, version, seats)
             assert pause is not None
             pause.waiting -= mine
+            pause.gone_on |= mine
             if self.bus.shared:  # the other processes' pause waits for these seats no more
                 event = self.bus.event("continue", live.id, version=version, seats=sorted(mine))
                 await self._publish(event)
@@ -1046,7 +1047,9 @@ class Hub:
                 pause = live.pause
                 if pause is None or live.over or live.version != version:
                     return
-                pause.waiting -= {int(seat) for seat in seats}
+                went = {int(seat) for seat in seats}
+                pause.waiting -= went
+                pause.gone_on |= went
                 if pause.waiting:
                     live.broadcast_state(self.clock.now())
                 else:
@@ -1348,8 +1351,15 @@ class Hub:
             seats = event.get("seats")
             if isinstance(seats, list):
                 self._set_remote(live, origin, frozenset(int(s) for s in seats))
-        elif kind == "ask" and live.connections:
-            await self._say_presence(live)
+        elif kind == "ask":  # a process loaded the game: what it cannot read in the store
+            if live.connections:
+                await self._say_presence(live)
+            pause = live.pause
+            if pause is not None and pause.gone_on and not live.over:
+                event = self.bus.event(
+                    "continue", live.id, version=live.version, seats=sorted(pause.gone_on)
+                )
+                await self._publish(event)
 
     def _set_remote(self, live: LiveGame, origin: str, seats: frozenset[int]) -> None:
         """The seats connected to the process ``origin`` are now ``seats``."""

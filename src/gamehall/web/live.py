@@ -24,7 +24,7 @@ import json
 import secrets
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -146,6 +146,9 @@ class Pause:
     reason: str
     until: int | None
     waiting: set[int]
+    gone_on: set[int] = field(default_factory=set)
+    """The seats that have gone on (through any process), told to a process that loads the game
+    during the pause."""
 
 
 DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
