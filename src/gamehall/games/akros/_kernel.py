@@ -564,7 +564,8 @@ def _sort_moves(out, keys, n):
 def ifrit_wins_turn8_jinn_place(jt, temple, jm, im, stacks, tab, buf, ply, stats):
     """The Jinn's placement on turn 8, then the whole of turn 9 (from pile 9, the last of the
     Temple): does the Ifrit win whatever he places? Evaluated inline, as the search would (the
-    same moves in the same order, each counted as a node), without recursion or table."""
+    same moves in its order, the placement that last won for him first, each counted as a node),
+    without recursion or table."""
     n = gen_moves(8, JINN_PLACE, 0, 0, jt, -1, jm, im, stacks, tab, buf, ply, stats)
     out = buf[ply, 0]
     _sort_moves(out, buf[ply, 1], n)
