@@ -21,15 +21,24 @@ principal variation search (every move after the first is first tested with a nu
 better than the best so far?), Star1 at draw nodes (outcomes heaviest first, each searched with the
 window that would let the remaining probability mass still cut, every outcome starting from the
 bounds the table already holds for it), a two-slot transposition table keyed on the whole state
-(three exact words, no hash-only matches; not used on turn 8's placements, which are evaluated
-inline as booleans, the same moves in the same order, without recursion), enhanced transposition cut-offs at decisions up to turn 7 (a child whose stored
-bound refutes the window ends the node), the table's best move first then moves that raise the
-mover's claims, and the whole last turn (turn 9: keep, the Ifrit's then the Jinn's placement)
-evaluated inline as a boolean, without recursion or table (the Jinn's last placement by three
-candidates: the highest target, and per environment the mover on the lowest stack).
+(three exact words, no hash-only matches; on turn 8 only at the Jinn's keep, below which the
+Ifrit's keep and both placements are evaluated inline as booleans, without move lists for the
+keeps, recursion or table), enhanced transposition cut-offs at decisions up to turn 7 (a child
+whose stored bound refutes the window ends the node), the table's best move first then moves
+that raise the mover's claims, and the whole last turn (turn 9: keep, the Ifrit's then the Jinn's
+placement) evaluated inline as a boolean, without recursion or table (the Jinn's last placement
+by three candidates: the highest target, and per environment the mover on the lowest stack).
+
+Move ordering (it changes which moves are searched first, never a value: alpha-beta returns the
+minimax value whatever the order, and the inline booleans are an OR or an AND over all moves):
+the Ifrit's placements, on every turn, by how few placements they leave the Jinn (her win has to
+be proved against each of his answers, so that proof is smallest, and fewer answers are likelier
+to hold none that wins; two to three times fewer nodes from turn 4), then by claims; on turn 8 the
+Jinn's placement and his kept tile that last won come first (killer moves).
 
 ``stats[ST_FLAGS]`` switches techniques off (``NO_TT`` ...), for measurements and tests only
-(``TT_DEEP`` puts turn 8's placements back into the recursive search, with the table).
+(``TT_DEEP`` puts turn 8's keeps and placements back into the recursive search, with the table;
+``NO_REPLIES`` and ``NO_KILLER`` switch the orderings above off).
 ``stats[ST_HIST + 6 * turn + step]`` counts the nodes per turn and step: the tree's shape.
 
 Move codes: a draw is ``F | S << 2 | M << 4`` (counts drawn), a keep is the environment kept (the
@@ -44,6 +53,7 @@ import time
 
 import numpy as np
 from numba import njit, objmode
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.games.akros.rules import (  # the game's own encodings (constants to numba)
     DRAW,
@@ -72,7 +82,12 @@ NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC, NO_PVS, NO_C
     128,
     256,
 )
+NO_REPLIES, NO_KILLER = 512, 1024
 CHECK_EVERY = 1 << 14
+# killer moves (move ordering only): stats[KILL]: the Jinn's last winning placement on turn 8,
+# stats[KILL + 1]: the tile he last kept and won with on turn 8
+KILL = ST_HIST + 6 * 10
+STATS_SIZE = KILL + 8
 
 
 # The board's tables in one array ``tab`` (fewer arguments per recursive call):
@@ -98,9 +113,7 @@ def new_tt(bits: int) -> np.ndarray:
 
 def new_buffers() -> tuple[np.ndarray, np.ndarray]:
     """Per-ply move lists (codes and ordering keys) and the stats array."""
-    return np.zeros((MAXPLY, 4, MAXMOVES), dtype=np.int64), np.zeros(
-        ST_HIST + 6 * 10, dtype=np.int64
-    )
+    return np.zeros((MAXPLY, 4, MAXMOVES), dtype=np.int64), np.zeros(STATS_SIZE, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -112,21 +125,10 @@ def _bits(x):
     return n
 
 
-# fmt: off
-_DEBRUIJN = np.array(
-    [0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51, 43, 22,
-     45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23,
-     11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6],
-    dtype=np.int64,
-)
-# fmt: on
-
-
 @njit(cache=True, inline="always")
 def _low(x):
     """The index of the lowest set bit of ``x`` (x > 0)."""
-    b = np.uint64(x & -x)
-    return _DEBRUIJN[np.int64((b * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58))]
+    return trailing_zeros(x)  # the processor's count-trailing-zeros, as in ``fast``
 
 
 @njit(cache=True)
@@ -504,6 +506,33 @@ def gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, sta
 
 
 @njit(cache=True)
+def jinn_replies(jt, jm, im, tab):
+    """How many placements the Jinn has for his tile ``jt`` against the Ifrit's servants ``im``
+    (targets times movers; a removal counts as one)."""
+    con = contested(im, tab)
+    targets = tab[ENVM + jt] & ~(jm | im) & ~con
+    if targets == 0:
+        return 1
+    movers = jm & con
+    if movers == 0:
+        movers = jm
+    return _bits(targets) * _bits(movers)
+
+
+@njit(cache=True)
+def order_by_replies(jt, jm, im, out, keys, n, tab):
+    """Move ordering for the Ifrit's placements: the one that leaves the Jinn the fewest
+    placements first (her win must be proved against each of them, and fewer answers are
+    likelier to leave him none that wins), then the claims key. Only the order changes."""
+    for a in range(n):
+        code = out[a]
+        nim = im
+        if code:
+            nim = im ^ (1 << (code >> 8)) ^ (1 << (code & 255))
+        keys[a] = -jinn_replies(jt, jm, nim, tab) * 4096 + keys[a]
+
+
+@njit(cache=True)
 def ifrit_wins_last_turn(draft, jm, im, stacks, tab, stats):
     """Turn 9 from its start: the Jinn keeps one of pile 9's two tiles (``draft``), the Ifrit
     gets the other, then both place. Does the Ifrit win whichever tile he keeps?"""
@@ -535,10 +564,20 @@ def _sort_moves(out, keys, n):
 def ifrit_wins_turn8_jinn_place(jt, temple, jm, im, stacks, tab, buf, ply, stats):
     """The Jinn's placement on turn 8, then the whole of turn 9 (from pile 9, the last of the
     Temple): does the Ifrit win whatever he places? Evaluated inline, as the search would (the
-    same moves in the same order, each counted as a node), without recursion or table."""
+    same moves in its order, the placement that last won for him first, each counted as a node),
+    without recursion or table."""
     n = gen_moves(8, JINN_PLACE, 0, 0, jt, -1, jm, im, stacks, tab, buf, ply, stats)
     out = buf[ply, 0]
     _sort_moves(out, buf[ply, 1], n)
+    killer = stats[KILL]
+    if not (stats[ST_FLAGS] & NO_KILLER):
+        # the Jinn's placement that last won on turn 8 first (a sibling's answer often works)
+        for a in range(1, n):
+            if out[a] == killer:
+                for c in range(a, 0, -1):
+                    out[c] = out[c - 1]
+                out[0] = killer
+                break
     pile9 = (temple >> 12) & 63
     for a in range(n):
         code = out[a]
@@ -551,6 +590,7 @@ def ifrit_wins_turn8_jinn_place(jt, temple, jm, im, stacks, tab, buf, ply, stats
         stats[ST_NODES] += 1
         stats[ST_HIST + 6 * 9 + JINN_KEEP] += 1
         if not ifrit_wins_last_turn(pile9, njm, im, nst, tab, stats):
+            stats[KILL] = code
             return False
     return True
 
@@ -561,6 +601,8 @@ def ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats)
     Inline, like :func:`ifrit_wins_turn8_jinn_place`."""
     n = gen_moves(8, IFRIT_PLACE, 0, 0, jt, it, jm, im, stacks, tab, buf, ply, stats)
     out = buf[ply, 0]
+    if not (stats[ST_FLAGS] & NO_REPLIES):
+        order_by_replies(jt, jm, im, out, buf[ply, 1], n, tab)
     _sort_moves(out, buf[ply, 1], n)
     for a in range(n):
         code = out[a]
@@ -575,6 +617,49 @@ def ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats)
         if ifrit_wins_turn8_jinn_place(jt, temple, jm, nim, nst, tab, buf, ply + 1, stats):
             return True
     return False
+
+
+@njit(cache=True)
+def ifrit_wins_turn8_ifrit_keep(draft, jt, temple, jm, im, stacks, tab, buf, ply, stats):
+    """The Ifrit's keep on turn 8 (the other tile of ``draft`` goes to pile 9), then the
+    placements and turn 9: can she make sure to win? Inline, like the placements below it."""
+    pile = tab[PILE + 8]
+    for e in range(3):
+        if not ((draft >> (2 * e)) & 3):
+            continue
+        rest = draft - (1 << (2 * e))
+        ntemple = temple
+        if rest:
+            d = 0
+            while not ((rest >> (2 * d)) & 3):
+                d += 1
+            ntemple = temple + (1 << (2 * (3 * pile + d)))
+        stats[ST_NODES] += 1
+        stats[ST_HIST + 6 * 8 + IFRIT_PLACE] += 1
+        if ifrit_wins_turn8_place(e, jt, ntemple, jm, im, stacks, tab, buf, ply, stats):
+            return True
+    return False
+
+
+@njit(cache=True)
+def ifrit_wins_turn8(draft, temple, jm, im, stacks, tab, buf, ply, stats):
+    """Turn 8 from the Jinn's keep (``draft``: pile 8), with turn 9: does the Ifrit win whatever
+    he keeps? Inline (the tile he last kept and won with first)."""
+    killer = stats[KILL + 1]
+    for a in range(4):
+        e = killer if a == 0 else a - 1
+        if a > 0 and e == killer:
+            continue
+        if e < 0 or e > 2 or not ((draft >> (2 * e)) & 3):
+            continue
+        stats[ST_NODES] += 1
+        stats[ST_HIST + 6 * 8 + IFRIT_KEEP] += 1
+        rest = draft - (1 << (2 * e))
+        if not ifrit_wins_turn8_ifrit_keep(rest, e, temple, jm, im, stacks, tab, buf, ply, stats):
+            if not (stats[ST_FLAGS] & NO_KILLER):
+                stats[KILL + 1] = e
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -620,7 +705,8 @@ def search(
             alpha = 0
         if beta > top:
             beta = top
-    if turn == 8 and step >= IFRIT_PLACE and not (stats[ST_FLAGS] & TT_DEEP):
+    inline8 = turn == 8 and not (stats[ST_FLAGS] & TT_DEEP)
+    if inline8 and step >= IFRIT_PLACE:
         # the last two placements before the inline last turn: inline too (booleans)
         if step == IFRIT_PLACE:
             win = ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats)
@@ -660,10 +746,22 @@ def search(
 
     out = buf[ply, 0]
     keys = buf[ply, 1]
-    n = gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, stats)
-    best_move = out[0]
+    n = 0
+    best_move = 0
+    if not inline8:
+        n = gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, stats)
+        best_move = out[0]
 
-    if step == DRAW:
+    if inline8:
+        # turn 8's keeps: inline booleans too (below the table, which keeps their values)
+        if step == JINN_KEEP:
+            win = ifrit_wins_turn8(draft, temple, jm, im, stacks, tab, buf, ply, stats)
+        else:
+            win = ifrit_wins_turn8_ifrit_keep(
+                draft, jt, temple, jm, im, stacks, tab, buf, ply, stats
+            )
+        value = 1 if win else 0
+    elif step == DRAW:
         # Star1: outcomes by weight, heaviest first
         for a in range(1, n):
             mv = out[a]
@@ -765,6 +863,8 @@ def search(
             n_sort = 1
         else:
             n_sort = n
+        if step == IFRIT_PLACE and n_sort > 1 and not (stats[ST_FLAGS] & NO_REPLIES):
+            order_by_replies(jt, jm, im, out, keys, n, tab)
         for a in range(1, n_sort):
             mv = out[a]
             kv = keys[a]

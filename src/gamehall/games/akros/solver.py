@@ -25,7 +25,7 @@ returns an :class:`AkrosSolveResult`:
 The search (module :mod:`gamehall.games.akros._kernel`, compiled with numba): expectimax over
 exact integer values (the probability times the number of possible draw sequences still to come),
 fail-soft alpha-beta at decisions, Star1 at draws, a transposition table on the whole state and
-claims-first move ordering. The table is kept between calls on the same board (its entries are
+move ordering (the Ifrit's placements that leave the Jinn the fewest answers first, then claims). The table is kept between calls on the same board (its entries are
 exact bounds on positions, valid for any later search), so an agent's later moves are cheap;
 ``fresh=True`` starts from an empty table.
 
