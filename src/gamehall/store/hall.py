@@ -209,27 +209,21 @@ class HallStore:
     def note_browser(self, account: str, browser: str) -> None:
         """Remember that ``browser`` holds a session of ``account`` (up to
         :data:`MAX_BROWSERS_PER_ACCOUNT` browsers an account)."""
-        with self.engine.begin() as conn:
-            known = (
+        query = select(account_browsers_table.c.browser).where(
+            account_browsers_table.c.player_id == account
+        )
+        try:
+            with self.engine.begin() as conn:
+                known = list(conn.execute(query).scalars())
+                if browser in known or len(known) >= MAX_BROWSERS_PER_ACCOUNT:
+                    return
                 conn.execute(
-                    select(account_browsers_table.c.browser).where(
-                        account_browsers_table.c.player_id == account
+                    insert(account_browsers_table).values(
+                        player_id=account, browser=browser, seen=now_text()
                     )
                 )
-                .scalars()
-                .all()
-            )
-            if browser in known or len(known) >= MAX_BROWSERS_PER_ACCOUNT:
-                return
-            try:
-                with conn.begin_nested():
-                    conn.execute(
-                        insert(account_browsers_table).values(
-                            player_id=account, browser=browser, seen=now_text()
-                        )
-                    )
-            except IntegrityError:  # another process noted it at the same moment
-                pass
+        except IntegrityError:  # another process noted the same browser at the same moment
+            pass
 
     def browsers_of(self, account: str) -> list[str]:
         """The browsers an account is known by: those seen holding its sessions and those whose
