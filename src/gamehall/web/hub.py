@@ -331,10 +331,20 @@ class Hub:
         return task
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call on the store thread, off the event loop."""
-        assert self._db_pool is not None, "the hub is not started"
+        """Run a store call on the store threads, off the event loop."""
+        return await self._run_on(self._db_pool, function, *args, **kwargs)
+
+    async def commit_db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call on the moves' commit threads (never queued behind other calls)."""
+        return await self._run_on(self._commit_pool, function, *args, **kwargs)
+
+    @staticmethod
+    async def _run_on(
+        pool: ThreadPoolExecutor | None, function: Callable[..., T], *args: Any, **kwargs: Any
+    ) -> T:
+        assert pool is not None, "the hub is not started"
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db_pool, partial(function, *args, **kwargs))
+        return await loop.run_in_executor(pool, partial(function, *args, **kwargs))
 
     # --- games ---
 
@@ -915,10 +925,7 @@ class Hub:
                 batch = self._appends[:GROUP_COMMIT]
                 del self._appends[:GROUP_COMMIT]
                 try:
-                    assert self._commit_pool is not None, "the hub is not started"
-                    stored = await asyncio.get_running_loop().run_in_executor(
-                        self._commit_pool, self.store.append_actions, [a for a, _ in batch]
-                    )
+                    stored = await self.commit_db(self.store.append_actions, [a for a, _ in batch])
                 except BaseException as error:
                     for _, done in batch:
                         if not done.done():
@@ -954,7 +961,7 @@ class Hub:
             return False
         vs_computer = any(seat.kind == "computer" for seat in live.row.seats)
         wait = PAUSE_VS_COMPUTER_MS if vs_computer else PAUSE_BETWEEN_PEOPLE_MS
-        live.pause = Pause(reason, now + wait, set(live.humans()))
+        live.pause = Pause(reason, now + wait, frozenset(live.humans()))
         return True
 
     async def _entry(self, live: LiveGame, kind: str, text: str, mover: int) -> None:
@@ -1039,7 +1046,6 @@ class Hub:
             mine = conduct.go_on(pause.waiting if pause else None, live.version, version, seats)
             assert pause is not None
             pause.waiting -= mine
-            pause.gone_on |= mine
             if self.bus.shared:  # the other processes' pause waits for these seats no more
                 event = self.bus.event("continue", live.id, version=version, seats=sorted(mine))
                 await self._publish(event)
@@ -1063,7 +1069,6 @@ class Hub:
                     return
                 went = {int(seat) for seat in seats}
                 pause.waiting -= went
-                pause.gone_on |= went
                 if pause.waiting:
                     live.broadcast_state(self.clock.now())
                 else:

@@ -141,14 +141,21 @@ class Connection:
 @dataclass
 class Pause:
     """Play waits for the players (a round is over): why, until when at most (ms, server
-    time), and the human seats that have not gone on yet."""
+    time), the human seats it waits for, and those of them that have not gone on yet."""
 
     reason: str
     until: int | None
-    waiting: set[int]
-    gone_on: set[int] = field(default_factory=set)
-    """The seats that have gone on (through any process), told to a process that loads the game
-    during the pause."""
+    seats: frozenset[int]
+    waiting: set[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.waiting = set(self.seats)
+
+    @property
+    def gone_on(self) -> set[int]:
+        """The seats that have gone on (through any process), told to a process that loads the
+        game during the pause."""
+        return set(self.seats - self.waiting)
 
 
 DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
