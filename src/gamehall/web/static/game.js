@@ -266,9 +266,20 @@ export function gamePage(id) {
         return h(
           "div",
           { class: `seat seat-${seat.name}${toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat.index },
-          h("span", { class: "seat-name" }, seatLabel(seat), seat.player ? [" ", playerLink(seat.player, { class: "seat-player" })] : null),
+          h("span", { class: "seat-name" }, seatLabel(seat)),
           h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? scoreText(boardKit, scores[seat.index]) : ""),
-          h("span", { class: `presence presence-${presenceClass}`, "data-presence": presenceClass }, presence),
+          // The second row: who holds the seat, after the presence dot (the word "online" is
+          // for screen readers; "offline" is said to everyone).
+          h(
+            "span",
+            { class: `presence presence-${presenceClass}`, "data-presence": presenceClass, title: presence },
+            seat.player && presenceClass !== "computer"
+              ? [
+                  playerLink(seat.player, { class: "seat-player" }),
+                  presenceClass === "offline" ? " · offline" : h("span", { class: "sr-only" }, " (online)"),
+                ]
+              : presence,
+          ),
           toMove ? h("span", { class: "seat-turn" }, "to move") : h("span"),
           state.clock && state.clock.remaining[seat.index] !== null
             ? h("span", { class: "seat-clock", "data-clock": seat.index, role: "timer", "aria-label": `${seatName(seat.name)}'s clock` })
