@@ -172,6 +172,29 @@ def scale_of(turn, step, bag, tab):
     return tab[DAFTER + turn]
 
 
+@njit(cache=True, inline="always")
+def _placed(servants, stacks, code):
+    """A placement ``code`` (``r << 8 | s``: the servant on ``s`` goes to the target ``r``,
+    whose stack grows by one; 0: no placement): the side's servants and the stacks after it."""
+    if code:
+        r = code >> 8
+        servants = servants ^ (1 << r) ^ (1 << (code & 255))
+        stacks = stacks + (1 << (3 * (r - 1)))
+    return servants, stacks
+
+
+@njit(cache=True, inline="always")
+def _discarded(temple, rest, pile):
+    """The Ifrit's keep: the draft's other tile (``rest``, if any) goes to the Temple's
+    ``pile``."""
+    if rest:
+        d = 0
+        while not ((rest >> (2 * d)) & 3):
+            d += 1
+        temple = temple + (1 << (2 * (3 * pile + d)))
+    return temple
+
+
 @njit(cache=True)
 def apply_move(turn, step, bag, temple, draft, jt, it, jm, im, stacks, code, tab):
     """The state after move ``code``."""
@@ -184,27 +207,13 @@ def apply_move(turn, step, bag, temple, draft, jt, it, jm, im, stacks, code, tab
     if step == JINN_KEEP:
         return turn, IFRIT_KEEP, bag, temple, draft - (1 << (2 * code)), code, it, jm, im, stacks
     if step == IFRIT_KEEP:
-        rest = draft - (1 << (2 * code))
-        if rest:
-            d = 0
-            while not ((rest >> (2 * d)) & 3):
-                d += 1
-            p = tab[PILE + turn]
-            temple = temple + (1 << (2 * (3 * p + d)))
+        temple = _discarded(temple, draft - (1 << (2 * code)), tab[PILE + turn])
         return turn, IFRIT_PLACE, bag, temple, 0, jt, code, jm, im, stacks
     if step == IFRIT_PLACE:
-        if code:
-            r = code >> 8
-            s = code & 255
-            im = im ^ (1 << r) ^ (1 << s)
-            stacks = stacks + (1 << (3 * (r - 1)))
+        im, stacks = _placed(im, stacks, code)
         return turn, JINN_PLACE, bag, temple, 0, jt, -1, jm, im, stacks
     # JINN_PLACE: the turn ends
-    if code:
-        r = code >> 8
-        s = code & 255
-        jm = jm ^ (1 << r) ^ (1 << s)
-        stacks = stacks + (1 << (3 * (r - 1)))
+    jm, stacks = _placed(jm, stacks, code)
     turn += 1
     if turn > 9:
         return 9, OVER, bag, temple, 0, -1, -1, jm, im, stacks
@@ -525,10 +534,7 @@ def order_by_replies(jt, jm, im, out, keys, n, tab):
     placements first (her win must be proved against each of them, and fewer answers are
     likelier to leave him none that wins), then the claims key. Only the order changes."""
     for a in range(n):
-        code = out[a]
-        nim = im
-        if code:
-            nim = im ^ (1 << (code >> 8)) ^ (1 << (code & 255))
+        nim, _ = _placed(im, 0, out[a])
         keys[a] = -jinn_replies(jt, jm, nim, tab) * 4096 + keys[a]
 
 
@@ -581,12 +587,7 @@ def ifrit_wins_turn8_jinn_place(jt, temple, jm, im, stacks, tab, buf, ply, stats
     pile9 = (temple >> 12) & 63
     for a in range(n):
         code = out[a]
-        njm = jm
-        nst = stacks
-        if code:
-            r = code >> 8
-            njm = jm ^ (1 << r) ^ (1 << (code & 255))
-            nst = stacks + (1 << (3 * (r - 1)))
+        njm, nst = _placed(jm, stacks, code)
         stats[ST_NODES] += 1
         stats[ST_HIST + 6 * 9 + JINN_KEEP] += 1
         if not ifrit_wins_last_turn(pile9, njm, im, nst, tab, stats):
@@ -605,13 +606,7 @@ def ifrit_wins_turn8_place(it, jt, temple, jm, im, stacks, tab, buf, ply, stats)
         order_by_replies(jt, jm, im, out, buf[ply, 1], n, tab)
     _sort_moves(out, buf[ply, 1], n)
     for a in range(n):
-        code = out[a]
-        nim = im
-        nst = stacks
-        if code:
-            r = code >> 8
-            nim = im ^ (1 << r) ^ (1 << (code & 255))
-            nst = stacks + (1 << (3 * (r - 1)))
+        nim, nst = _placed(im, stacks, out[a])
         stats[ST_NODES] += 1
         stats[ST_HIST + 6 * 8 + JINN_PLACE] += 1
         if ifrit_wins_turn8_jinn_place(jt, temple, jm, nim, nst, tab, buf, ply + 1, stats):
@@ -627,13 +622,7 @@ def ifrit_wins_turn8_ifrit_keep(draft, jt, temple, jm, im, stacks, tab, buf, ply
     for e in range(3):
         if not ((draft >> (2 * e)) & 3):
             continue
-        rest = draft - (1 << (2 * e))
-        ntemple = temple
-        if rest:
-            d = 0
-            while not ((rest >> (2 * d)) & 3):
-                d += 1
-            ntemple = temple + (1 << (2 * (3 * pile + d)))
+        ntemple = _discarded(temple, draft - (1 << (2 * e)), pile)
         stats[ST_NODES] += 1
         stats[ST_HIST + 6 * 8 + IFRIT_PLACE] += 1
         if ifrit_wins_turn8_place(e, jt, ntemple, jm, im, stacks, tab, buf, ply, stats):
