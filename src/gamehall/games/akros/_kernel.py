@@ -50,8 +50,9 @@ Ifrit's discard is the other tile in hand), a placement is ``region << 8 | sourc
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from gamehall.games.akros.rules import (  # the game's own encodings (constants to numba)
     DRAW,
@@ -117,13 +118,22 @@ def new_buffers() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((MAXPLY, 4, MAXMOVES), dtype=np.int64), np.zeros(STATS_SIZE, dtype=np.int64)
 
 
+@intrinsic
+def _popcount(typingctx, x):
+    """The processor's population count (LLVM's ctpop), as ``trailing_zeros`` is its tzcnt."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
 @njit(cache=True, inline="always")
 def _bits(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """The number of set bits of ``x``."""
+    return _popcount(x)
 
 
 @njit(cache=True, inline="always")
@@ -620,7 +630,12 @@ def gen_moves(turn, step, bag, draft, jt, it, jm, im, stacks, tab, buf, ply, sta
 def jinn_replies(jt, jm, im, tab):
     """How many placements the Jinn has for his tile ``jt`` against the Ifrit's servants ``im``
     (targets times movers; a removal counts as one)."""
-    con = contested(im, tab)
+    return _replies_given(jt, jm, im, contested(im, tab), tab)
+
+
+@njit(cache=True, inline="always")
+def _replies_given(jt, jm, im, con, tab):
+    """:func:`jinn_replies` with the contested regions ``con`` of ``im`` already known."""
     targets = tab[ENVM + jt] & ~(jm | im) & ~con
     if targets == 0:
         return 1
@@ -635,9 +650,29 @@ def order_by_replies(jt, jm, im, out, keys, n, tab):
     """Move ordering for the Ifrit's placements: the one that leaves the Jinn the fewest
     placements first (her win must be proved against each of them, and fewer answers are
     likelier to leave him none that wins), then the claims key. Only the order changes."""
+    source = -1
+    once = 0
+    twice = 0
     for a in range(n):
-        nim, _ = _placed(im, 0, out[a])
-        keys[a] = -jinn_replies(jt, jm, nim, tab) * 4096 + keys[a]
+        code = out[a]
+        if code == 0:  # her removal: his replies against her servants as they stand
+            keys[a] = -jinn_replies(jt, jm, im, tab) * 4096 + keys[a]
+            continue
+        s = code & 255
+        if s != source:  # the regions next to one, and to two, of the servants that stay
+            source = s
+            once = 0
+            twice = 0
+            y = im ^ (1 << s)
+            while y:
+                q = _low(y)
+                y &= y - 1
+                around = tab[NB + q]
+                twice |= once & around
+                once |= around
+        r = code >> 8
+        nim = im ^ (1 << r) ^ (1 << s)
+        keys[a] = -_replies_given(jt, jm, nim, twice | (once & tab[NB + r]), tab) * 4096 + keys[a]
 
 
 @njit(cache=True)
