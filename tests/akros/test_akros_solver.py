@@ -27,6 +27,7 @@ from gamehall.games.akros.levels import from_turn
 from gamehall.games.akros.rules import (
     DRAW,
     IFRIT,
+    IFRIT_KEEP,
     IFRIT_PLACE,
     JINN_KEEP,
     JINN_PLACE,
@@ -399,6 +400,20 @@ def test_threads_give_the_one_thread_value(seed, turn):
     assert solve(state, workers=2).ifrit_win == one.ifrit_win
 
 
+@pytest.mark.parametrize(
+    ("seed", "turn", "step"),
+    [(31, 5, JINN_KEEP), (32, 5, IFRIT_PLACE), (33, 5, JINN_PLACE), (34, 6, IFRIT_KEEP)],
+)
+def test_threads_split_a_decision_as_one_thread_searches_it(seed, turn, step):
+    """At a decision the threads test the later moves while the first is searched: the value and
+    every optimal move are those of one thread."""
+    state = random_state(seed, turn, step)
+    one = solve(state, fresh=True, workers=1, margins=False)
+    for workers in (2, 3):
+        many = solve(state, fresh=True, workers=workers, margins=False)
+        assert many.exact and (many.ifrit_win, many.best) == (one.ifrit_win, one.best)
+
+
 def test_a_torn_table_row_is_passed_over():
     """A row whose words come from two writes fails its check and reads as empty."""
     tt = kernel.new_tt(4)
@@ -421,6 +436,11 @@ def test_threads_stop_at_the_time_limit():
     start = time.perf_counter()
     result = solve(state, time_limit=0.2, fresh=True, workers=2)
     assert not result.exact and result.ifrit_win is None
+    assert time.perf_counter() - start < 1.5
+    decision = random_state(14, 3, JINN_PLACE)  # the threads split a decision
+    start = time.perf_counter()
+    result = solve(decision, time_limit=0.2, fresh=True, workers=2)
+    assert not result.exact and result.best == ()
     assert time.perf_counter() - start < 1.5
     late = random_state(13, 6, DRAW)
     assert solve(late, workers=2).ifrit_win == solve(late, fresh=True, workers=1).ifrit_win

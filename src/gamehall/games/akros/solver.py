@@ -67,11 +67,12 @@ DEFAULT_TT_BITS = 20
 """2**20 two-slot buckets: 2M entries, about 100 MB."""
 
 DEFAULT_WORKERS = max(1, min(4, len(os.sched_getaffinity(0))))
-"""Threads that search a draw's outcomes side by side (see :func:`_search_outcomes`): one a
-core, at most four."""
+"""Threads that search together (a draw's outcomes side by side, a decision's later moves
+while the first is searched: :func:`_search_outcomes`, :func:`_search_split`): one a core, at
+most four."""
 
 THREADS_TO_TURN = 6
-"""Threads search a draw side by side up to this turn (later searches take milliseconds)."""
+"""Threads search together up to this turn (later searches take milliseconds)."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,20 @@ class _Context:
 
     def child(self, enc: tuple[int, ...], code: int) -> tuple[int, ...]:
         return tuple(int(x) for x in self.kernel.apply_move(*enc, code, self.tab))
+
+    def ordered_moves(self, enc: tuple[int, ...]) -> list[int]:
+        """A decision's moves in the search's order (by key, the Ifrit's placements first by how
+        few placements they leave the Jinn), as the kernel orders them without a table move."""
+        turn, step, bag, _temple, draft, jt, it, jm, im, stacks = enc
+        ply = self.kernel.MAXPLY - 1
+        n = self.kernel.gen_moves(
+            turn, step, bag, draft, jt, it, jm, im, stacks, self.tab, self.buf, ply, self.stats
+        )
+        out, keys = self.buf[ply, 0], self.buf[ply, 1]
+        if step == IFRIT_PLACE and n > 1:
+            self.kernel.order_by_replies(jt, jm, im, out, keys, n, self.tab)
+        listed = [(int(out[i]), int(keys[i])) for i in range(n)]
+        return [code for code, _key in sorted(listed, key=lambda m: -m[1])]
 
     def moves(self, enc: tuple[int, ...]) -> list[tuple[int, int]]:
         """(code, key) pairs: ordering keys for decisions, ways for draws."""
@@ -281,9 +296,8 @@ def solve(
     ``time_limit`` (seconds, None: no limit) bounds the whole call; when it passes the search stops
     and the result has ``exact=False``. ``margins=False`` skips the principal line. ``fresh``
     empties the transposition table first (otherwise it is kept between calls on one board).
-    ``workers`` (default :data:`DEFAULT_WORKERS`, one a core) threads search a draw's outcomes side
-    by side, sharing the table (up to turn :data:`THREADS_TO_TURN`); 1 searches in the calling
-    thread only.
+    ``workers`` (default :data:`DEFAULT_WORKERS`, one a core) threads search together, sharing
+    the table (up to turn :data:`THREADS_TO_TURN`); 1 searches in the calling thread only.
     ``_flags`` switches techniques off, for measurements only (``_akros_kernel.NO_TT`` ...).
     """
     start = time.perf_counter()
@@ -336,6 +350,11 @@ def _solve_encoded(
         if found is None:
             return fail()
         value = found
+    elif len(team) > 1 and state.turn <= THREADS_TO_TURN:
+        try:
+            value = _search_split(team, enc, -1, scale + 1, alarm)
+        except _OutOfTime:
+            return fail()
     else:
         value = ctx.search(enc, -1, scale + 1)
         if ctx.aborted:
@@ -407,6 +426,91 @@ class _Alarm:
             self.armed = False
         if self.timer is not None:
             self.timer.cancel()
+
+
+def _search_split(
+    team: list[_Context], enc: tuple[int, ...], alpha: int, beta: int, alarm: _Alarm
+) -> int:
+    """A decision's value, fail-soft in (alpha, beta), by the threads together: the plies above
+    the first draw are searched here, the first move by this same search (its own moves split in
+    turn, its draw by :func:`_search_outcomes`), then every later move is tested by whichever
+    thread is free, against the bound known when it starts (a null window, and a second search
+    where the move proves better), as the kernel's principal variation search does one after
+    the other. A move that ends the node stops the others (their searches write nothing).
+    Raises :class:`_OutOfTime` when the alarm rings."""
+    lead = team[0]
+    turn, step = enc[0], enc[1]
+    if step == DRAW:
+        found = _search_outcomes(team, enc, alarm)
+        if found is None:
+            raise _OutOfTime
+        return found
+    if step == rules.OVER or turn > THREADS_TO_TURN:
+        value = lead.search(enc, alpha, beta)
+        if lead.aborted:
+            raise _OutOfTime
+        return value
+    maximise = step in (IFRIT_KEEP, IFRIT_PLACE)
+    children = [lead.child(enc, code) for code in lead.ordered_moves(enc)]
+    best = _search_split(team, children[0], alpha, beta, alarm)
+    bounds = [max(alpha, best), beta] if maximise else [alpha, min(beta, best)]
+    if bounds[0] >= bounds[1] or len(children) == 1:
+        return best
+    queue = iter(range(1, len(children)))
+    lock = threading.Lock()
+    found = [best]
+    state = {"cut": False}
+
+    def work(member: _Context) -> None:
+        while True:
+            with lock:
+                if state["cut"] or alarm.rung:
+                    return
+                i = next(queue, None)
+                if i is None:
+                    return
+                lo, hi = bounds
+            child = children[i]
+            if maximise:
+                v = member.search(child, lo, lo + 1)
+                if not member.aborted and lo < v < hi:
+                    v = member.search(child, v - 1, hi)
+            else:
+                v = member.search(child, hi - 1, hi)
+                if not member.aborted and lo < v < hi:
+                    v = member.search(child, lo, v + 1)
+            with lock:
+                if member.aborted:  # the node was cut by another move, or the time ran out
+                    with alarm.lock:
+                        if not alarm.rung:
+                            member.resume()
+                    return
+                if maximise:
+                    found[0] = max(found[0], v)
+                    bounds[0] = max(bounds[0], v)
+                else:
+                    found[0] = min(found[0], v)
+                    bounds[1] = min(bounds[1], v)
+                if bounds[0] >= bounds[1] and not state["cut"]:
+                    state["cut"] = True
+                    for other in team:
+                        if other is not member:
+                            other.stop()
+
+    threads = [threading.Thread(target=work, args=(m,), daemon=True) for m in team[1:]]
+    for thread in threads:
+        thread.start()
+    work(lead)
+    for thread in threads:
+        thread.join()
+    if state["cut"]:
+        with alarm.lock:
+            if not alarm.rung:
+                for member in team:
+                    member.resume()
+    if alarm.rung:
+        raise _OutOfTime
+    return found[0]
 
 
 def _search_outcomes(team: list[_Context], enc: tuple[int, ...], alarm: _Alarm) -> int | None:
