@@ -49,7 +49,8 @@ def print_tree(first_turn: int) -> None:
     from gamehall.games.akros import _kernel as kernel
     from gamehall.games.akros.solver import DEFAULT_TT_BITS, _context
 
-    stats = _context(find_game("akros"), DEFAULT_TT_BITS).stats
+    ctx = _context(find_game("akros"), DEFAULT_TT_BITS)
+    stats = sum(member.stats for member in [ctx, *ctx.helpers])
     for turn in range(first_turn, 10):
         counts = [
             f"{name} {stats[kernel.ST_HIST + 6 * turn + step]:,}"
@@ -65,6 +66,12 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--no-margins", action="store_true")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="threads searching a draw's outcomes (default: one a core, at most 4)",
+    )
     parser.add_argument("--show", action="store_true", help="print each position")
     parser.add_argument(
         "--tree", action="store_true", help="print each search's nodes per turn and step"
@@ -72,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     game = find_game("akros")
     t0 = time.perf_counter()
-    solve(start_of_turn(game, 1, 8), fresh=True)  # compile / load the kernel
+    solve(start_of_turn(game, 1, 5), fresh=True)  # compile / load the kernel, make the tables
     print(f"kernel ready in {time.perf_counter() - t0:.1f} s")
     ok_all = True
     for turn in args.turns:
@@ -83,7 +90,7 @@ def main() -> None:
             runs, cpu_runs = [], []
             for _ in range(args.repeat):
                 cpu = time.process_time()
-                result = solve(state, fresh=True, margins=not args.no_margins)
+                result = solve(state, fresh=True, margins=not args.no_margins, workers=args.workers)
                 cpu_runs.append(time.process_time() - cpu)
                 runs.append(result.seconds)
             seconds = statistics.median(runs)

@@ -39,6 +39,7 @@ from gamehall.games.akros.solver import (
     _context,
     _encode,
     solve,
+    warm_up,
 )
 
 GAME = find_game("akros")
@@ -317,6 +318,7 @@ def test_margins_follow_an_optimal_line():
 
 
 def test_time_limit_is_respected():
+    warm_up()  # the kernel loaded and the table made: this test times the search
     state = random_state(11, 2, DRAW)
     start = time.perf_counter()
     result = solve(state, time_limit=0.2, fresh=True)
@@ -378,3 +380,47 @@ def test_solve_command_text_and_json():
     early = random_state(14, 1, JINN_KEEP)
     data = json.loads(solve_text(early.game, str(early), seconds=0.05, as_json=True, seed=0))
     assert data["method"] == "mcts" and data["exact"] is False
+
+
+# --- threads searching a draw's outcomes side by side, over one shared table ----------------------
+
+
+@pytest.mark.parametrize(("seed", "turn"), [(21, 6), (22, 6), (23, 5)])
+def test_threads_give_the_one_thread_value(seed, turn):
+    """Two and three threads (more than this machine's cores: the idle ones help the others)
+    give the value, the optimal line's margins and the same answer as one thread."""
+    state = random_state(seed, turn, DRAW)
+    one = solve(state, fresh=True, workers=1)
+    for workers in (2, 3):
+        many = solve(state, fresh=True, workers=workers)
+        assert many.exact and many.ifrit_win == one.ifrit_win
+        assert many.margins == one.margins
+    # and with the table the threads left behind (a later call reuses it)
+    assert solve(state, workers=2).ifrit_win == one.ifrit_win
+
+
+def test_a_torn_table_row_is_passed_over():
+    """A row whose words come from two writes fails its check and reads as empty."""
+    tt = kernel.new_tt(4)
+    kernel._store(tt, 2, 11, 12, 13, 5, 9, 7)
+    assert tuple(kernel._probe(tt, 2, 11, 12, 13)) == (2, 5, 9, 7)
+    assert kernel._probe(tt, 2, 11, 12, 14)[0] == -1  # another state
+    kernel._store(tt, 3, 21, 22, 23, 1, 2, 3)
+    assert tuple(kernel._probe(tt, 2, 21, 22, 23)) == (3, 1, 2, 3)  # the bucket's second row
+    tt[2, kernel.T_HI] = 8  # part of a second write reached the row
+    assert kernel._probe(tt, 2, 11, 12, 13)[0] == -1
+    tt[3, kernel.T_INFO] = 4
+    assert kernel._probe(tt, 2, 21, 22, 23)[0] == -1
+    kernel._store(tt, 2, 11, 12, 13, 5, 8, 7)  # written whole again: read again
+    assert tuple(kernel._probe(tt, 2, 11, 12, 13)) == (2, 5, 8, 7)
+
+
+def test_threads_stop_at_the_time_limit():
+    warm_up()
+    state = random_state(11, 2, DRAW)
+    start = time.perf_counter()
+    result = solve(state, time_limit=0.2, fresh=True, workers=2)
+    assert not result.exact and result.ifrit_win is None
+    assert time.perf_counter() - start < 1.5
+    late = random_state(13, 6, DRAW)
+    assert solve(late, workers=2).ifrit_win == solve(late, fresh=True, workers=1).ifrit_win

@@ -49,10 +49,8 @@ Ifrit's discard is the other tile in hand), a placement is ``region << 8 | sourc
 # (numba kernels: untyped scalar arguments, branches kept plain for the compiler)
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.games.akros.rules import (  # the game's own encodings (constants to numba)
@@ -68,7 +66,9 @@ MAXPLY = 64
 MAXMOVES = 128
 
 # stats slots
-ST_NODES, ST_ABORT, ST_CHECK, ST_FLAGS = 0, 1, 2, 3
+# stats[ST_ABORT] is set from outside (the solver's alarm at its time limit, or a thread that no
+# longer needs another's help): every search call then returns at once and writes nothing
+ST_NODES, ST_ABORT, ST_FLAGS = 0, 1, 3
 ST_HIST = 8  # stats[ST_HIST + 6 * turn + step]: search calls per turn and step (the tree's shape)
 # switches in stats[ST_FLAGS], for measuring each technique (0: all on)
 NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC, NO_PVS, NO_CHANCE_TT = (
@@ -83,7 +83,6 @@ NO_TT, NO_ORDER, NO_STAR1, NO_CLAMP, NO_HEURISTIC, TT_DEEP, NO_ETC, NO_PVS, NO_C
     256,
 )
 NO_REPLIES, NO_KILLER = 512, 1024
-CHECK_EVERY = 1 << 14
 # killer moves (move ordering only): stats[KILL]: the Jinn's last winning placement on turn 8,
 # stats[KILL + 1]: the tile he last kept and won with on turn 8
 KILL = ST_HIST + 6 * 10
@@ -97,16 +96,18 @@ ENVOF = 68  # tab[ENVOF + r]: the environment of region r
 DAFTER = 132  # tab[DAFTER + t]: draw sequences possible after turn t (the value scale)
 PILE = 144  # tab[PILE + t]: the Temple pile the Ifrit discards to on turn t
 TAB_SIZE = 160
-# stats: nodes, abort flag, clock countdown, switched-off techniques, 3 scratch margins
+# stats: nodes, abort flag, (unused), switched-off techniques, 3 scratch margins
 MARG = 4
 # A transposition table row: k1, k2, k3 (the whole state), lower bound, upper bound, info
-# (best move | work << 24; -1: empty). Buckets of two rows: the first keeps the bigger search.
-T_LO, T_HI, T_INFO = 3, 4, 5
+# (best move | work << 24; -1: empty), a check word over the six, and one word of padding (a row
+# is one 64-byte cache line). Buckets of two rows: the first keeps the bigger search.
+T_LO, T_HI, T_INFO, T_CHECK = 3, 4, 5, 6
+T_WIDTH = 8
 
 
 def new_tt(bits: int) -> np.ndarray:
     """A transposition table of 2**bits two-slot buckets."""
-    tt = np.zeros((2 << bits, 6), dtype=np.int64)
+    tt = np.zeros((2 << bits, T_WIDTH), dtype=np.int64)
     tt[:, T_INFO] = -1
     return tt
 
@@ -285,10 +286,49 @@ def _claims_margin(d0, d1, d2):
     return ((d0 > 0) - (d0 < 0)) + ((d1 > 0) - (d1 < 0)) + ((d2 > 0) - (d2 < 0))
 
 
+@njit(cache=True, inline="always")
+def _score_differences(jm, im, stacks, tab):
+    """The Jinn's score minus the Ifrit's in each environment (Forest, Sea, Mountain)."""
+    d0 = 0
+    d1 = 0
+    d2 = 0
+    x = jm
+    while x:
+        r = _low(x)
+        x &= x - 1
+        v = 1 + ((stacks >> (3 * (r - 1))) & 7)
+        e = tab[ENVOF + r]
+        if e == 0:
+            d0 += v
+        elif e == 1:
+            d1 += v
+        else:
+            d2 += v
+    x = im
+    while x:
+        r = _low(x)
+        x &= x - 1
+        v = 1 + ((stacks >> (3 * (r - 1))) & 7)
+        e = tab[ENVOF + r]
+        if e == 0:
+            d0 -= v
+        elif e == 1:
+            d1 -= v
+        else:
+            d2 -= v
+    return d0, d1, d2
+
+
 @njit(cache=True)
 def _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2):
     """The Jinn's last placement (turn 9), score differences (Jinn - Ifrit) ``d`` before it:
-    can some placement win for him?
+    can some placement win for him?"""
+    return _jinn_wins_given(jt, jm, im, stacks, tab, d0, d1, d2, contested(im, tab))
+
+
+@njit(cache=True, inline="always")
+def _jinn_wins_given(jt, jm, im, stacks, tab, d0, d1, d2, con):
+    """:func:`_jinn_wins_from` with the contested regions ``con`` of ``im`` already known.
 
     The game ends with it, so only the scores count: a higher stack under the placed tile only
     raises his score in the tile's environment, and a servant leaving a lower stack only costs
@@ -296,7 +336,6 @@ def _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2):
     on the lowest stack: at most three placements to try, whatever the counts of targets and
     movers."""
     occ = jm | im
-    con = contested(im, tab)
     targets = tab[ENVM + jt] & ~occ & ~con
     movers = jm & con
     if movers == 0:
@@ -346,17 +385,23 @@ def _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2):
 @njit(cache=True)
 def jinn_can_win_last(jt, jm, im, stacks, tab, stats):
     """The Jinn's last placement (turn 9): can any placement win for him?"""
-    _margins(jm, im, stacks, tab, stats)
-    return _jinn_wins_from(jt, jm, im, stacks, tab, stats[MARG], stats[MARG + 1], stats[MARG + 2])
+    d0, d1, d2 = _score_differences(jm, im, stacks, tab)
+    return _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2)
 
 
 @njit(cache=True)
 def ifrit_can_win_last(it, jt, jm, im, stacks, tab, stats):
     """The Ifrit's last placement (turn 9) then the Jinn's: can the Ifrit make sure to win?"""
-    _margins(jm, im, stacks, tab, stats)
-    d0 = stats[MARG]
-    d1 = stats[MARG + 1]
-    d2 = stats[MARG + 2]
+    d0, d1, d2 = _score_differences(jm, im, stacks, tab)
+    return _ifrit_can_win_from(it, jt, jm, im, stacks, tab, d0, d1, d2)
+
+
+@njit(cache=True)
+def _ifrit_can_win_from(it, jt, jm, im, stacks, tab, d0, d1, d2):
+    """:func:`ifrit_can_win_last` with the score differences ``d`` (Jinn - Ifrit) known.
+
+    The regions contested after her move from ``s`` to ``r``: those next to two of the servants
+    that stay, or next to one of them and to ``r`` (counted once per ``s``, not per move)."""
     free = tab[ENVM + it] & ~(jm | im)
     found = False
     x = im
@@ -366,6 +411,15 @@ def ifrit_can_win_last(it, jt, jm, im, stacks, tab, stats):
         t = tab[NB + s] & free
         if t == 0:
             continue
+        once = 0
+        twice = 0
+        y = im ^ (1 << s)
+        while y:
+            q = _low(y)
+            y &= y - 1
+            around = tab[NB + q]
+            twice |= once & around
+            once |= around
         loss = 1 + ((stacks >> (3 * (s - 1))) & 7)
         es = tab[ENVOF + s]
         e0 = d0
@@ -384,17 +438,65 @@ def ifrit_can_win_last(it, jt, jm, im, stacks, tab, stats):
             gain = 2 + ((stacks >> (3 * (r - 1))) & 7)
             nim = im ^ (1 << r) ^ (1 << s)
             nst = stacks + (1 << (3 * (r - 1)))
+            con = twice | (once & tab[NB + r])
             if it == 0:
-                jw = _jinn_wins_from(jt, jm, nim, nst, tab, e0 - gain, e1, e2)
+                jw = _jinn_wins_given(jt, jm, nim, nst, tab, e0 - gain, e1, e2, con)
             elif it == 1:
-                jw = _jinn_wins_from(jt, jm, nim, nst, tab, e0, e1 - gain, e2)
+                jw = _jinn_wins_given(jt, jm, nim, nst, tab, e0, e1 - gain, e2, con)
             else:
-                jw = _jinn_wins_from(jt, jm, nim, nst, tab, e0, e1, e2 - gain)
+                jw = _jinn_wins_given(jt, jm, nim, nst, tab, e0, e1, e2 - gain, con)
             if not jw:
                 return True
     if not found:
         return not _jinn_wins_from(jt, jm, im, stacks, tab, d0, d1, d2)
     return False
+
+
+@njit(cache=True, inline="always")
+def _check(k1, k2, k3, lo, hi, info):
+    """The check word of a table row: a mix of its six words.
+
+    Threads that search side by side share one table without locks, so a row can be read while
+    another thread writes it, and two threads can write one row at once: a row read whole is then
+    a mixture of two writes. A reader keeps a row only when its check word is the check of the six
+    words it read; a torn row fails that (it is passed over, as an empty one), except by a chance
+    of about 2**-64 against each torn read, itself a rare event. A row is used only through the
+    copies read and checked, never read again."""
+    h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
+    h = (h ^ (h >> np.uint64(31)) ^ np.uint64(k2)) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(29)) ^ np.uint64(k3)) * np.uint64(0x94D049BB133111EB)
+    h = (h ^ (h >> np.uint64(31)) ^ np.uint64(lo)) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h = (h ^ (h >> np.uint64(29)) ^ np.uint64(hi)) * np.uint64(0x165667B19E3779F9)
+    h = (h ^ (h >> np.uint64(31)) ^ np.uint64(info)) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h ^ (h >> np.uint64(32)))
+
+
+@njit(cache=True, inline="always")
+def _probe(tt, b, k1, k2, k3):
+    """The bucket ``b``'s row for the state (k1, k2, k3): (row, lower, upper, info), row -1 when
+    neither row holds it (or the one that does was torn: see :func:`_check`)."""
+    for j in range(2):
+        i = b + j
+        info = tt[i, T_INFO]
+        if info >= 0 and tt[i, 0] == k1 and tt[i, 1] == k2 and tt[i, 2] == k3:
+            lo = tt[i, T_LO]
+            hi = tt[i, T_HI]
+            if tt[i, T_CHECK] == _check(k1, k2, k3, lo, hi, info):
+                return i, lo, hi, info
+            return -1, 0, 0, 0
+    return -1, 0, 0, 0
+
+
+@njit(cache=True, inline="always")
+def _store(tt, i, k1, k2, k3, lo, hi, info):
+    """Write row ``i`` whole, its check word last."""
+    tt[i, 0] = k1
+    tt[i, 1] = k2
+    tt[i, 2] = k3
+    tt[i, T_LO] = lo
+    tt[i, T_HI] = hi
+    tt[i, T_INFO] = info
+    tt[i, T_CHECK] = _check(k1, k2, k3, lo, hi, info)
 
 
 @njit(cache=True, inline="always")
@@ -542,11 +644,12 @@ def order_by_replies(jt, jm, im, out, keys, n, tab):
 def ifrit_wins_last_turn(draft, jm, im, stacks, tab, stats):
     """Turn 9 from its start: the Jinn keeps one of pile 9's two tiles (``draft``), the Ifrit
     gets the other, then both place. Does the Ifrit win whichever tile he keeps?"""
+    d0, d1, d2 = _score_differences(jm, im, stacks, tab)
     for e in range(3):
         if (draft >> (2 * e)) & 3:
             rest = draft - (1 << (2 * e))
             o = 0 if rest & 3 else (1 if rest & 12 else 2)
-            if not ifrit_can_win_last(o, e, jm, im, stacks, tab, stats):
+            if not _ifrit_can_win_from(o, e, jm, im, stacks, tab, d0, d1, d2):
                 return False
     return True
 
@@ -651,25 +754,16 @@ def ifrit_wins_turn8(draft, temple, jm, im, stacks, tab, buf, ply, stats):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: threads search a draw's outcomes side by side
 def search(
     turn, step, bag, temple, draft, jt, it, jm, im, stacks, alpha, beta, ply, tab, tt, buf,
-    stats, deadline,
+    stats,
 ):  # fmt: skip
     """The Ifrit's win probability times ``scale_of(turn, step)``, fail-soft in (alpha, beta)."""
     stats[ST_NODES] += 1
     stats[ST_HIST + 6 * turn + step] += 1
     if stats[ST_ABORT]:
         return 0
-    stats[ST_CHECK] -= 1
-    if stats[ST_CHECK] <= 0:
-        stats[ST_CHECK] = CHECK_EVERY
-        if deadline > 0.0:
-            with objmode(now="float64"):
-                now = time.perf_counter()
-            if now > deadline:
-                stats[ST_ABORT] = 1
-                return 0
     if step == OVER:
         return 1 if ifrit_wins(jm, im, stacks, tab) else 0
     if turn == 9:
@@ -709,28 +803,21 @@ def search(
     k2 = jm | (im << 32)
     k3 = bag | (temple << 12) | (draft << 30) | ((jt + 1) << 36) | ((it + 1) << 38)
     mask = tt.shape[0] // 2 - 1
-    slot = -1
     ttmove = -1
     if use_tt:
-        b = _hash(k1, k2, k3, mask) * 2
-        for j in range(2):
-            i = b + j
-            if tt[i, T_INFO] >= 0 and tt[i, 0] == k1 and tt[i, 1] == k2 and tt[i, 2] == k3:
-                slot = i
-                lo = tt[i, T_LO]
-                hi = tt[i, T_HI]
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-                ttmove = tt[i, T_INFO] & 0xFFFFFF
-                break
+        slot, lo, hi, info = _probe(tt, _hash(k1, k2, k3, mask) * 2, k1, k2, k3)
+        if slot >= 0:
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            ttmove = info & 0xFFFFFF
     nodes_before = stats[ST_NODES]
 
     out = buf[ply, 0]
@@ -778,18 +865,10 @@ def search(
                 ck1 = stacks | (JINN_KEEP << 57) | (turn << 60)
                 ck2 = jm | (im << 32)
                 ck3 = nbg | (temple << 12) | (code << 30) | (0 << 36) | (0 << 38)
-                cbk = _hash(ck1, ck2, ck3, mask) * 2
-                for j in range(2):
-                    i = cbk + j
-                    if (
-                        tt[i, T_INFO] >= 0
-                        and tt[i, 0] == ck1
-                        and tt[i, 1] == ck2
-                        and tt[i, 2] == ck3
-                    ):
-                        los[a] = tt[i, T_LO]
-                        his[a] = tt[i, T_HI]
-                        break
+                i, clo, chi, _info = _probe(tt, _hash(ck1, ck2, ck3, mask) * 2, ck1, ck2, ck3)
+                if i >= 0:
+                    los[a] = clo
+                    his[a] = chi
             lo_sum += keys[a] * los[a]
             hi_sum += keys[a] * his[a]
         value = -1
@@ -827,7 +906,7 @@ def search(
             )
             v = search(
                 nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, ca, cb, ply + 1,
-                tab, tt, buf, stats, deadline,
+                tab, tt, buf, stats,
             )  # fmt: skip
             if stats[ST_ABORT]:
                 return 0
@@ -871,7 +950,7 @@ def search(
                         out[c] = out[c - 1]
                     out[0] = ttmove
                     break
-        if use_tt and turn <= 7 and not (stats[ST_FLAGS] & NO_ETC):
+        if use_tt and turn <= 6 and not (stats[ST_FLAGS] & NO_ETC):
             # enhanced transposition cut-offs: a child whose stored bound already refutes the
             # window ends the node before any child is searched (the scale is the same)
             for a in range(n):
@@ -881,20 +960,12 @@ def search(
                 ck1 = nst | (ns << 57) | (nt << 60)
                 ck2 = njm | (nim << 32)
                 ck3 = nbg | (ntp << 12) | (ndf << 30) | ((njt + 1) << 36) | ((nit + 1) << 38)
-                cb = _hash(ck1, ck2, ck3, mask) * 2
-                for j in range(2):
-                    i = cb + j
-                    if (
-                        tt[i, T_INFO] >= 0
-                        and tt[i, 0] == ck1
-                        and tt[i, 1] == ck2
-                        and tt[i, 2] == ck3
-                    ):
-                        if maximise and tt[i, T_LO] >= beta:
-                            return tt[i, T_LO]
-                        if not maximise and tt[i, T_HI] <= alpha:
-                            return tt[i, T_HI]
-                        break
+                i, clo, chi, _info = _probe(tt, _hash(ck1, ck2, ck3, mask) * 2, ck1, ck2, ck3)
+                if i >= 0:
+                    if maximise and clo >= beta:
+                        return clo
+                    if not maximise and chi <= alpha:
+                        return chi
         if maximise:
             value = -1
         else:
@@ -910,28 +981,28 @@ def search(
             if a == 0 or not pvs or b0 - a0 <= 1:
                 v = search(
                     nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, b0, ply + 1,
-                    tab, tt, buf, stats, deadline,
+                    tab, tt, buf, stats,
                 )  # fmt: skip
             elif maximise:
                 # principal variation search: first prove the move no better than the best so far
                 v = search(
                     nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, a0 + 1, ply + 1,
-                    tab, tt, buf, stats, deadline,
+                    tab, tt, buf, stats,
                 )  # fmt: skip
                 if v > a0 and v < b0 and not stats[ST_ABORT]:
                     v = search(
                         nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, v - 1, b0, ply + 1,
-                        tab, tt, buf, stats, deadline,
+                        tab, tt, buf, stats,
                     )  # fmt: skip
             else:
                 v = search(
                     nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, b0 - 1, b0, ply + 1,
-                    tab, tt, buf, stats, deadline,
+                    tab, tt, buf, stats,
                 )  # fmt: skip
                 if v < b0 and v > a0 and not stats[ST_ABORT]:
                     v = search(
                         nt, ns, nbg, ntp, ndf, njt, nit, njm, nim, nst, a0, v + 1, ply + 1,
-                        tab, tt, buf, stats, deadline,
+                        tab, tt, buf, stats,
                     )  # fmt: skip
             if stats[ST_ABORT]:
                 return 0
@@ -954,36 +1025,31 @@ def search(
 
     if use_tt:
         work = stats[ST_NODES] - nodes_before
+        # the row as it is now (another thread may have written the bucket since the probe)
+        b = _hash(k1, k2, k3, mask) * 2
+        slot, lo, hi, info = _probe(tt, b, k1, k2, k3)
         if slot < 0:
-            b = _hash(k1, k2, k3, mask) * 2
             # slot 0 keeps the bigger search, slot 1 always replaced
             if tt[b, T_INFO] < 0 or (tt[b, T_INFO] >> 24) <= work:
                 slot = b
                 if tt[b, T_INFO] >= 0:
-                    # demote the old entry to the always-replace slot
-                    tt[b + 1, 0] = tt[b, 0]
-                    tt[b + 1, 1] = tt[b, 1]
-                    tt[b + 1, 2] = tt[b, 2]
-                    tt[b + 1, T_LO] = tt[b, T_LO]
-                    tt[b + 1, T_HI] = tt[b, T_HI]
-                    tt[b + 1, T_INFO] = tt[b, T_INFO]
+                    # demote the old entry to the always-replace slot (a torn one stays torn)
+                    for w in range(T_WIDTH):
+                        tt[b + 1, w] = tt[b, w]
             else:
                 slot = b + 1
-            tt[slot, 0] = k1
-            tt[slot, 1] = k2
-            tt[slot, 2] = k3
-            tt[slot, T_LO] = 0
-            tt[slot, T_HI] = top
-            tt[slot, T_INFO] = 0
+            lo = 0
+            hi = top
+            info = 0
         if value <= alpha:
-            if value < tt[slot, T_HI]:
-                tt[slot, T_HI] = value
+            if value < hi:
+                hi = value
         elif value >= beta:
-            if value > tt[slot, T_LO]:
-                tt[slot, T_LO] = value
+            if value > lo:
+                lo = value
         else:
-            tt[slot, T_LO] = value
-            tt[slot, T_HI] = value
-        old_work = tt[slot, T_INFO] >> 24
-        tt[slot, T_INFO] = (best_move & 0xFFFFFF) | ((old_work + work) << 24)
+            lo = value
+            hi = value
+        info = (best_move & 0xFFFFFF) | (((info >> 24) + work) << 24)
+        _store(tt, slot, k1, k2, k3, lo, hi, info)
     return value

@@ -35,6 +35,8 @@ the command line use.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -63,6 +65,13 @@ __all__ = ["SOLVER", "AkrosSolveResult", "AkrosSolver", "solve", "supported", "w
 
 DEFAULT_TT_BITS = 20
 """2**20 two-slot buckets: 2M entries, about 100 MB."""
+
+DEFAULT_WORKERS = max(1, min(4, len(os.sched_getaffinity(0))))
+"""Threads that search a draw's outcomes side by side (see :func:`_search_outcomes`): one a
+core, at most four."""
+
+THREADS_TO_TURN = 6
+"""Threads search a draw side by side up to this turn (later searches take milliseconds)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ class AkrosSolveResult:
 class _Context:
     """The kernel's tables for one board, and its transposition table."""
 
-    def __init__(self, game: AkrosGame, tt_bits: int) -> None:
+    def __init__(self, game: AkrosGame, tt_bits: int, tt: np.ndarray | None = None) -> None:
         from gamehall.games.akros import _kernel as kernel
 
         self.kernel = kernel
@@ -120,20 +129,39 @@ class _Context:
             tab[kernel.PILE + t] = -1 if pile is None else pile
         self.tab = tab
         self.tt_bits = tt_bits
-        self.tt = kernel.new_tt(tt_bits)
+        self.tt = kernel.new_tt(tt_bits) if tt is None else tt
         self.buf, self.stats = kernel.new_buffers()
+        self.game = game
+        self.helpers: list[_Context] = []
+        """Contexts of the threads that search beside this one, sharing its table (each has its
+        own move lists and counters); made on first use, then kept."""
+
+    def team(self, workers: int) -> list[_Context]:
+        """This context and ``workers - 1`` helpers, one per thread."""
+        while len(self.helpers) < workers - 1:
+            self.helpers.append(_Context(self.game, self.tt_bits, self.tt))
+        return [self, *self.helpers[: workers - 1]]
 
     def clear(self) -> None:
         self.tt[:, self.kernel.T_INFO] = -1
 
+    def reset_stats(self, flags: int) -> None:
+        self.stats[:] = 0
+        self.stats[self.kernel.ST_FLAGS] = flags  # techniques switched off (measurements only)
+
+    def stop(self) -> None:
+        """Make this context's search (running in any thread) return at once, writing nothing."""
+        self.stats[self.kernel.ST_ABORT] = 1
+
+    def resume(self) -> None:
+        self.stats[self.kernel.ST_ABORT] = 0
+
     def scale(self, enc: tuple[int, ...]) -> int:
         return int(self.kernel.scale_of(enc[0], enc[1], enc[2], self.tab))
 
-    def search(self, enc: tuple[int, ...], alpha: int, beta: int, deadline: float) -> int:
+    def search(self, enc: tuple[int, ...], alpha: int, beta: int) -> int:
         return int(
-            self.kernel.search(
-                *enc, alpha, beta, 0, self.tab, self.tt, self.buf, self.stats, deadline
-            )
+            self.kernel.search(*enc, alpha, beta, 0, self.tab, self.tt, self.buf, self.stats)
         )
 
     def child(self, enc: tuple[int, ...], code: int) -> tuple[int, ...]:
@@ -158,6 +186,9 @@ class _Context:
 
 
 _CONTEXTS: dict[Any, _Context] = {}
+_ONE_SOLVE_AT_A_TIME = threading.Lock()
+"""Solves in one process take turns (the kernel runs without Python's lock, and a context's
+buffers serve one search at a time)."""
 
 
 def supported(game: AkrosGame) -> bool:
@@ -242,6 +273,7 @@ def solve(
     margins: bool = True,
     fresh: bool = False,
     tt_bits: int = DEFAULT_TT_BITS,
+    workers: int | None = None,
     _flags: int = 0,
 ) -> AkrosSolveResult:
     """Solve an Akros position exactly (see the module docstring).
@@ -249,6 +281,9 @@ def solve(
     ``time_limit`` (seconds, None: no limit) bounds the whole call; when it passes the search stops
     and the result has ``exact=False``. ``margins=False`` skips the principal line. ``fresh``
     empties the transposition table first (otherwise it is kept between calls on one board).
+    ``workers`` (default :data:`DEFAULT_WORKERS`, one a core) threads search a draw's outcomes side
+    by side, sharing the table (up to turn :data:`THREADS_TO_TURN`); 1 searches in the calling
+    thread only.
     ``_flags`` switches techniques off, for measurements only (``_akros_kernel.NO_TT`` ...).
     """
     start = time.perf_counter()
@@ -267,22 +302,44 @@ def solve(
             time.perf_counter() - start,
             True,
         )
-    ctx = _context(state.game, tt_bits)
-    if fresh:
-        ctx.clear()
-    ctx.stats[:] = 0
-    ctx.stats[2] = 1  # check the clock at the first node
-    ctx.stats[3] = _flags  # techniques switched off (for measurements only)
-    deadline = 0.0 if time_limit is None else start + max(time_limit, 1e-9)
+    with _ONE_SOLVE_AT_A_TIME:  # the contexts' tables and buffers are the process's own
+        ctx = _context(state.game, tt_bits)
+        if fresh:
+            ctx.clear()
+        team = ctx.team(DEFAULT_WORKERS if workers is None else max(1, workers))
+        for member in team:
+            member.reset_stats(_flags)
+        seconds = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        with _Alarm(team, seconds) as alarm:
+            return _solve_encoded(state, ctx, team, margins, start, alarm)
+
+
+def _solve_encoded(
+    state: AkrosState,
+    ctx: _Context,
+    team: list[_Context],
+    margins: bool,
+    start: float,
+    alarm: _Alarm,
+) -> AkrosSolveResult:
     enc = _encode(state)
     scale = ctx.scale(enc)
 
-    def fail() -> AkrosSolveResult:
-        return AkrosSolveResult(None, (), None, ctx.nodes, time.perf_counter() - start, False)
+    def nodes() -> int:
+        return sum(member.nodes for member in team)
 
-    value = ctx.search(enc, -1, scale + 1, deadline)
-    if ctx.aborted:
-        return fail()
+    def fail() -> AkrosSolveResult:
+        return AkrosSolveResult(None, (), None, nodes(), time.perf_counter() - start, False)
+
+    if len(team) > 1 and state.step == DRAW and state.turn <= THREADS_TO_TURN:
+        found = _search_outcomes(team, enc, alarm)
+        if found is None:
+            return fail()
+        value = found
+    else:
+        value = ctx.search(enc, -1, scale + 1)
+        if ctx.aborted:
+            return fail()
     best: tuple[Any, ...] = ()
     if state.step != DRAW:
         maximise = state.step in (IFRIT_KEEP, IFRIT_PLACE)
@@ -290,9 +347,9 @@ def solve(
         for action in state.legal_actions():
             child = ctx.child(enc, _action_code(action))
             if maximise:
-                ok = ctx.search(child, value - 1, value, deadline) >= value
+                ok = ctx.search(child, value - 1, value) >= value
             else:
-                ok = ctx.search(child, value, value + 1, deadline) <= value
+                ok = ctx.search(child, value, value + 1) <= value
             if ctx.aborted:
                 return fail()
             if ok:
@@ -301,22 +358,141 @@ def solve(
     line: tuple[int, int, int] | None = None
     if margins:
         try:
-            line = _principal_line(ctx, enc, value, deadline)
+            line = _principal_line(ctx, enc, value)
         except _OutOfTime:
             line = None
     return AkrosSolveResult(
         Fraction(value, scale),
         best,
         line,
-        ctx.nodes,
+        nodes(),
         time.perf_counter() - start,
         True,
     )
 
 
-def _principal_line(
-    ctx: _Context, enc: tuple[int, ...], value: int, deadline: float
-) -> tuple[int, int, int]:
+class _Alarm:
+    """Stops every search of ``team`` once ``seconds`` have passed (None: never): a timer thread
+    sets each context's abort flag, which the kernel reads at every node (the kernel keeps no
+    clock: it runs without Python's lock). Used as a ``with`` block around one solve; leaving it
+    disarms the timer, so a late ring cannot stop the next solve."""
+
+    def __init__(self, team: list[_Context], seconds: float | None) -> None:
+        self.team = team
+        self.seconds = seconds
+        self.lock = threading.Lock()
+        self.armed = True
+        self.rung = False
+        self.timer: threading.Timer | None = None
+
+    def ring(self) -> None:
+        with self.lock:
+            if self.armed:
+                self.rung = True
+                for member in self.team:
+                    member.stop()
+
+    def __enter__(self) -> _Alarm:
+        if self.seconds is not None:
+            if self.seconds <= 0:
+                self.ring()
+            else:
+                self.timer = threading.Timer(self.seconds, self.ring)
+                self.timer.daemon = True
+                self.timer.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        with self.lock:
+            self.armed = False
+        if self.timer is not None:
+            self.timer.cancel()
+
+
+def _search_outcomes(team: list[_Context], enc: tuple[int, ...], alarm: _Alarm) -> int | None:
+    """A draw's value, its outcomes searched by one thread per context (the kernel runs without
+    Python's lock); None when the time ran out.
+
+    Each thread takes the next outcome, heaviest first. The threads share one table, so what one
+    proves about a position the others reach is theirs too. The value is that of one search of
+    the draw: at the root nothing cuts (the window is the whole scale), so every outcome is
+    searched whole either way, and the draw's value is their sum weighted by their ways.
+
+    A thread with no outcome left to take helps one still being searched: it searches that
+    outcome's moves from the last in the search's order back, each on the whole window, and what
+    it proves waits in the table for the thread that owns the outcome. It stops when the owner is
+    done (the owner stops its search: an aborted search writes nothing)."""
+    lead = team[0]
+    outcomes = sorted(lead.moves(enc), key=lambda m: -m[1])
+    children = [(ways, lead.child(enc, code)) for code, ways in outcomes]
+    values: list[int | None] = [None] * len(children)
+    running: set[int] = set()
+    helping: dict[int, list[_Context]] = {}  # outcome -> the contexts helping its owner
+    queue = iter(range(len(children)))
+    lock = threading.Lock()  # over running, helping, the queue and stopping a helper
+
+    def own(member: _Context, i: int) -> None:
+        child = children[i][1]
+        value = member.search(child, -1, member.scale(child) + 1)
+        with lock:
+            running.discard(i)
+            if not member.aborted:  # an owner is stopped only by the alarm
+                values[i] = value
+            for helper in helping.pop(i, []):
+                helper.stop()  # the owner is done: its helpers stop
+
+    def assist(member: _Context, i: int) -> None:
+        position = children[i][1]
+        moves = sorted(member.moves(position), key=lambda m: m[1])  # the search's order, reversed
+        for code, _key in moves:
+            with lock:
+                if i not in running or member.aborted:
+                    return
+            grandchild = member.child(position, code)
+            member.search(grandchild, -1, member.scale(grandchild) + 1)
+
+    def work(member: _Context, first: int | None) -> None:
+        i = first
+        helped_before: set[int] = set()
+        while not alarm.rung:
+            if i is not None:
+                own(member, i)
+            with lock:
+                i = next(queue, None)
+                if i is not None:
+                    running.add(i)
+                    continue
+                # nothing left to take: help the heaviest outcome still searched
+                busy = sorted(running - helped_before)
+                if not busy:
+                    return
+                helped = busy[0]
+                helped_before.add(helped)
+                helping.setdefault(helped, []).append(member)
+            assist(member, helped)
+            with lock:
+                if member in helping.get(helped, []):
+                    helping[helped].remove(member)
+                with alarm.lock:
+                    if not alarm.rung:
+                        member.resume()  # stopped by the owner, not by the alarm
+
+    first = next(queue)
+    running.add(first)
+    threads = [threading.Thread(target=work, args=(m, None), daemon=True) for m in team[1:]]
+    for thread in threads:
+        thread.start()
+    work(lead, first)
+    for thread in threads:
+        thread.join()
+    if alarm.rung or any(v is None for v in values):
+        return None
+    return sum(
+        ways * v for (ways, _child), v in zip(children, values, strict=True) if v is not None
+    )
+
+
+def _principal_line(ctx: _Context, enc: tuple[int, ...], value: int) -> tuple[int, int, int]:
     """Follow one optimal line to the end (see ``margins`` in the module docstring)."""
     while enc[1] != OVER:
         step = enc[1]
@@ -324,16 +500,16 @@ def _principal_line(
         if step == DRAW:
             code = max(moves, key=lambda m: m[1])[0]  # most likely; first on ties
             enc = ctx.child(enc, code)
-            value = ctx.search(enc, -1, ctx.scale(enc) + 1, deadline)
+            value = ctx.search(enc, -1, ctx.scale(enc) + 1)
         else:
             maximise = step in (IFRIT_KEEP, IFRIT_PLACE)
             moves.sort(key=lambda m: -m[1])  # the kernel's order (TT move aside)
             for code, _key in moves:
                 child = ctx.child(enc, code)
                 if maximise:
-                    ok = ctx.search(child, value - 1, value, deadline) >= value
+                    ok = ctx.search(child, value - 1, value) >= value
                 else:
-                    ok = ctx.search(child, value, value + 1, deadline) <= value
+                    ok = ctx.search(child, value, value + 1) <= value
                 if ctx.aborted:
                     raise _OutOfTime
                 if ok:
