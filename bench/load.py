@@ -186,6 +186,17 @@ async def create_game(
     return data["id"], [creator, guest]
 
 
+def read(raw: str | bytes) -> tuple[dict[str, Any], str | None]:
+    """A message from the server, and a state's legal list as JSON text, not yet read (else
+    None). The server writes ``legal`` last (gamehall.web.live), and it is most of a state's
+    text: a seat reads it only when it moves, not in every state both seats are sent."""
+    text = raw if isinstance(raw, str) else raw.decode()
+    cut = text.rfind(',"legal":')
+    if cut < 0 or not text.startswith('{"type":"state"'):
+        return json.loads(text), None
+    return json.loads(text[:cut] + "}"), text[cut + len(',"legal":') : -1]
+
+
 async def player(
     ws_base: str,
     game_id: str,
@@ -213,10 +224,13 @@ async def player(
             # Past the deadline, stop at the next message or when the other seat has left.
             wait = max(0.0, deadline - time.monotonic()) + 15.0
             try:
-                raw = await asyncio.wait_for(ws.recv(), wait)
+                # (asyncio.timeout, not wait_for: wait_for wraps every recv in a task of its
+                # own, a good part of the client's CPU a message)
+                async with asyncio.timeout(wait):
+                    raw = await ws.recv()
             except TimeoutError:
                 return False
-            message = json.loads(raw)
+            message, legal = read(raw)
             kind = message["type"]
             if kind != "state" and time.monotonic() > deadline:
                 return False
@@ -246,7 +260,8 @@ async def player(
             if message["to_move"] == seat and sent_at is None:
                 if pace.think is not None:
                     await asyncio.sleep(rng.uniform(*pace.think))
-                action = rng.choice(message["legal"])["text"]
+                items = message["legal"] if legal is None else json.loads(legal)
+                action = rng.choice(items)["text"]
                 waiting_for = version + 1
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "version": version, "action": action}))

@@ -834,11 +834,13 @@ class Hub:
                 f"the game has {live.version} entries, the most this server plays "
                 "(limit max_actions)",
             )
-        event = self.bus.event(
-            "action", live.id, version=number, mover=mover, entry=kind, clock=clocks, at=now
-        )
-        if len(text) <= BUS_ACTION_CHARS:  # else the other processes load it from the store
-            event["action"] = text
+        event = None
+        if self.bus.shared:  # a hall of one process has no one else to tell
+            event = self.bus.event(
+                "action", live.id, version=number, mover=mover, entry=kind, clock=clocks, at=now
+            )
+            if len(text) <= BUS_ACTION_CHARS:  # else the other processes load it from the store
+                event["action"] = text
         append = Append(
             live.id,
             number,
@@ -847,7 +849,7 @@ class Hub:
             status="finished" if over else "ongoing",
             result=result,
             pending=pending,
-            notify=self.bus.in_transaction(event),
+            notify=self.bus.in_transaction(event) if event is not None else None,
             kind=kind,
             clock=clocks,
         )
@@ -865,7 +867,8 @@ class Hub:
             raise ProtocolError(
                 ErrorCode.STORE_ERROR, f"the {kind} could not be stored: {error}"
             ) from None
-        self.bus.committed(event)
+        if event is not None:
+            self.bus.committed(event)
         return ActionRow(number, text, mover, now_text(), kind, clocks and tuple(clocks))
 
     async def _commit(self, live: LiveGame, action: Action, mover: int) -> None:

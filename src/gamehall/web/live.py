@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel
+from pydantic_core import to_json
 
 from gamehall.core import Game, GamehallError, Record, State, find_plugin, make_record
 from gamehall.store import ActionRow, GameRow
@@ -39,19 +40,15 @@ from gamehall.web.clock import (
     time_left,
 )
 from gamehall.web.conduct import leave_grace_ms
-from gamehall.web.engine import legal_entries, played_item, start_state
+from gamehall.web.engine import legal_entries, parts_of, start_state
 from gamehall.web.history import Played
 from gamehall.web.protocol import (
-    AbsentInfo,
     ClockInfo,
     ErrorCode,
-    PauseInfo,
-    PresenceMessage,
+    LegalAction,
     ProtocolError,
     SeatInfo,
-    SeatPresence,
     StateMessage,
-    TakebackInfo,
 )
 
 SEND_QUEUE_LIMIT = 512
@@ -164,15 +161,17 @@ HISTORY = ("since", "actions", "movers")
 """The state message's history fields, a delta for each reader."""
 
 
-class _Tail(BaseModel):
-    # The dynamic fields of StateMessage, in its order (see LiveGame._texts).
-    seats: list[SeatPresence]
-    rematch: str | None
-    clock: ClockInfo | None
-    pause: PauseInfo | None
-    takeback: TakebackInfo | None
-    absent: list[AbsentInfo]
-    abortable: bool
+@dataclass(frozen=True)
+class _Base:
+    """What a game's state messages share within one version (see LiveGame._base)."""
+
+    version: int
+    static: dict[str, Any]
+    """StateMessage's fields from ``type`` to ``mode``, as plain data."""
+    head: str
+    """Their JSON, without the closing brace."""
+    legal: list[LegalAction]
+    legal_json: str
 
 
 class LiveGame:
@@ -221,7 +220,7 @@ class LiveGame:
         """The seats connected to other processes of the hall, by process (see the hub)."""
         self.used = time.monotonic()
         """When the game was last asked for (idle games leave memory, see the hub)."""
-        self._cached: tuple[int, StateMessage, str, str] | None = None
+        self._cached: _Base | None = None
 
     @property
     def id(self) -> str:
@@ -456,22 +455,28 @@ class LiveGame:
     def seat_infos(self) -> list[SeatInfo]:
         return seat_infos(self.game, self.row, self.players)
 
-    def seat_presence(self) -> list[SeatPresence]:
+    def seat_presence(self) -> list[dict[str, Any]]:
+        """Each seat and whether someone holding it is connected (SeatPresence's fields, as
+        plain data: the server writes it into every state message)."""
         connected = self.connected()
         names = self.game.player_names
+        players = self.players
         return [
-            SeatPresence(
-                index=index,
-                name=names[index],
-                kind=seat.kind,  # type: ignore[arg-type]
-                level=seat.level,
-                player=self.players.get(index),
-                connected=connected[index],
-            )
+            {
+                "index": index,
+                "name": names[index],
+                "kind": seat.kind,
+                "level": seat.level,
+                "player": players.get(index),
+                "connected": connected[index],
+            }
             for index, seat in enumerate(self.row.seats)
         ]
 
-    def absent_infos(self, now: int) -> list[AbsentInfo]:
+    def absent_infos(self, now: int) -> list[dict[str, Any]]:
+        """The human seats nobody holds now (AbsentInfo's fields, as plain data)."""
+        if not self.absent_since:
+            return []
         grace = leave_grace_ms(self.control) if self.row.mode == "online" else None
         moved = self.moved()
         infos = []
@@ -479,104 +484,129 @@ class LiveGame:
             claim = None
             if grace is not None and not self.over and seat in moved:
                 claim = max(0, grace - away)
-            infos.append(AbsentInfo(seat=seat, away_ms=away, claim_in_ms=claim))
+            infos.append({"seat": seat, "away_ms": away, "claim_in_ms": claim})
         return infos
 
     # --- messages ---
+    #
+    # A state message is written as text, not built as a StateMessage model and serialised: the
+    # server makes one after every action and presence change, and validating what the server
+    # itself made cost more than the rest of the message. Its fields are plain data in the
+    # model's order, serialised by pydantic's own serialiser (pydantic_core.to_json), so the
+    # text is the one StateMessage.model_dump_json would write; the tests hold the two equal,
+    # and the REST answer (state_message) is still the validated model.
 
-    def _base(self) -> tuple[StateMessage, str, str]:
-        # The fields that do not change within a version, made once per version: the message,
-        # its JSON up to the dynamic fields, and the legal items as JSON (each item's text is
-        # written once per game and action).
-        if self._cached is not None and self._cached[0] == self.version:
-            return self._cached[1], self._cached[2], self._cached[3]
+    def _static(self) -> dict[str, Any]:
+        # The fields that do not change within a version (StateMessage's, type to mode).
         state, game, played = self.state, self.game, self.played
         ended = played.ended is not None
         player = state.current_player if not ended else -1
-        legal = legal_entries(game, state.legal_actions()) if player >= 0 else []
         last = None
         if self.actions:
-            last = played_item(game, game.parse_action(self.actions[-1]), self.movers[-1])
-        base = StateMessage(
-            version=self.version,
-            game=game.name,
-            rules_version=game.rules_version,
-            id=self.id,
-            position=str(state),
-            view=state.view(),
-            to_move=player if player >= 0 else None,
-            to_move_name=state.player_name() if not ended else "nobody",
-            since=0,
-            actions=list(self.actions),
-            movers=list(self.movers),
-            last=last,
-            over=played.over,
-            outcome=played.outcome(),
-            status="finished" if played.over else "ongoing",
-            mode=self.row.mode,  # type: ignore[arg-type]
-            seats=[],
-            rematch=None,
-            clock=None,
-            pause=None,
-            takeback=None,
-            absent=[],
-            abortable=False,
-            you=[],
-            legal=[item for item, _ in legal],
-        )
-        head = base.model_dump_json(exclude={*DYNAMIC, *HISTORY, "you", "legal"})
-        assert head.endswith("}")
-        legal_json = "[" + ",".join(text for _, text in legal) + "]"
-        self._cached = (self.version, base, head[:-1], legal_json)
-        return base, head[:-1], legal_json
+            action = game.parse_action(self.actions[-1])
+            last = {"text": str(action), "mover": self.movers[-1], **parts_of(game, action)}
+        return {
+            "type": "state",
+            "version": self.version,
+            "game": game.name,
+            "rules_version": game.rules_version,
+            "id": self.id,
+            "position": str(state),
+            "view": state.view(),
+            "to_move": player if player >= 0 else None,
+            "to_move_name": state.player_name() if not ended else "nobody",
+            "last": last,
+            "over": played.over,
+            "outcome": played.outcome(),
+            "status": "finished" if played.over else "ongoing",
+            "mode": self.row.mode,
+        }
 
-    def clock_info(self, now: int) -> ClockInfo | None:
-        """The clocks as the protocol shows them at ``now`` (None: the game has no clock)."""
+    def _base(self) -> _Base:
+        # Made once per version: the static fields, their JSON (without the closing brace), the
+        # legal items and their JSON (each item's text is written once per game and action).
+        cached = self._cached
+        if cached is not None and cached.version == self.version:
+            return cached
+        static = self._static()
+        legal = (
+            legal_entries(self.game, self.state.legal_actions())
+            if static["to_move"] is not None
+            else []
+        )
+        head = to_json(static).decode()
+        self._cached = _Base(
+            self.version,
+            static,
+            head[:-1],
+            [item for item, _ in legal],
+            "[" + ",".join(text for _, text in legal) + "]",
+        )
+        return self._cached
+
+    def _clock(self, now: int) -> dict[str, Any] | None:
         clocks = self.clocks_at(now)
         if clocks is None or self.control is None:
             return None
-        return ClockInfo(
-            control=str(self.control),
-            remaining=clocks,
-            running=self.running(),
-            sent=now,
-            lag_allowance=LAG_ALLOWANCE_MS,
-        )
+        return {
+            "control": str(self.control),
+            "remaining": clocks,
+            "running": self.running(),
+            "sent": now,
+            "lag_allowance": LAG_ALLOWANCE_MS,
+        }
 
-    def tail(self, now: int) -> _Tail:
-        """The fields of the state message written when it is sent."""
-        clock = self.clock_info(now)
+    def clock_info(self, now: int) -> ClockInfo | None:
+        """The clocks as the protocol shows them at ``now`` (None: the game has no clock)."""
+        clock = self._clock(now)
+        return None if clock is None else ClockInfo(**clock)
+
+    def tail(self, now: int) -> dict[str, Any]:
+        """The fields of the state message written when it is sent (:data:`DYNAMIC`, in the
+        message's order), as plain data."""
         pause = None
         if self.pause is not None and not self.over:
             left = None if self.pause.until is None else max(0, self.pause.until - now)
-            pause = PauseInfo(
-                reason=self.pause.reason, left_ms=left, waiting=sorted(self.pause.waiting)
-            )
+            pause = {
+                "reason": self.pause.reason,
+                "left_ms": left,
+                "waiting": sorted(self.pause.waiting),
+            }
         offer = self.played.offer
         players = len(self.row.seats)
-        return _Tail(
-            seats=self.seat_presence(),
-            rematch=self.row.rematch,
-            clock=clock,
-            pause=pause,
-            takeback=TakebackInfo(by=offer) if offer is not None and not self.over else None,
-            absent=self.absent_infos(now),
-            abortable=not self.over and not all(seat in self.moved() for seat in range(players)),
-        )
+        return {
+            "seats": self.seat_presence(),
+            "rematch": self.row.rematch,
+            "clock": self._clock(now),
+            "pause": pause,
+            "takeback": {"by": offer} if offer is not None and not self.over else None,
+            "absent": self.absent_infos(now),
+            "abortable": not self.over and not all(seat in self.moved() for seat in range(players)),
+        }
 
     def state_message(self, you: Iterable[int], now: int) -> StateMessage:
         """The state message for a reader holding the seats ``you``, with every action."""
-        base, _, _ = self._base()
-        return base.model_copy(update={**dict(self.tail(now)), "you": sorted(you)})
+        base = self._base()
+        return StateMessage.model_validate(
+            {
+                **base.static,
+                **self.tail(now),
+                "since": 0,
+                "actions": list(self.actions),
+                "movers": list(self.movers),
+                "you": sorted(you),
+                "legal": base.legal,
+            }
+        )
 
     def _texts(self, now: int) -> tuple[str, str]:
         # The message as JSON up to its history (``since`` and after), and the legal items: the
         # static part is written once per version, the dynamic part once per broadcast, so
         # telling many readers costs one serialisation and a delta (the message ends with
         # since, actions, movers, you and legal).
-        _, head, legal = self._base()
-        tail = self.tail(now).model_dump_json()
-        return f'{head},{tail[1:-1]},"since":', legal
+        base = self._base()
+        tail = to_json(self.tail(now)).decode()
+        return f'{base.head},{tail[1:-1]},"since":', base.legal_json
 
     def state_text(self, you: Iterable[int], now: int, since: int = 0) -> str:
         """:meth:`state_message` as JSON text, with the actions a reader who had version
@@ -615,8 +645,8 @@ class LiveGame:
             connection.version = self.version
 
     def broadcast_presence(self, now: int) -> None:
-        message = PresenceMessage(seats=self.seat_presence(), absent=self.absent_infos(now))
-        text = message.model_dump_json()
+        data = {"type": "presence", "seats": self.seat_presence(), "absent": self.absent_infos(now)}
+        text = to_json(data).decode()
         for connection in list(self.connections):
             connection.send(text)
 

@@ -564,6 +564,12 @@ class AcadmuState(State):
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The mover's captures; 'a player with no legal capture must pass'."""
+        return self._legal
+
+    @cached_property
+    def _legal(self) -> tuple[Action, ...]:
+        # Made once per state: the server asks for a position's legal actions when it tells
+        # the players (the state message's legal list) and again when it checks the move made.
         if self.phase != "play" or self.round_over:
             return ()
         own, other = (self.dark, self.light) if self.to_move == DARK else (self.light, self.dark)
