@@ -53,6 +53,8 @@ def check(state: State, seconds: float) -> tuple[bool, int, bool, float, bool]:
 
 
 def run(label: str, states: list[State], seconds: float) -> bool:
+    if not states:  # --pours 0 or --akros 0: that game is skipped
+        return True
     print(f"== {label} ==")
     times, all_right, values, firsts = [], True, 0, 0
     for index, state in enumerate(states):
