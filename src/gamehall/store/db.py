@@ -359,6 +359,32 @@ def _result_text(result: dict[str, Any] | None) -> str | None:
     return json.dumps(result) if result is not None else None
 
 
+def _move_on_params(item: Append, at: str) -> dict[str, Any]:
+    """The bound values of ``_MOVE_ON`` for one appended action (SQLAlchemy's or the driver's)."""
+    return {
+        "key": item.game_id,
+        "expected": item.number - 1,
+        "version": item.number,
+        "updated": at,
+        "status": item.status,
+        "result": _result_text(item.result),
+        "pending": item.pending,
+    }
+
+
+def _action_params(item: Append, at: str) -> dict[str, Any]:
+    """The bound values of ``_ADD_ACTION`` for one appended action."""
+    return {
+        "game_id": item.game_id,
+        "number": item.number,
+        "kind": item.kind,
+        "text": item.text,
+        "mover": item.mover,
+        "at": at,
+        "clock": _clock_text(item.clock),
+    }
+
+
 def _clock_text(clock: Sequence[int | None] | None) -> str | None:
     return json.dumps(list(clock)) if clock is not None else None
 
@@ -582,31 +608,9 @@ class Store:
         done: list[bool] = []
         with self.engine.begin() as conn:
             for item in appends:
-                changed = conn.execute(
-                    _MOVE_ON,
-                    {
-                        "key": item.game_id,
-                        "expected": item.number - 1,
-                        "version": item.number,
-                        "updated": at,
-                        "status": item.status,
-                        "result": _result_text(item.result),
-                        "pending": item.pending,
-                    },
-                ).rowcount
+                changed = conn.execute(_MOVE_ON, _move_on_params(item, at)).rowcount
                 if changed == 1:  # else nothing of it is written: the others still commit
-                    conn.execute(
-                        _ADD_ACTION,
-                        {
-                            "game_id": item.game_id,
-                            "number": item.number,
-                            "kind": item.kind,
-                            "text": item.text,
-                            "mover": item.mover,
-                            "at": at,
-                            "clock": _clock_text(item.clock),
-                        },
-                    )
+                    conn.execute(_ADD_ACTION, _action_params(item, at))
                 done.append(changed == 1)
         return done
 
@@ -619,32 +623,10 @@ class Store:
             cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
             try:
                 for item in appends:
-                    cursor.execute(
-                        _MOVE_ON.text,
-                        {
-                            "key": item.game_id,
-                            "expected": item.number - 1,
-                            "version": item.number,
-                            "updated": at,
-                            "status": item.status,
-                            "result": _result_text(item.result),
-                            "pending": item.pending,
-                        },
-                    )
+                    cursor.execute(_MOVE_ON.text, _move_on_params(item, at))
                     moved = cursor.rowcount == 1
                     if moved:  # else nothing of it is written: the others still commit
-                        cursor.execute(
-                            _ADD_ACTION.text,
-                            {
-                                "game_id": item.game_id,
-                                "number": item.number,
-                                "kind": item.kind,
-                                "text": item.text,
-                                "mover": item.mover,
-                                "at": at,
-                                "clock": _clock_text(item.clock),
-                            },
-                        )
+                        cursor.execute(_ADD_ACTION.text, _action_params(item, at))
                     done.append(moved)
             finally:
                 cursor.close()
