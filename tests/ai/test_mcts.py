@@ -454,3 +454,25 @@ def test_akros_game_against_random():
     played = play_game(game, agents, seed=3)
     assert played.final.is_terminal()
     assert agents[0].describe_last_choice()
+
+
+def test_a_compiled_trees_snapshot_keeps_its_figures_when_the_search_goes_on():
+    """The snapshot copies the statistics: more search on the same tree leaves it unchanged, and
+    its children are the tree's own (the root's visits are its children's)."""
+    game = _akros()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state = state.apply_trusted(state.sample_chance(random.Random(2)))
+    agent = MCTSAgent(simulations=2000, seed=1)
+    agent.analyse(state)
+    before = agent.tree
+    assert before is not None
+    figures = {action: (child.visits, child.value) for action, child in before.children.items()}
+    agent.analyse(state, simulations=2000)  # the same tree, searched on
+    assert {a: (c.visits, c.value) for a, c in before.children.items()} == figures
+    assert sum(v for v, _ in figures.values()) == before.visits
+    after = agent.tree
+    assert after is not None and after.visits == before.visits + 2000
+    grand = next(iter(before.children.values()))
+    assert all(child.state == grand.state.apply(a) for a, child in grand.children.items())
+    assert 0 < sum(child.visits for child in grand.children.values()) <= grand.visits

@@ -62,6 +62,7 @@ seed (each is reproducible). ``compiled=False`` keeps the Python search.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import time
@@ -448,33 +449,56 @@ class MCTSAgent(Agent):
 
 
 def _snapshot(tree: CompiledTree) -> Node:
-    """The compiled tree as :class:`Node` values (for inspection; search never reads them)."""
-    from gamehall.kernels.tree import SQUARES, SUM
+    """The compiled tree as :class:`Node` values (for inspection; search never reads them).
 
-    def node_at(row: int, state: State) -> Node:
-        node = Node.__new__(Node)
-        node.state = state
-        node.mover = int(tree.meta[row, 1])
-        node.player = tree.player_of(row)
-        node.visits = int(tree.meta[row, 2])
-        node.value = float(tree.value[row, SUM])
-        node.squares = float(tree.value[row, SQUARES])
-        node.leaf = None if row == tree.root else tree.leaf_of(row)
-        node.pending = None
-        node.draws = None
-        node.children = {}
-        return node
+    The statistics are copied now, so later searches leave the snapshot as it was, and a node's
+    children are made when first read: a hint or a review reads the root's children and a line
+    or two below them, not every one of a big tree's hundreds of thousands of nodes (making all
+    of them took seconds)."""
+    frozen = copy.copy(tree)
+    used = tree.nodes
+    frozen.meta = tree.meta[:used].copy()
+    frozen.value = tree.value[:used].copy()
+    frozen.outcome = tree.outcome[:used].copy()
+    return _SnapshotNode(frozen, frozen.root, tree.root_state)
 
-    root = node_at(tree.root, tree.root_state)
-    stack = [(tree.root, root)]
-    while stack:
-        row, node = stack.pop()
-        for child in tree.children(row):
-            action = tree.action_of(child, node.state)
-            built = node_at(child, node.state.apply_trusted(action))
-            node.children[action] = built
-            stack.append((child, built))
-    return root
+
+class _SnapshotNode(Node):
+    """A :class:`Node` of a compiled tree's snapshot, its children made on first reading."""
+
+    __slots__ = ("_frozen", "_row")
+
+    def __init__(self, tree: CompiledTree, row: int, state: State) -> None:
+        from gamehall.kernels.tree import SQUARES, SUM
+
+        self._frozen = tree
+        self._row = row
+        self.state = state
+        self.mover = int(tree.meta[row, 1])
+        self.player = tree.player_of(row)
+        self.visits = int(tree.meta[row, 2])
+        self.value = float(tree.value[row, SUM])
+        self.squares = float(tree.value[row, SQUARES])
+        self.leaf = None if row == tree.root else tree.leaf_of(row)
+        self.pending = None
+        self.draws = None
+        Node.children.__set__(self, None)  # type: ignore[attr-defined]
+
+    @property  # type: ignore[override]
+    def children(self) -> dict[Action, Node]:
+        made: dict[Action, Node] | None = Node.children.__get__(self)  # type: ignore[attr-defined]
+        if made is None:
+            made = {}
+            tree, state = self._frozen, self.state
+            for row in tree.children(self._row):
+                action = tree.action_of(row, state)
+                made[action] = _SnapshotNode(tree, row, state.apply_trusted(action))
+            Node.children.__set__(self, made)  # type: ignore[attr-defined]
+        return made
+
+    @children.setter
+    def children(self, made: dict[Action, Node]) -> None:
+        Node.children.__set__(self, made)  # type: ignore[attr-defined]
 
 
 __all__ = ["MCTSAgent", "MoveStat", "Node", "RolloutPolicy"]
