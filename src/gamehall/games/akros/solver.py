@@ -49,6 +49,7 @@ from gamehall.core.errors import GamehallError
 from gamehall.core.game import State
 from gamehall.core.search import BestMoves, Limit, Solution, Solver, Value, ValueKind
 from gamehall.games.akros import rules
+from gamehall.games.akros.board import Board
 from gamehall.games.akros.game import AkrosGame, AkrosState
 from gamehall.games.akros.rules import (
     DRAW,
@@ -103,34 +104,43 @@ class AkrosSolveResult:
 # --- the kernel's view of a board -----------------------------------------------------------------
 
 
-class _Context:
-    """The kernel's tables for one board, and its transposition table."""
+def _board_table(board: Board) -> np.ndarray:
+    """The kernel's tables of ``board`` in one array (``tab``: see the kernel's ``NB`` ...)."""
+    from gamehall.games.akros import _kernel as kernel
 
-    def __init__(self, game: AkrosGame, tt_bits: int, tt: np.ndarray | None = None) -> None:
+    tab = np.zeros(kernel.TAB_SIZE, dtype=np.int64)
+    for r, mask in enumerate(board.neighbour_masks):
+        tab[kernel.NB + r] = mask
+    for e, mask in enumerate(board.environment_masks):
+        tab[kernel.ENVM + e] = mask
+    for r in board.region_ids:
+        tab[kernel.ENVOF + r] = board.environments[r]
+    # the value scale: the number of possible draw sequences after turn t (turns t+1..6)
+    scale = 1
+    for t in range(10, -1, -1):
+        if t + 1 <= rules.BAG_TURNS:
+            scale *= comb(board.tile_count - rules.TILES_DRAWN * t, rules.TILES_DRAWN)
+        tab[kernel.DAFTER + t] = scale
+    for t in range(1, 10):
+        pile = rules.discard_pile(t)
+        tab[kernel.PILE + t] = -1 if pile is None else pile
+    return tab
+
+
+class _Context:
+    """The kernel's tables for one board, and its transposition table. A helper of ``lead``
+    shares the lead's board tables and transposition table, with move lists and counters of its
+    own."""
+
+    def __init__(self, game: AkrosGame, tt_bits: int, lead: _Context | None = None) -> None:
         from gamehall.games.akros import _kernel as kernel
 
         self.kernel = kernel
         board = game.board
         self.board = board
-        tab = np.zeros(kernel.TAB_SIZE, dtype=np.int64)
-        for r, mask in enumerate(board.neighbour_masks):
-            tab[kernel.NB + r] = mask
-        for e, mask in enumerate(board.environment_masks):
-            tab[kernel.ENVM + e] = mask
-        for r in board.region_ids:
-            tab[kernel.ENVOF + r] = board.environments[r]
-        # the value scale: the number of possible draw sequences after turn t (turns t+1..6)
-        scale = 1
-        for t in range(10, -1, -1):
-            if t + 1 <= rules.BAG_TURNS:
-                scale *= comb(board.tile_count - rules.TILES_DRAWN * t, rules.TILES_DRAWN)
-            tab[kernel.DAFTER + t] = scale
-        for t in range(1, 10):
-            pile = rules.discard_pile(t)
-            tab[kernel.PILE + t] = -1 if pile is None else pile
-        self.tab = tab
+        self.tab = _board_table(board) if lead is None else lead.tab
         self.tt_bits = tt_bits
-        self.tt = kernel.new_tt(tt_bits) if tt is None else tt
+        self.tt = kernel.new_tt(tt_bits) if lead is None else lead.tt
         self.buf, self.stats = kernel.new_buffers()
         self.game = game
         self.helpers: list[_Context] = []
@@ -140,7 +150,7 @@ class _Context:
     def team(self, workers: int) -> list[_Context]:
         """This context and ``workers - 1`` helpers, one per thread."""
         while len(self.helpers) < workers - 1:
-            self.helpers.append(_Context(self.game, self.tt_bits, self.tt))
+            self.helpers.append(_Context(self.game, self.tt_bits, self))
         return [self, *self.helpers[: workers - 1]]
 
     def clear(self) -> None:
@@ -411,6 +421,14 @@ class _Alarm:
                 for member in self.team:
                     member.stop()
 
+    def resume(self, members: list[_Context]) -> None:
+        """Let ``members``, stopped by another thread (not by this alarm), search again; after
+        the alarm has rung they stay stopped."""
+        with self.lock:
+            if not self.rung:
+                for member in members:
+                    member.resume()
+
     def __enter__(self) -> _Alarm:
         if self.seconds is not None:
             if self.seconds <= 0:
@@ -481,9 +499,7 @@ def _search_split(
                     v = member.search(child, lo, v + 1)
             with lock:
                 if member.aborted:  # the node was cut by another move, or the time ran out
-                    with alarm.lock:
-                        if not alarm.rung:
-                            member.resume()
+                    alarm.resume([member])
                     return
                 if maximise:
                     found[0] = max(found[0], v)
@@ -504,10 +520,7 @@ def _search_split(
     for thread in threads:
         thread.join()
     if state["cut"]:
-        with alarm.lock:
-            if not alarm.rung:
-                for member in team:
-                    member.resume()
+        alarm.resume(team)
     if alarm.rung:
         raise _OutOfTime
     return found[0]
@@ -577,9 +590,7 @@ def _search_outcomes(team: list[_Context], enc: tuple[int, ...], alarm: _Alarm) 
             with lock:
                 if member in helping.get(helped, []):
                     helping[helped].remove(member)
-                with alarm.lock:
-                    if not alarm.rung:
-                        member.resume()  # stopped by the owner, not by the alarm
+                alarm.resume([member])  # stopped by the owner, not by the alarm
 
     first = next(queue)
     running.add(first)
