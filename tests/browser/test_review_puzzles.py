@@ -152,6 +152,11 @@ def test_a_finished_game_is_reviewed_and_played_on_from_a_position(server, brows
             break
         if is_paused(page):  # a drawn round: a match to 1 goes on to the next
             page.locator(".pause-panel button.continue").click()
+            # the pause lasts until the server's answer: clicking again meanwhile would wait
+            # for a button that the answer takes away
+            page.wait_for_function(
+                "() => document.querySelector('.game-page').dataset.paused !== 'true'"
+            )
             continue
         before = version(page)
         acadmu_click_move(page, rng)
