@@ -469,14 +469,14 @@ class _SnapshotNode(Node):
     __slots__ = ("_frozen", "_row")
 
     def __init__(self, tree: CompiledTree, row: int, state: State) -> None:
-        from gamehall.kernels.tree import SQUARES, SUM
+        from gamehall.kernels.tree import MOVER, SQUARES, SUM, VISITS
 
         self._frozen = tree
         self._row = row
         self.state = state
-        self.mover = int(tree.meta[row, 1])
+        self.mover = int(tree.meta[row, MOVER])
         self.player = tree.player_of(row)
-        self.visits = int(tree.meta[row, 2])
+        self.visits = int(tree.meta[row, VISITS])
         self.value = float(tree.value[row, SUM])
         self.squares = float(tree.value[row, SQUARES])
         self.leaf = None if row == tree.root else tree.leaf_of(row)
