@@ -24,7 +24,7 @@ _CHILD_ENV = "GAMEHALL_SERVE_CHILD"
 """How ``serve`` hands the store URL and the settings to its worker processes (JSON)."""
 
 
-GC_THRESHOLDS = (10_000, 50, 100)
+GC_THRESHOLDS = (2_000, 10, 1_000)
 """The garbage collector's thresholds in a serving process (Python's are 700, 10, 10)."""
 
 
@@ -36,9 +36,13 @@ def settle_heap() -> None:
     0.5 to 0.9 s and ran every few seconds, and those pauses were the server's whole p99
     (``bench/load.py --paced``). What start loaded (modules, schemas, the solvers' tables) lives
     as long as the process, so it leaves the collector's walks (:func:`gc.freeze`); and the
-    collector runs less often (:data:`GC_THRESHOLDS`: a young generation of 10,000 objects
-    rather than 700, and full walks a tenth as often). Reference counting still frees
-    everything without cycles at once; cycles wait a little longer."""
+    collector's generations are sized so no walk is long (:data:`GC_THRESHOLDS`): a young
+    generation of 2,000 objects rather than 700; a middle one walked every 10 young walks, so
+    it never holds more than about 20,000 objects (at 10,000 and 50 it held up to half a million,
+    and one walk of it stopped the process for 0.9 s at 5,000 games); and full walks a hundred
+    times rarer than Python's (also held back by Python's own rule of waiting until a quarter of
+    the old objects are new). Reference counting still frees everything without cycles at once;
+    cycles wait a little longer."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
