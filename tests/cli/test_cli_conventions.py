@@ -10,6 +10,7 @@ import json
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -253,8 +254,37 @@ def test_pos_hint_help_and_undo_against_the_computer():
     assert position in text
     assert "undo" in text and "hint" in text and "board" in text  # the help lists them
     assert "1. " in text  # the hint's best move
+    assert "perfect play: " in text  # and the solver's line of play after it (a small round)
     assert "Took back" in text
     assert str(session.state) == position  # undo came back to the person's decision
+
+
+class SlowAgent:
+    """The computer's agent, a little slower: long enough for the spinner to show."""
+
+    def __init__(self, agent, seconds: float) -> None:
+        self.agent, self.seconds = agent, seconds
+
+    def choose(self, state):
+        time.sleep(self.seconds)
+        return self.agent.choose(state)
+
+    def __getattr__(self, name):
+        return getattr(self.agent, name)
+
+
+def test_a_thinking_computer_shows_a_spinner_on_a_terminal_and_nothing_in_a_file():
+    for terminal in (True, False):
+        session = Session(find_game("acadmu", target=1), ["beginner", "human"], seed=1)
+        session.agents[0] = SlowAgent(session.agents[0], 0.4)
+        out = io.StringIO()
+        console = Console(file=out, width=100, force_terminal=terminal, color_system=None)
+        player = LinePlay(session, console, view_for("acadmu"), read=scripted([QuitGame()]))
+        with pytest.raises(QuitGame):
+            player.run()
+        text = out.getvalue()
+        assert "Dark played" in text
+        assert ("Dark (the computer) is thinking…" in text) is terminal
 
 
 def test_ctrl_c_says_where_the_game_is_saved(capsys, tmp_path, monkeypatch):

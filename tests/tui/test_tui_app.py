@@ -228,6 +228,8 @@ async def test_typed_notation_undo_flip_position_help_and_hint():
         await until(pilot, lambda: panel_title(app) == "Hint", timeout=30)
         hint_text = svg_text(await shot(pilot, "hint"))
         assert "exact" in hint_text or "visits" in hint_text
+        # each hint is followed by the line of play after it
+        assert "perfect play:" in hint_text or "likeliest line of the search:" in hint_text
 
 
 async def test_a_bad_typed_move_says_why_and_changes_nothing():

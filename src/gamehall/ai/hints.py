@@ -77,6 +77,14 @@ class Hint:
     line_exact: bool = False
     """Whether the line is the solver's (perfect play) rather than the search's likeliest."""
 
+    def line_text(self) -> str:
+        """The line of play in words, the move itself first ('perfect play: RCxRT BT ...'), or ''
+        when there is none."""
+        if not self.line:
+            return ""
+        kind = "perfect play" if self.line_exact else "likeliest line of the search"
+        return f"{kind}: " + " ".join(str(a) for a in (self.action, *self.line))
+
     @property
     def method(self) -> Method:
         if self.exact:

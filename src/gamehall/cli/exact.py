@@ -17,7 +17,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from gamehall.cli.options import BoardOption, VariantOption, build_game
 from gamehall.core import GamehallError, Record, find_plugin, game_names
@@ -138,10 +140,8 @@ def hint(
             f"{number}. [bold]{escape(str(found.action))}[/bold]  {escape(found.evaluation)}",
             highlight=False,
         )
-        if found.line:
-            kind = "perfect play" if found.line_exact else "likeliest line of the search"
-            shown = " ".join(str(a) for a in (found.action, *found.line))
-            console.print(f"   [dim]{kind}: {escape(shown)}[/dim]", highlight=False)
+        if found.line:  # indented, and so are its wrapped lines on a narrow terminal
+            console.print(Padding(Text(found.line_text(), style="dim"), (0, 0, 0, 3)))
     if solver is not None and not advice.proven and len(state.legal_actions()) > 1:
         console.print(
             "[dim](not every move is settled: unsolved moves are ranked by estimates within "

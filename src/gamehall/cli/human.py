@@ -18,10 +18,13 @@ after someone else's), not after every step. At your turn type a move, or a comm
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
+from rich.text import Text
 
 from gamehall.core import Action, Agent, GamehallError, State
 
@@ -106,6 +109,8 @@ def _hint(console: Console, state: State) -> None:
     console.print(f"[dim]thinking up to {HINT_SECONDS:g} s…[/dim]")
     for number, found in enumerate(hints(state, count=3, seconds=HINT_SECONDS), 1):
         console.print(f"  {number}. {found.action}  {escape(found.evaluation)}", highlight=False)
+        if found.line:  # indented, and so are its wrapped lines on a narrow terminal
+            console.print(Padding(Text(found.line_text(), style="dim"), (0, 0, 0, 5)))
 
 
 class HumanAgent(Agent):
@@ -169,6 +174,14 @@ class LinePlay:
                 f"[{style}]{escape(text)}[/{style}]" if style else escape(text), highlight=False
             )
 
+    def thinking(self, text: str) -> AbstractContextManager[object]:
+        """A spinner with ``text`` while the computer thinks: it shows on a terminal once the
+        wait passes a tenth of a second, and is wiped when the move comes (nothing is written
+        to a file or a pipe)."""
+        if not self.show:
+            return nullcontext()
+        return self.console.status(escape(text))
+
     def draw(self) -> None:
         session = self.session
         last = session.actions[-1] if session.actions else None
@@ -196,7 +209,8 @@ class LinePlay:
                 continue
             if session.computer_to_move():
                 agent = session.computer_agent()
-                action = agent.choose(state)
+                with self.thinking(f"{who} (the computer) is thinking…"):
+                    action = agent.choose(state)
                 session.play(action)
                 note = agent.describe_last_choice()
                 self.say(f"{who} played {action}" + (f": {note}" if note else ""), "cyan")

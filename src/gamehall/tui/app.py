@@ -438,6 +438,8 @@ class GamehallApp(App[None]):
             table.add_row(
                 f"{number}.", Text(str(found_hint.action), style="bold"), found_hint.evaluation
             )
+            if found_hint.line:
+                table.add_row("", "", Text(found_hint.line_text(), style="dim"))
         self.push_screen(Panel("Hint", table))
 
     def action_undo(self) -> None:
