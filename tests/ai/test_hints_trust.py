@@ -180,3 +180,21 @@ def test_a_proven_bound_outranks_an_estimate():
     below = Evaluation(ValueKind.POINTS, upper=-1, estimate=3.0, interval=(2.0, 4.0), visits=99)
     assert exact.rank >= hopeful.rank > below.rank
     assert not math.isfinite(Evaluation(ValueKind.POINTS).rank)
+
+
+def test_an_estimate_is_worded_within_what_is_proven():
+    """A search may hope for more than the solver proved: the words never claim it."""
+    from gamehall.ai.evaluation import Analyst, Evaluation
+    from gamehall.ai.hints import _words
+    from gamehall.core import ValueKind
+
+    known = Evaluation(
+        ValueKind.POINTS, lower=-2, upper=0, estimate=0.7, interval=(0.2, 1.3), visits=40
+    )
+    words = _words(Analyst("acadmu"), known, "Dark (you)")
+    assert words.startswith("estimate (not exact): 0.0 for Dark (you)"), words
+    assert "95% interval [0.0, 0.0]" in words and "+0.7" not in words and "+1.3" not in words
+    assert "proven between -2 and 0" in words
+    low = Evaluation(ValueKind.POINTS, lower=-2, upper=0, estimate=-0.4, interval=(-2.6, 0.5))
+    words = _words(Analyst("acadmu"), low, "Dark (you)")
+    assert "estimate (not exact): -0.4" in words and "95% interval [-2.0, 0.0]" in words

@@ -145,10 +145,16 @@ def _words(analyst: Analyst, assessment: Evaluation, who: str) -> str:
         return f"exact: {solver.describe(assessment.value, who)}"
     kind = analyst.kind
     parts = []
+
+    def within_proof(x: float) -> str:
+        """An estimate's number, moved inside the proven bounds (the value lies there for sure,
+        so this keeps the interval's coverage)."""
+        return format_value(kind, max(assessment.lower, min(assessment.upper, x)), exact=False)
+
     if assessment.estimate is not None:
-        text = f"estimate (not exact): {format_value(kind, assessment.estimate, exact=False)} for {who}"
+        text = f"estimate (not exact): {within_proof(assessment.estimate)} for {who}"
         if assessment.interval is not None and all(map(math.isfinite, assessment.interval)):
-            low, high = (format_value(kind, x, exact=False) for x in assessment.interval)
+            low, high = (within_proof(x) for x in assessment.interval)
             text += f", 95% interval [{low}, {high}]"
         parts.append(f"{text}, {assessment.visits:,} simulations")
     low_known, high_known = math.isfinite(assessment.lower), math.isfinite(assessment.upper)
