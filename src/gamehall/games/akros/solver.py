@@ -653,8 +653,11 @@ _WARM_POSITION = (
 )
 
 
-EXACT_FROM_TURN = 5
-"""From this turn on an exact solve takes well under a second (a hint or a level tries it)."""
+EXACT_FROM_TURN = 4
+"""From the start of this turn an exact solve usually settles within a hint's budget (turn 4: a
+median of 1.4 s, the worst of ``bench/akros_exact.py --turns 4`` under 5 s; turn 5: 0.1 s), so a
+hint gives the solver most of its time there and a review solves every position. The levels say
+for themselves where they play exactly (``levels.from_turn``)."""
 
 
 class AkrosSolver(Solver):
