@@ -220,6 +220,7 @@ async def player(
         await ws.send(json.dumps({"type": "hello", "version": -1}))
         sent_at: float | None = None
         waiting_for = -1
+        continued_at = -1  # the version this seat last said "continue" at
         actions = 0
         while True:
             # Past the deadline, stop at the next message or when the other seat has left.
@@ -256,7 +257,11 @@ async def player(
                 return False
             pause = message.get("pause")
             if pause and seat in pause["waiting"]:  # a round is over: go on to the next one
-                await ws.send(json.dumps({"type": "continue", "version": version}))
+                # once: a state sent before the server read this seat's "continue" still lists
+                # it as waiting, and a second one would find the pause over (not_paused)
+                if continued_at != version:
+                    continued_at = version
+                    await ws.send(json.dumps({"type": "continue", "version": version}))
                 continue
             if message["to_move"] == seat and sent_at is None:
                 if pace.think is not None:
