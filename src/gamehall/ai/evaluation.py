@@ -63,6 +63,10 @@ class Evaluation:
     def exact(self) -> bool:
         return self.value is not None
 
+    def within_bounds(self, x: float) -> float:
+        """``x`` moved inside the proven bounds (an estimate may hope for more than is proven)."""
+        return float(max(self.lower, min(self.upper, x)))
+
     @property
     def point(self) -> float | None:
         """One number for it: the exact value, else the estimate within the proven bounds, else
@@ -70,7 +74,7 @@ class Evaluation:
         if self.value is not None:
             return float(self.value)
         if self.estimate is not None:
-            return float(max(self.lower, min(self.upper, self.estimate)))
+            return self.within_bounds(self.estimate)
         if math.isfinite(self.lower) and math.isfinite(self.upper):
             return float(self.lower + self.upper) / 2
         return None
@@ -84,7 +88,7 @@ class Evaluation:
             return float(self.value)
         if self.estimate is not None:
             low = self.interval[0] if self.interval is not None else self.estimate
-            return float(max(self.lower, min(self.upper, low)))
+            return self.within_bounds(low)
         if math.isfinite(self.lower):
             return float(self.lower)
         return -math.inf if not math.isfinite(self.upper) else float(self.upper) - 1e-9

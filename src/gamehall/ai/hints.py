@@ -147,9 +147,8 @@ def _words(analyst: Analyst, assessment: Evaluation, who: str) -> str:
     parts = []
 
     def within_proof(x: float) -> str:
-        """An estimate's number, moved inside the proven bounds (the value lies there for sure,
-        so this keeps the interval's coverage)."""
-        return format_value(kind, max(assessment.lower, min(assessment.upper, x)), exact=False)
+        # the value lies within the proven bounds for sure, so this keeps the interval's coverage
+        return format_value(kind, assessment.within_bounds(x), exact=False)
 
     if assessment.estimate is not None:
         text = f"estimate (not exact): {within_proof(assessment.estimate)} for {who}"
