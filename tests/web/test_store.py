@@ -76,6 +76,7 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
         *BROWSERS,
     }
     assert store.schema_version() == SCHEMA_VERSION
+    assert _holdings_by_game(store_url)
     store.dispose()
 
     again = Store(store_url)  # a second start on an existing schema
@@ -92,6 +93,36 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
     migrated.dispose()
     with pytest.raises(StoreError, match="newer"):
         Store(store_url)
+
+
+def _holdings_by_game(url: str) -> bool:
+    """Whether the holdings table has an index led by the game (schema 8)."""
+    engine = create_engine(url)
+    try:
+        indexes = inspect(engine).get_indexes("holdings")
+    finally:
+        engine.dispose()
+    return any(index["column_names"][:1] == ["game_id"] for index in indexes)
+
+
+def test_a_games_holders_are_found_through_the_index(tmp_path):
+    """SQLite's plan for the holders of one game searches the index instead of scanning the
+    whole table (whose key starts with the player)."""
+    url = f"sqlite:///{tmp_path / 'plan.sqlite3'}"
+    Store(url).dispose()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            plan = conn.execute(
+                text("EXPLAIN QUERY PLAN SELECT player_id, seat FROM holdings WHERE game_id = 'g'")
+            ).all()
+    finally:
+        engine.dispose()
+    details = " ".join(str(row[-1]) for row in plan)
+    assert "USING COVERING INDEX holdings_game" in details or "USING INDEX holdings_game" in (
+        details
+    ), details
+    assert "SCAN" not in details, details
 
 
 HALL = {"players", "accounts", "sessions", "seeks", "hall_games", "ratings", "rating_history"}
@@ -134,7 +165,9 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 7
+        assert store.schema_version() == SCHEMA_VERSION == 8
+        # Schema 8: a game's holders are found through an index, not by reading the table.
+        assert _holdings_by_game(store_url)
         # Schema 4 added the hall's tables; the old game's holders are there to be named.
         assert _tables(store_url) >= HALL
         row = store.get_game(GAME)
@@ -211,7 +244,7 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
     assert not _tables(store_url) & ASSIST
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 7
+        assert store.schema_version() == SCHEMA_VERSION == 8
         assert _tables(store_url) >= ASSIST | HALL
         row = store.get_game(GAME)
         assert row is not None and row.setup is None and row.clock is None
@@ -230,7 +263,7 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
         store.dispose()
     again = Store(store_url)  # migrating is done once: what was stored stays
     try:
-        assert again.schema_version() == 7 and again.get_review(GAME) is not None
+        assert again.schema_version() == SCHEMA_VERSION and again.get_review(GAME) is not None
     finally:
         again.dispose()
 
@@ -257,7 +290,7 @@ def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
     store = Store(store_url)
     try:
         hall = HallStore(store)
-        assert store.schema_version() == SCHEMA_VERSION == 7
+        assert store.schema_version() == SCHEMA_VERSION == 8
         assert [(r["id"], r["browsers"], r["address"]) for r in hall.open_seeks()] == [
             ("s_old", [], None)
         ]
