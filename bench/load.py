@@ -12,6 +12,12 @@ Two paces:
   always has a move in flight and latency grows with the number of games;
 * ``--paced``: people's pace, each player thinks a random 2–10 s (``--think``) before moving.
 
+Saturated games are one round (``--target 1``), so games end and are replaced often. Paced games
+are the match people play, to the game's own target of 12 (``--target`` sets another): at one
+round a game, 5,000 games at people's pace would end and start again about 30 times a second,
+many times what a hall with as many games going sees (lichess plays about five million games a
+day, some 60 a second, with tens of thousands going at once).
+
 Moves (and CPU time) in the first ``--warmup`` seconds, while games are made and sockets open,
 are not counted.
 
@@ -413,7 +419,7 @@ def measure(args: argparse.Namespace, games: int, db: str) -> dict[str, Any]:
             wait_until_up(base)
         pace = Pace((args.think[0], args.think[1]) if args.paced else None)
         pids = [s.pid for s in servers]
-        options = {"target": args.target}
+        options = {"target": match_target(args)}
         totals = asyncio.run(
             run(bases, games, args.seconds, args.warmup, options, pace, args.deflate, pids)
         )
@@ -444,12 +450,18 @@ def measure(args: argparse.Namespace, games: int, db: str) -> dict[str, Any]:
     return result
 
 
+def match_target(args: argparse.Namespace) -> int:
+    """The Äcädmü match target of the games: one round saturated, the game's own paced."""
+    return args.target if args.target is not None else (12 if args.paced else 1)
+
+
 def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
     totals: Totals = result["totals"]
     moves = result["moves"]
     pace = f"paced {args.think[0]:g}–{args.think[1]:g} s" if args.paced else "saturated"
     print(
-        f"games: {result['games']} concurrent, {pace}, {args.servers} server process(es), "
+        f"games: {result['games']} concurrent to target {match_target(args)}, {pace}, "
+        f"{args.servers} server process(es), "
         f"{result['seconds']:.1f} s counted ({os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.1f})"
     )
@@ -476,7 +488,11 @@ def main() -> None:
         "--games", type=int, nargs="+", default=[100], help="concurrent games (several: each)"
     )
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to count (30)")
-    parser.add_argument("--target", type=int, default=1, help="Äcädmü match target (default 1)")
+    parser.add_argument(
+        "--target",
+        type=int,
+        help="Äcädmü match target (default: 1 saturated, the game's own 12 paced)",
+    )
     parser.add_argument("--paced", action="store_true", help="players think before moving")
     parser.add_argument(
         "--think", type=float, nargs=2, default=[2.0, 10.0], help="think time range, s (2 10)"
