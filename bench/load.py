@@ -23,7 +23,10 @@ are not counted.
 
 With ``--servers K`` (PostgreSQL) the hall is K independent processes on one database and each
 game's two seats are on different processes, so every move crosses processes through
-LISTEN/NOTIFY. ``--pg`` runs a throwaway PostgreSQL cluster for the run (as the tests do:
+LISTEN/NOTIFY (the worst case: both processes do the work of every move). With ``--together``
+both seats of a game play through one process, chosen by a hash of the game's id, as behind a
+proxy that routes ``/ws/games/{id}`` by a hash of the URL (``docs/deploy.md``): each move is
+then one process's work, and the others only hear of it. ``--pg`` runs a throwaway PostgreSQL cluster for the run (as the tests do:
 ``initdb``/``pg_ctl`` from /usr/lib/postgresql/*/bin); ``--db URL`` uses a database you have.
 
 Reports moves per second, the move latency (from sending a move to receiving the state with the
@@ -35,6 +38,7 @@ counts: each is run in turn, and the largest whose p99 is at most ``--p99`` ms i
     .venv/bin/python bench/load.py --paced --games 1000 2000 3000 --seconds 60
     .venv/bin/python bench/load.py --paced --pg --games 1000 2000 --seconds 60
     .venv/bin/python bench/load.py --paced --pg --servers 2 --games 1000 2000 --seconds 60
+    .venv/bin/python bench/load.py --paced --pg --servers 2 --together --games 2000 --seconds 60
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -289,9 +294,11 @@ async def slot(
     pace: Pace,
     deflate: bool,
     start_within: float,
+    together: bool,
 ) -> None:
     """Keep one online game going until the deadline, starting a new one when one ends; with
-    several servers, seat 0 plays through one and seat 1 through the next."""
+    several servers, seat 0 plays through one and seat 1 through the next, or (``together``)
+    both through the one a hash of the game's id picks."""
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, start_within))
     first = seed % len(bases)
@@ -308,6 +315,8 @@ async def slot(
             await asyncio.sleep(0.5)
             continue
         totals.games_started += 1
+        if together:
+            ws_bases = [by_game(bases, game_id).replace("http://", "ws://")] * 2
         try:
             done = await asyncio.gather(
                 *(
@@ -322,6 +331,11 @@ async def slot(
             continue
         if all(done):
             totals.games_finished += 1
+
+
+def by_game(bases: list[str], game_id: str) -> str:
+    """The server a proxy hashing the game's URL would send both of its seats to."""
+    return bases[zlib.crc32(game_id.encode()) % len(bases)]
 
 
 async def window(totals: Totals, warmup: float, seconds: float, pids: list[int]) -> None:
@@ -354,6 +368,7 @@ async def run(
     pace: Pace,
     deflate: bool,
     pids: list[int],
+    together: bool = False,
 ) -> Totals:
     totals = Totals()
     totals.counting_from = float("inf")
@@ -369,7 +384,18 @@ async def run(
         spread = warmup / 2 if pace.think is not None else 0.0
         await asyncio.gather(
             *(
-                slot(bases, clients, totals, deadline, seed, options, pace, deflate, spread)
+                slot(
+                    bases,
+                    clients,
+                    totals,
+                    deadline,
+                    seed,
+                    options,
+                    pace,
+                    deflate,
+                    spread,
+                    together,
+                )
                 for seed in range(games)
             )
         )
@@ -421,7 +447,17 @@ def measure(args: argparse.Namespace, games: int, db: str) -> dict[str, Any]:
         pids = [s.pid for s in servers]
         options = {"target": match_target(args)}
         totals = asyncio.run(
-            run(bases, games, args.seconds, args.warmup, options, pace, args.deflate, pids)
+            run(
+                bases,
+                games,
+                args.seconds,
+                args.warmup,
+                options,
+                pace,
+                args.deflate,
+                pids,
+                args.together,
+            )
         )
         elapsed = totals.counting_until - totals.counting_from
     finally:
@@ -461,7 +497,8 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
     pace = f"paced {args.think[0]:g}–{args.think[1]:g} s" if args.paced else "saturated"
     print(
         f"games: {result['games']} concurrent to target {match_target(args)}, {pace}, "
-        f"{args.servers} server process(es), "
+        f"{args.servers} server process(es)"
+        f"{' (seats of a game together)' if args.together and args.servers > 1 else ''}, "
         f"{result['seconds']:.1f} s counted ({os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.1f})"
     )
@@ -503,6 +540,11 @@ def main() -> None:
     parser.add_argument("--p99", type=float, default=100.0, help="the p99 bound, ms (100)")
     parser.add_argument("--servers", type=int, default=1, help="server processes (PostgreSQL)")
     parser.add_argument("--db", help="the store's SQLAlchemy URL (default: temporary SQLite)")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="both seats of a game through one server, by a hash of its id (as a proxy would)",
+    )
     parser.add_argument("--pg", action="store_true", help="a throwaway PostgreSQL cluster")
     parser.add_argument(
         "--deflate",
