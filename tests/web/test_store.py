@@ -3,10 +3,12 @@ concurrent writers, and the longest values the web server writes."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import create_engine, inspect, text, update
+from sqlalchemy import Inspector, create_engine, inspect, text, update
 from sqlalchemy.exc import IntegrityError
 
 from gamehall.store import (
@@ -41,13 +43,20 @@ def _row(game_id: str = GAME) -> GameRow:
     )
 
 
-def _tables(url: str) -> set[str]:
-    """The tables in the database, looked at without migrating it."""
+@contextlib.contextmanager
+def _inspector(url: str) -> Iterator[Inspector]:
+    """The database at ``url``, looked at without opening a Store (so without migrating it)."""
     engine = create_engine(url)
     try:
-        return set(inspect(engine).get_table_names())
+        yield inspect(engine)
     finally:
         engine.dispose()
+
+
+def _tables(url: str) -> set[str]:
+    """The tables in the database, looked at without migrating it."""
+    with _inspector(url) as inspector:
+        return set(inspector.get_table_names())
 
 
 def test_the_store_runs_on_each_backend(store_url):
@@ -97,11 +106,8 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
 
 def _holdings_by_game(url: str) -> bool:
     """Whether the holdings table has an index led by the game (schema 8)."""
-    engine = create_engine(url)
-    try:
-        indexes = inspect(engine).get_indexes("holdings")
-    finally:
-        engine.dispose()
+    with _inspector(url) as inspector:
+        indexes = inspector.get_indexes("holdings")
     return any(index["column_names"][:1] == ["game_id"] for index in indexes)
 
 
