@@ -26,8 +26,9 @@ game's two seats are on different processes, so every move crosses processes thr
 LISTEN/NOTIFY (the worst case: both processes do the work of every move). With ``--together``
 both seats of a game play through one process, chosen by a hash of the game's id, as behind a
 proxy that routes ``/ws/games/{id}`` by a hash of the URL (``docs/deploy.md``): each move is
-then one process's work, and the others only hear of it. ``--pg`` runs a throwaway PostgreSQL cluster for the run (as the tests do:
-``initdb``/``pg_ctl`` from /usr/lib/postgresql/*/bin); ``--db URL`` uses a database you have.
+then one process's work, and the others only hear of it. ``--pg`` runs a throwaway PostgreSQL
+cluster for the run (as the tests do: ``initdb``/``pg_ctl`` from /usr/lib/postgresql/*/bin);
+``--db URL`` uses a database you have.
 
 Reports moves per second, the move latency (from sending a move to receiving the state with the
 new version) p50 and p99, and the CPU time the servers and the clients spent per move (far less
