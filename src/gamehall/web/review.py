@@ -152,7 +152,9 @@ def series(result: Any) -> list[dict[str, Any]]:
             low, high = evaluation.lower, evaluation.upper
         else:
             low, high = evaluation.interval or (evaluation.estimate, evaluation.estimate)
-            low, high = max(low, evaluation.lower), min(high, evaluation.upper)
+            # Each end moved inside the proven bounds: an interval lying wholly outside them
+            # becomes the bound it overshot, never a band whose low end is above its high one.
+            low, high = evaluation.within_bounds(low), evaluation.within_bounds(high)
         if evaluation.exact:
             low = high = evaluation.value
         if player != 0:
