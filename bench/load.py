@@ -85,6 +85,9 @@ SERVER_SETTINGS = [
 """The load comes from one address and a few hundred browsers a second: per-client limits off."""
 
 
+SETTLE = 5.0
+"""Seconds between the warm-up's end (and the client's one collection) and the count."""
+
 CREATING_AT_ONCE = 16
 """Games the client makes at once (and its HTTP connections): a crowd of thousands queued in
 one HTTP pool costs the client more than the server."""
@@ -93,6 +96,10 @@ one HTTP pool costs the client more than the server."""
 @dataclass
 class Totals:
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    """When each counted move was sent (``perf_counter``), in the order of ``latencies``."""
+    lags: list[float] = field(default_factory=list)
+    """How late the client's event loop woke a 10 ms timer, each time, while counting (s)."""
     games_started: int = 0
     games_finished: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -101,6 +108,8 @@ class Totals:
     """Moves sent before this ``perf_counter`` time are not counted (warm-up)."""
     counting_until: float = float("inf")
     """Nor moves sent after this one (the end, when games stop)."""
+    deadline: float = 0.0
+    """When the players stop (``monotonic``): once the count is over (see window)."""
     server_cpu: float = 0.0
     client_cpu: float = 0.0
     """CPU seconds the servers and the clients spent between the two."""
@@ -216,7 +225,6 @@ async def player(
     seat: int,
     headers: dict[str, str],
     totals: Totals,
-    deadline: float,
     rng: random.Random,
     pace: Pace,
     deflate: bool,
@@ -236,7 +244,7 @@ async def player(
         actions = 0
         while True:
             # Past the deadline, stop at the next message or when the other seat has left.
-            wait = max(0.0, deadline - time.monotonic()) + 15.0
+            wait = max(0.0, totals.deadline - time.monotonic()) + 15.0
             try:
                 # (asyncio.timeout, not wait_for: wait_for wraps every recv in a task of its
                 # own, a good part of the client's CPU a message)
@@ -246,7 +254,7 @@ async def player(
                 return False
             message, legal = read(raw)
             kind = message["type"]
-            if kind != "state" and time.monotonic() > deadline:
+            if kind != "state" and time.monotonic() > totals.deadline:
                 return False
             if kind == "error":
                 totals.error(message["code"])
@@ -262,10 +270,11 @@ async def player(
             if sent_at is not None and version >= waiting_for:
                 if totals.counting_from <= sent_at < totals.counting_until:
                     totals.latencies.append(time.perf_counter() - sent_at)
+                    totals.sent.append(sent_at)
                 sent_at = None
             if message["over"]:
                 return True
-            if time.monotonic() > deadline:
+            if time.monotonic() > totals.deadline:
                 return False
             pause = message.get("pause")
             if pause and seat in pause["waiting"]:  # a round is over: go on to the next one
@@ -289,7 +298,6 @@ async def slot(
     bases: list[str],
     http: list[httpx.AsyncClient],
     totals: Totals,
-    deadline: float,
     seed: int,
     options: dict[str, Any],
     pace: Pace,
@@ -306,7 +314,7 @@ async def slot(
     order = [bases[first], bases[(first + 1) % len(bases)]]
     makers = [http[first], http[(first + 1) % len(bases)]]
     ws_bases = [b.replace("http://", "ws://") for b in order]
-    while time.monotonic() < deadline:
+    while time.monotonic() < totals.deadline:
         try:
             async with totals.creating:  # a few at a time, as players arrive
                 game_id, seats = await create_game(makers, options)
@@ -321,7 +329,7 @@ async def slot(
         try:
             done = await asyncio.gather(
                 *(
-                    player(ws_bases[s], game_id, s, h, totals, deadline, rng, pace, deflate)
+                    player(ws_bases[s], game_id, s, h, totals, rng, pace, deflate)
                     for s, h in enumerate(seats)
                 )
             )
@@ -345,17 +353,26 @@ async def window(totals: Totals, warmup: float, seconds: float, pids: list[int])
     The client stands in for thousands of browsers in one process. Its garbage collector walked
     every socket's coroutines, in pauses of up to 2.2 s at 5,000 games, and those pauses were
     counted as the server's latency. So while it counts, the client's collector is off (what
-    the warm-up made is frozen out of its walks first); it is on again afterwards."""
+    the warm-up made is frozen out of its walks first); it is on again afterwards.
+
+    That first collection stops the client for a second or more, and the moves whose thinking
+    ended meanwhile then reach the server together: counting starts ``SETTLE`` seconds later,
+    once that crowd is served. The players stop when the count ends, not before (10,000
+    sockets closing at once are work for the server that no counted move should wait for)."""
     await asyncio.sleep(warmup)
     gc.collect()
     gc.freeze()
     gc.disable()
+    await asyncio.sleep(SETTLE)
     server, client = sum(cpu_seconds(p) for p in pids), time.process_time()
     totals.counting_from = time.perf_counter()
-    await asyncio.sleep(seconds)
+    while (now := time.perf_counter()) < totals.counting_from + seconds:
+        await asyncio.sleep(0.01)
+        totals.lags.append(time.perf_counter() - now - 0.01)
     totals.counting_until = time.perf_counter()
     totals.server_cpu = sum(cpu_seconds(p) for p in pids) - server
     totals.client_cpu = time.process_time() - client
+    totals.deadline = time.monotonic()
     gc.enable()
     gc.unfreeze()
 
@@ -379,7 +396,8 @@ async def run(
     clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=120) for b in bases]
     try:
         start = time.monotonic()
-        deadline = start + warmup + seconds
+        # The window ends the games once it has counted; this is only in case it cannot.
+        totals.deadline = start + warmup + SETTLE + seconds + 30
         counting = asyncio.get_running_loop().create_task(window(totals, warmup, seconds, pids))
         # Saturated games start at once; paced ones over the first half of the warm-up.
         spread = warmup / 2 if pace.think is not None else 0.0
@@ -389,7 +407,6 @@ async def run(
                     bases,
                     clients,
                     totals,
-                    deadline,
                     seed,
                     options,
                     pace,
@@ -515,9 +532,33 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
                 f"CPU per move: servers {1000 * result['server_cpu'] / moves:.2f} ms, "
                 f"clients {1000 * result['client_cpu'] / moves:.2f} ms"
             )
+        lags = sorted(1000 * x for x in totals.lags)
+        if lags:
+            print(
+                f"client loop lag (a 10 ms timer woken late): p99 {percentile(lags, 0.99):.1f} "
+                f"ms, max {lags[-1]:.1f} ms"
+            )
+        print(
+            f"slowest seconds (moves over {args.p99:g} ms, by second of counting): "
+            + slowest(totals, args.p99 / 1000)
+        )
     if totals.errors or totals.connect_failures:
         print(f"errors: {totals.errors}, failed games/connections: {totals.connect_failures}")
     print(flush=True)
+
+
+def slowest(totals: Totals, bound: float, shown: int = 6) -> str:
+    """The seconds of the count in which most moves were slower than ``bound``: whether slow
+    moves come in bursts (a pause of the server or the client) or are spread (a queue)."""
+    over: dict[int, int] = {}
+    for sent, latency in zip(totals.sent, totals.latencies, strict=True):
+        if latency > bound:
+            second = int(sent - totals.counting_from)
+            over[second] = over.get(second, 0) + 1
+    if not over:
+        return "none"
+    worst = sorted(over.items(), key=lambda item: -item[1])[:shown]
+    return ", ".join(f"{second} s: {count}" for second, count in sorted(worst))
 
 
 def main() -> None:
