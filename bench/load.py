@@ -62,6 +62,7 @@ import tempfile
 import time
 import urllib.request
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -550,15 +551,15 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
 def slowest(totals: Totals, bound: float, shown: int = 6) -> str:
     """The seconds of the count in which most moves were slower than ``bound``: whether slow
     moves come in bursts (a pause of the server or the client) or are spread (a queue)."""
-    over: dict[int, int] = {}
-    for sent, latency in zip(totals.sent, totals.latencies, strict=True):
-        if latency > bound:
-            second = int(sent - totals.counting_from)
-            over[second] = over.get(second, 0) + 1
+    over = Counter(
+        int(sent - totals.counting_from)
+        for sent, latency in zip(totals.sent, totals.latencies, strict=True)
+        if latency > bound
+    )
     if not over:
         return "none"
-    worst = sorted(over.items(), key=lambda item: -item[1])[:shown]
-    return ", ".join(f"{second} s: {count}" for second, count in sorted(worst))
+    worst = sorted(over.most_common(shown))
+    return ", ".join(f"{second} s: {count}" for second, count in worst)
 
 
 def main() -> None:
