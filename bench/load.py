@@ -153,9 +153,12 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, db: str, profile: str | None) -> subprocess.Popen[bytes]:
-    """``gamehall serve`` on ``port`` (under cProfile, its stats written to ``profile`` when it
-    stops, if given)."""
+def start_server(
+    port: int, db: str, profile: str | None, settings: list[str]
+) -> subprocess.Popen[bytes]:
+    """``gamehall serve`` on ``port`` with ``settings`` (``NAME=VALUE``) besides
+    :data:`SERVER_SETTINGS` (under cProfile, its stats written to ``profile`` when it stops, if
+    given)."""
     code = "from gamehall.cli.app import main; main()"
     if profile:
         code = (
@@ -163,7 +166,7 @@ def start_server(port: int, db: str, profile: str | None) -> subprocess.Popen[by
             f"p.enable()\ntry: main()\nfinally: p.disable(); p.dump_stats({profile!r})"
         )
     command = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", db]
-    for item in SERVER_SETTINGS:
+    for item in SERVER_SETTINGS + settings:
         command += ["--set", item]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL)
 
@@ -458,7 +461,7 @@ def measure(args: argparse.Namespace, games: int, db: str) -> dict[str, Any]:
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         for number, port in enumerate(ports):
             profile = f"{args.profile}.{number}" if args.profile else None
-            servers.append(start_server(port, db, profile))
+            servers.append(start_server(port, db, profile, args.set))
     try:
         for base in bases:
             wait_until_up(base)
@@ -596,6 +599,13 @@ def main() -> None:
     )
     parser.add_argument("--url", nargs="+", help="use servers already running at these URLs")
     parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a server setting (repeatable), e.g. collect_seconds=60",
+    )
     args = parser.parse_args()
 
     limit = raise_fd_limit()

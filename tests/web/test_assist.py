@@ -68,14 +68,15 @@ def _wait_review(client, game_id, timeout=60.0):
 
 
 def test_the_app_serves_once_the_hint_and_review_workers_are_warm(assisted):
-    told = []
-    with assisted(on_ready=told.append) as server:
+    told: list[object] = []
+    with assisted(on_ready=told.append, on_stop=lambda: told.append("stopped")) as server:
         helper = server.app.state.assist
         # Warmed before the first request: their warm-up never competes with the first games'
         # computer moves for the cores, and the first hint does not wait for its worker.
         assert helper._warming is not None and helper._warming.done()
         assert helper.puzzles.ready.is_set()
         assert told == [server.hub.warmed_in + helper.warmed_in]
+    assert told[1:] == ["stopped"]  # and it is told when the app stops serving
 
 
 def test_a_hint_gives_the_solvers_best_moves_in_words_with_their_lines(assisted):

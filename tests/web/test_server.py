@@ -1,29 +1,93 @@
-"""``gamehall serve``'s process set-up: once started, the garbage collector is kept out of the
-players' way (what start loaded is frozen out of its walks, and it runs less often)."""
+"""``gamehall serve``'s HTTP protocol: a WebSocket handshake leaves no garbage for the collector
+(:class:`gamehall.web.server.HttpProtocol`), so the server's rare full walks find little."""
 
 from __future__ import annotations
 
+import collections
 import gc
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
 
-from gamehall.web.server import GC_THRESHOLDS, settle_heap
+import pytest
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.sync.client import connect
+
+from gamehall.web.server import HttpProtocol
 
 
-def test_a_started_server_freezes_what_it_loaded_and_collects_less_often():
-    before = gc.get_threshold()
-    kept = [[n] for n in range(1000)]  # loaded at start: lives as long as the process
+async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An ASGI app that accepts a WebSocket and echoes its messages."""
+    assert scope["type"] == "websocket"
+    await receive()
+    await send({"type": "websocket.accept"})
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        await send({"type": "websocket.send", "text": message.get("text") or ""})
+
+
+def serving(protocol: type[HttpToolsProtocol]) -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        echo, host="127.0.0.1", port=port, log_level="warning", http=protocol, lifespan="off"
+    )
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
     try:
-        assert gc.get_freeze_count() == 0
-        settle_heap()
-        assert gc.get_freeze_count() >= len(kept)
-        assert gc.get_threshold() == GC_THRESHOLDS
-        young, middle, full = GC_THRESHOLDS
-        assert young > before[0] and full > before[2]
-        assert young * middle <= 20_000  # the middle generation stays small: its walks are short
-        # Garbage in cycles is still collected.
-        cycle: list[object] = []
-        cycle.append(cycle)
-        del cycle
-        assert gc.collect() >= 1
+        yield f"ws://127.0.0.1:{port}/"
     finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)
+        running.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def collector_paused() -> Iterator[None]:
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+
+
+def garbage_after_sockets(url: str, sockets: int = 5) -> collections.Counter[str]:
+    """The types of the cyclic garbage ``sockets`` WebSocket connections leave once closed."""
+    gc.collect()
+    for n in range(sockets):
+        with connect(url) as ws:
+            ws.send(f"hello {n}")
+            assert ws.recv(timeout=5) == f"hello {n}"
+    time.sleep(0.3)  # the server has seen every close
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    gc.collect()
+    found = collections.Counter(type(o).__name__ for o in gc.garbage)
+    gc.set_debug(0)
+    gc.garbage.clear()
+    return found
+
+
+@pytest.mark.parametrize(("protocol", "leaves"), [(HttpToolsProtocol, True), (HttpProtocol, False)])
+def test_a_websocket_handshake_leaves_its_http_protocol_to_reference_counting(
+    collector_paused: None, protocol: type[HttpToolsProtocol], leaves: bool
+) -> None:
+    for url in serving(protocol):
+        found = garbage_after_sockets(url)
+    # uvicorn's own protocol leaves itself and its parser in a cycle for each handshake (this
+    # case fails, and HttpProtocol can go, once uvicorn breaks that cycle itself); the server's
+    # leaves nothing of it for the collector.
+    assert (found["HttpToolsProtocol"] + found[protocol.__name__] >= 5) is leaves, found
+    assert (found["HttpRequestParser"] >= 5) is leaves, found

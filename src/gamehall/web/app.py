@@ -115,6 +115,7 @@ def create_app(
     hint_seconds: float | None = None,
     review_budget: dict[str, float] | None = None,
     on_ready: Callable[[float], None] | None = None,
+    on_stop: Callable[[], None] | None = None,
     clock: Clock | None = None,
     leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
     passwords: Passwords | None = None,
@@ -128,8 +129,8 @@ def create_app(
     (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
     and reviews (defaults in :mod:`gamehall.web.hints` and :mod:`gamehall.web.review`);
     ``on_ready(seconds)`` is told when the app serves and how long the warm-up of its workers
-    took; ``clock`` (tests) is the time the server measures clocks and pauses with (default:
-    the wall clock)."""
+    took, and ``on_stop()`` when it stops serving; ``clock`` (tests) is the time the server
+    measures clocks and pauses with (default: the wall clock)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     config = settings or Settings()
     holder: dict[str, Any] = {}
@@ -167,6 +168,8 @@ def create_app(
         try:
             yield
         finally:
+            if on_stop is not None:
+                on_stop()
             await helper.stop()
             await hall.stop()
             await hub.stop()

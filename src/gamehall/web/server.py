@@ -10,42 +10,35 @@ worker on it is refused.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
 from gamehall.store import default_url
 from gamehall.web.app import create_app
+from gamehall.web.collector import Collector
 from gamehall.web.settings import Settings
 
 _CHILD_ENV = "GAMEHALL_SERVE_CHILD"
 """How ``serve`` hands the store URL and the settings to its worker processes (JSON)."""
 
 
-GC_THRESHOLDS = (2_000, 10, 1_000)
-"""The garbage collector's thresholds in a serving process (Python's are 700, 10, 10)."""
+class HttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol (on httptools), without the garbage it leaves at each WebSocket.
 
+    Its parser calls back into the protocol, and the protocol holds its parser: a reference
+    cycle, which uvicorn breaks when an HTTP connection closes but not when one becomes a
+    WebSocket. Each socket's handshake then left a cycle of 14 objects that only a full walk of
+    the collector finds (:mod:`gamehall.web.collector`): 25,686 objects after 5,000 games had
+    started, and the full walk that freed them stopped the server for 4 s. Breaking the cycle once
+    the WebSocket has the connection frees the old protocol at once."""
 
-def settle_heap() -> None:
-    """Once a server has started, keep the cyclic garbage collector out of its players' way.
-
-    Python's collector stops the whole process while it walks every tracked object; at a
-    thousand games (two thousand sockets, each a stack of coroutines) a full collection took
-    0.5 to 0.9 s and ran every few seconds, and those pauses were the server's whole p99
-    (``bench/load.py --paced``). What start loaded (modules, schemas, the solvers' tables) lives
-    as long as the process, so it leaves the collector's walks (:func:`gc.freeze`); and the
-    collector's generations are sized so no walk is long (:data:`GC_THRESHOLDS`): a young
-    generation of 2,000 objects rather than 700; a middle one walked every 10 young walks, so
-    it never holds more than about 20,000 objects (at 10,000 and 50 it held up to half a million,
-    and one walk of it stopped the process for 0.9 s at 5,000 games); and full walks a hundred
-    times rarer than Python's (also held back by Python's own rule of waiting until a quarter of
-    the old objects are new). Reference counting still frees everything without cycles at once;
-    cycles wait a little longer."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]  # the WebSocket protocol parses now
 
 
 class ServeError(ValueError):
@@ -89,8 +82,10 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     processes = f", {workers} processes" if workers > 1 else ""
 
+    collector = Collector(full_seconds=config.collect_seconds)
+
     def ready(seconds: float) -> None:
-        settle_heap()
+        collector.start()
         print(
             f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}{processes}; "
             f"workers warmed up in {seconds:.1f} s)",
@@ -111,12 +106,18 @@ def serve(
         "h11_max_incomplete_event_size": 16 * 1024,
         "timeout_keep_alive": 10,
         "limit_concurrency": config.max_connections + 256,
+        "http": HttpProtocol,
     }
     puzzles_dir = Path(puzzles) if puzzles is not None else None
     print("gamehall: warming up the workers (loading the solvers)…", flush=True)
     if workers == 1:
         app = create_app(
-            url, settings=config, processes=True, puzzles_dir=puzzles_dir, on_ready=ready
+            url,
+            settings=config,
+            processes=True,
+            puzzles_dir=puzzles_dir,
+            on_ready=ready,
+            on_stop=collector.stop,
         )
         uvicorn.run(app, **options)
         return
@@ -135,9 +136,10 @@ def child_app() -> Any:
     """The app of one of ``serve``'s worker processes (uvicorn calls this in each)."""
     given = json.loads(os.environ[_CHILD_ENV])
     settings = Settings().replace(given["settings"])
+    collector = Collector(full_seconds=settings.collect_seconds)
 
     def ready(seconds: float) -> None:
-        settle_heap()
+        collector.start()
         print(
             f"gamehall worker {os.getpid()} is serving at {given['shown']}; its workers warmed "
             f"up in {seconds:.1f} s",
@@ -151,6 +153,7 @@ def child_app() -> Any:
         processes=True,
         puzzles_dir=Path(puzzles) if puzzles else None,
         on_ready=ready,
+        on_stop=collector.stop,
     )
 
 
@@ -168,4 +171,4 @@ def _safe(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-__all__ = ["ServeError", "check_workers", "child_app", "serve"]
+__all__ = ["HttpProtocol", "ServeError", "check_workers", "child_app", "serve"]

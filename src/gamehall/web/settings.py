@@ -107,6 +107,11 @@ class Settings:
     """Loading one stored game may take this long; a game that does not load in time, or does
     not replay, is quarantined."""
 
+    collect_seconds: float = 3600.0
+    """How often the server's garbage collector walks every object it holds, for cycles that
+    died after it froze them (:mod:`gamehall.web.collector`); each walk stops the server in
+    proportion to what it holds."""
+
     def __post_init__(self) -> None:
         for name, value in self.describe().items():
             if isinstance(value, bool | tuple):
