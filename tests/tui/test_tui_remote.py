@@ -4,21 +4,19 @@ port, in a thread), seated by a seat link or watching, over the web protocol."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
 
 import pytest
-import uvicorn
 from test_tui_app import DESKTOP, PHONE, panel_title, shot, svg_text, until
 
 from gamehall.core import GamehallError
 from gamehall.tui.app import GamehallApp
 from gamehall.tui.remote import connect_session, parse_link
 from gamehall.web.app import create_app
+from tests.live_server import uvicorn_thread
 
 pytestmark = pytest.mark.anyio
 
@@ -35,21 +33,9 @@ def data_home(tmp_path, monkeypatch):
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", static_dir=tmp_path)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    with uvicorn_thread(app) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def create(base: str, body: dict) -> tuple[dict, str]:

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import collections
 import gc
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.sync.client import connect
 
 from gamehall.web.server import HttpProtocol
+from tests.live_server import uvicorn_thread
 
 
 async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -32,24 +30,8 @@ async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 def serving(protocol: type[HttpToolsProtocol]) -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        echo, host="127.0.0.1", port=port, log_level="warning", http=protocol, lifespan="off"
-    )
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
+    with uvicorn_thread(echo, http=protocol, lifespan="off") as port:
         yield f"ws://127.0.0.1:{port}/"
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture
