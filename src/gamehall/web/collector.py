@@ -9,10 +9,11 @@ seconds, and those stops were the whole of the server's p99 (``bench/load.py --p
 
 So a server turns the automatic collector off and walks on a clock instead:
 
-- every :data:`YOUNG_SECONDS` it walks the young generation (what was allocated since the last
-  walk; a few milliseconds) and freezes what survives (:func:`gc.freeze`), so no later walk visits
-  it again. Reference counting still frees a frozen object the moment it is dropped, so the
-  sockets' short-lived state (a pending receive is remade on every message) never piles up.
+- every :data:`YOUNG_SECONDS` it walks the young generation (what was allocated since the last walk:
+  milliseconds, 15-60 ms at worst at 5,000 games) and freezes what survives (:func:`gc.freeze`), so
+  no later walk visits it again. Reference counting still frees a frozen object the moment it is
+  dropped, so the sockets' short-lived state (a pending receive is remade on every message) never
+  piles up.
 - every ``full_seconds`` (the ``collect_seconds`` setting, an hour by default) it walks
   everything, frozen or not, for the cycles that died after they were frozen. The server leaves
   few: the one each WebSocket handshake left is broken where it is made
