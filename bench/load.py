@@ -214,7 +214,7 @@ async def create_game(
 
 def read(raw: str | bytes) -> tuple[dict[str, Any], str | None]:
     """A message from the server, and a state's legal list as JSON text, not yet read (else
-    None). The server writes ``legal`` last (gamehall.web.live), and it is most of a state's
+    None). The server writes ``legal`` last (gamehall.web.play.live), and it is most of a state's
     text: a seat reads it only when it moves, not in every state both seats are sent."""
     text = raw if isinstance(raw, str) else raw.decode()
     cut = text.rfind(',"legal":')
@@ -435,8 +435,8 @@ def percentile(values: list[float], fraction: float) -> float:
 
 @contextlib.contextmanager
 def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster (tests/web/pg_cluster.py) and a database on it."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
+    """A throwaway PostgreSQL cluster (tests/pg_cluster.py) and a database on it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from pg_cluster import fresh_database, run_cluster
 
     clusters = run_cluster()

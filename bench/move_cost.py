@@ -1,6 +1,6 @@
 """The server's own cost per move (not a test): the hub alone, without HTTP or WebSockets.
 
-Plays ``--games`` online Äcädmü games at once through :class:`gamehall.web.hub.Hub` on a temporary
+Plays ``--games`` online Äcädmü games at once through :class:`gamehall.web.play.hub.Hub` on a temporary
 SQLite store (or ``--db``): each game has two connections, one per seat, on transports that only
 count what they are sent, and each seat answers every state where it is to move with a random
 legal move as a client's ``move`` message. Reports the CPU time per move of the whole process
@@ -25,8 +25,8 @@ from pathlib import Path
 from sqlalchemy import text
 
 from gamehall.store import Store
-from gamehall.web.hub import Connection, Hub, LiveGame
-from gamehall.web.settings import Settings
+from gamehall.web.base.settings import Settings
+from gamehall.web.play.hub import Connection, Hub, LiveGame
 
 
 class Counting:

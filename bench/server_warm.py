@@ -62,7 +62,9 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         db = f"sqlite:///{folder / f'bench-{self.port}.sqlite3'}"
-        code = f"from gamehall.web.server import serve; serve('127.0.0.1', {self.port}, {db!r})"
+        code = (
+            f"from gamehall.web.http.server import serve; serve('127.0.0.1', {self.port}, {db!r})"
+        )
         env = dict(os.environ, PYTHONPATH=str(clone / "src"), PYTHONUNBUFFERED="1")
         self.log = (folder / f"server-{self.port}.log").open("wb")
         self.started = time.perf_counter()

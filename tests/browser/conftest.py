@@ -82,7 +82,7 @@ def free_port() -> int:
 
 
 class Server:
-    """``gamehall.web.server.serve`` in a subprocess on 127.0.0.1, a free port and its own
+    """``gamehall.web.http.server.serve`` in a subprocess on 127.0.0.1, a free port and its own
     SQLite file; :meth:`kill` and :meth:`start` again keep the port and the store."""
 
     def __init__(self, db_path: Path, log_path: Path) -> None:
@@ -96,7 +96,7 @@ class Server:
     def start_code(self) -> str:
         """The Python the server process runs."""
         return (
-            "from gamehall.web.server import serve; "
+            "from gamehall.web.http.server import serve; "
             f"serve('127.0.0.1', {self.port}, {self.db_url!r}, {str(self.puzzles)!r})"
         )
 

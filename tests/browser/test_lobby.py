@@ -23,7 +23,7 @@ class LobbyServer(Server):
 
     def start_code(self) -> str:
         return (
-            "import uvicorn; from gamehall.web.app import create_app; "
+            "import uvicorn; from gamehall.web.http.app import create_app; "
             f"uvicorn.run(create_app({self.db_url!r}, leaderboard=(1, 350)), "
             f"host='127.0.0.1', port={self.port}, log_level='warning')"
         )

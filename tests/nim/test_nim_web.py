@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from gamehall.core import Record
-from gamehall.web.app import create_app
-from gamehall.web.protocol import SERVER_MESSAGE
+from gamehall.protocol import SERVER_MESSAGE
+from gamehall.web.http.app import create_app
 from tests.nim.game import NimGame
 
 

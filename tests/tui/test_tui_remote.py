@@ -15,7 +15,7 @@ from test_tui_app import DESKTOP, PHONE, panel_title, shot, svg_text, until
 from gamehall.core import GamehallError
 from gamehall.tui.app import GamehallApp
 from gamehall.tui.remote import connect_session, parse_link
-from gamehall.web.app import create_app
+from gamehall.web.http.app import create_app
 from tests.live_server import uvicorn_thread
 
 pytestmark = pytest.mark.anyio

@@ -11,12 +11,11 @@ from typing import Any
 
 import anyio
 import pytest
-from pg_cluster import Cluster, fresh_database, run_cluster
-from web_helpers import CheckedClient, History, check_server_message
 
 from gamehall.store import Store
-from gamehall.web.app import create_app
-from gamehall.web.settings import Settings
+from gamehall.web.base.settings import Settings
+from gamehall.web.http.app import create_app
+from tests.web.web_helpers import CheckedClient, History, check_server_message
 
 TIMEOUT = 20.0
 TEST_SETTINGS = Settings(
@@ -25,26 +24,6 @@ TEST_SETTINGS = Settings(
     resyncs_per_minute=1000,
     takebacks_per_minute=1000,
 )
-
-
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'gamehall-test.sqlite3'}"
-
-
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
-    """A PostgreSQL cluster of its own for the test session (see pg_cluster.py)."""
-    yield from run_cluster()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty store on each backend: SQLite in a temporary file, and a fresh PostgreSQL
-    database on the session's cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'gamehall-store.sqlite3'}"
-    return fresh_database(request.getfixturevalue("postgres_cluster"))
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
-from gamehall.web.protocol import SERVER_MESSAGE, ErrorAnswer
+from gamehall.protocol import SERVER_MESSAGE, ErrorAnswer
 
 # --- what the server sends, checked ---
 
@@ -191,7 +191,7 @@ def hello(
 
 
 class FakeClock:
-    """A clock the test moves by hand (:class:`gamehall.web.clock.Clock`): ``advance`` wakes
+    """A clock the test moves by hand (:class:`gamehall.web.base.clock.Clock`): ``advance`` wakes
     the server's timers whose time has come, from any thread."""
 
     def __init__(self, start: int = 1_800_000_000_000) -> None:

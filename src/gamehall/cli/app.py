@@ -341,9 +341,9 @@ def serve(
 ) -> None:
     """Serve the web app: play in the browser against the computer, hot-seat or online."""
     from gamehall.store import default_url
-    from gamehall.web.server import ServeError, check_workers
-    from gamehall.web.server import serve as run_server
-    from gamehall.web.settings import Settings, SettingsError
+    from gamehall.web.base.settings import Settings, SettingsError
+    from gamehall.web.http.server import ServeError, check_workers
+    from gamehall.web.http.server import serve as run_server
 
     try:
         settings = Settings.from_toml(config) if config is not None else Settings()

@@ -20,7 +20,7 @@ the server does not load it again, and says why when asked for it.
 
 The ``actions`` table is the game's log, append-only: an entry of kind ``action`` is a game
 action (``mover`` a seat index, or -1 for chance); the other kinds are what happens around the
-game's actions (a takeback, a resignation, a flag fall; see :mod:`gamehall.web.history`), each
+game's actions (a takeback, a resignation, a flag fall; see :mod:`gamehall.web.play.history`), each
 stored like a move so a restart shows the same game. ``clock`` is each seat's remaining time after
 the entry (JSON, milliseconds; null when the game has no clock).
 
@@ -33,11 +33,8 @@ appends of different games may share one transaction (group commit, :meth:`Store
 
 from __future__ import annotations
 
-import datetime
-import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +60,19 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
+
+from gamehall.store.rows import (
+    ActionRow,
+    Append,
+    ChatRow,
+    GameRow,
+    ReviewRow,
+    Seat,
+    StoreError,
+    VersionConflict,
+    now_text,
+    player_key,
+)
 
 SCHEMA_VERSION = 8
 """The schema this code writes; older databases are migrated on start, one step at a time:
@@ -189,111 +199,6 @@ puzzle_attempts_table = Table(
 REVIEW_STATUSES = ("queued", "running", "done", "failed")
 
 
-def player_key(identity: str) -> str:
-    """What the store keeps of a browser's identity cookie: its SHA-256 (hex), so a copy of
-    the database lets no one act as the browser."""
-    return hashlib.sha256(identity.encode("utf-8")).hexdigest()
-
-
-class StoreError(Exception):
-    """The store could not do what was asked (a conflict, or a database problem)."""
-
-
-class VersionConflict(StoreError):
-    """An append whose expected version is not the stored one (someone else moved first)."""
-
-
-def now_text() -> str:
-    """The current time as an ISO-8601 UTC string (sortable as text)."""
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
-
-
-@dataclass
-class Seat:
-    """A seat as stored: who plays it and the secret token that lets a person move for it."""
-
-    kind: str  # "human" or "computer"
-    token: str
-    level: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind, "token": self.token}
-        if self.level is not None:
-            data["level"] = self.level
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Seat:
-        return cls(kind=data["kind"], token=data["token"], level=data.get("level"))
-
-
-@dataclass
-class GameRow:
-    """A game as stored, without its actions."""
-
-    id: str
-    game: str
-    rules_version: str
-    """The rules version of the game's engine when the game was made."""
-    options: dict[str, Any]
-    mode: str
-    seed: str
-    seats: list[Seat]
-    created: str
-    updated: str
-    version: int = 0
-    status: str = "ongoing"
-    result: dict[str, Any] | None = None
-    pending: bool = False
-    rematch_of: str | None = None
-    rematch: str | None = None
-    problem: str | None = None
-    """Why the game is quarantined (it is not loaded), or None."""
-    clock: str | None = None
-    """The time control (``"5+3"``: minutes and seconds added per move; ``"d3"``: days per
-    move), or None."""
-    setup: str | None = None
-    """The text of the position the game starts from (None: the game's initial state)."""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ActionRow:
-    """An entry of a game's log: a game action (kind ``action``) or what happened around them."""
-
-    number: int
-    text: str
-    mover: int
-    at: str
-    kind: str = "action"
-    clock: tuple[int | None, ...] | None = None
-
-
-@dataclass(frozen=True)
-class ChatRow:
-    """A chat message as stored."""
-
-    number: int
-    room: str
-    seat: int | None
-    text: str
-    at: str
-
-
-@dataclass(frozen=True)
-class ReviewRow:
-    """A game's review as stored: its status, the budget asked for, and the result or error
-    (both JSON text as written)."""
-
-    game_id: str
-    status: str
-    budget: dict[str, Any]
-    result: str | None
-    error: str | None
-    requested: str
-    updated: str
-
-
 def _row_to_review(row: Any) -> ReviewRow:
     return ReviewRow(
         game_id=row.game_id,
@@ -341,25 +246,6 @@ def _row_to_game(row: Any) -> GameRow:
 def _row_to_entry(row: Any) -> ActionRow:
     clock = tuple(json.loads(row.clock)) if row.clock else None
     return ActionRow(row.number, row.text, row.mover, row.at, row.kind, clock)
-
-
-@dataclass(frozen=True)
-class Append:
-    """One entry to append to a game's log: game ``game_id`` goes from version ``number - 1``
-    to ``number`` (a game action, or by ``kind`` what happened around them, with each seat's
-    remaining ``clock`` after it)."""
-
-    game_id: str
-    number: int
-    text: str
-    mover: int
-    status: str
-    result: dict[str, Any] | None
-    pending: bool
-    notify: str | None = None
-    """A bus payload to NOTIFY in the same transaction (PostgreSQL only)."""
-    kind: str = "action"
-    clock: Sequence[int | None] | None = None
 
 
 def _result_text(result: dict[str, Any] | None) -> str | None:
@@ -583,7 +469,7 @@ class Store:
         ``number - 1``, else VersionConflict and nothing changes): a game action, or, by
         ``kind``, what happened around them. On PostgreSQL, ``notify`` is a payload sent on
         the bus channel (``pg_notify``) in the same transaction: delivered if and only if the
-        entry is committed (see gamehall.web.bus); elsewhere it is ignored."""
+        entry is committed (see gamehall.store.bus); elsewhere it is ignored."""
         self.append_actions(
             [Append(game_id, number, text, mover, status, result, pending, notify, kind, clock)]
         )

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -51,6 +50,7 @@ from gamehall.store.db import (
     metadata,
     now_text,
 )
+from gamehall.store.rows import HistoryRow, NameTaken, PlayerRow, RatedResult, RatingRow
 
 players_table = Table(
     "players",
@@ -144,53 +144,6 @@ rating_history_table = Table(
     Column("at", String(40), nullable=False),
 )
 Index("rating_history_player", rating_history_table.c.player_id, rating_history_table.c.game)
-
-
-class NameTaken(StoreError):
-    """The name (or username) is another player's."""
-
-
-@dataclass(frozen=True)
-class PlayerRow:
-    id: str
-    name: str
-    created: str
-    account: bool
-    merged_into: str | None = None
-
-
-@dataclass(frozen=True)
-class RatingRow:
-    player_id: str
-    game: str
-    rating: float
-    deviation: float
-    volatility: float
-    games: int
-    updated: str
-
-
-@dataclass(frozen=True)
-class HistoryRow:
-    game: str
-    game_id: str
-    seat: int
-    score: float
-    rating: float
-    deviation: float
-    at: str
-
-
-@dataclass(frozen=True)
-class RatedResult:
-    """One player's side of a rated game as it goes into the store."""
-
-    player_id: str
-    seat: int
-    score: float
-    rating: float
-    deviation: float
-    volatility: float
 
 
 class HallStore:

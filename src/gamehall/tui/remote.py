@@ -8,7 +8,7 @@ terminal is one identity to the server (the cookie ``gh_player``, kept in the da
 (``GET /api/games/ID/record``) names the game and its variant; the WebSocket (``/ws/games/ID``,
 see ``docs/web-protocol.md``) then brings a ``state`` message after every action, with the
 actions since the version this client has. Every message is parsed with the protocol's own
-typed models (:mod:`gamehall.web.protocol`), and each state is checked by replaying its actions
+typed models (:mod:`gamehall.protocol`), and each state is checked by replaying its actions
 with the local engine, so the board is drawn from real states, exactly as in a local game. The
 server draws chance and runs the computer; your moves go to it as ``move`` messages and count
 once it has stored them. A dropped connection reconnects with ``hello`` and the last version.
@@ -36,8 +36,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gamehall.core import Action, GamehallError, Record, State, make_record
-from gamehall.tui.session import data_dir, new_save_path
-from gamehall.web.protocol import (
+from gamehall.protocol import (
     SERVER_MESSAGE,
     Continue,
     ErrorAnswer,
@@ -49,6 +48,7 @@ from gamehall.web.protocol import (
     SeatPresence,
     StateMessage,
 )
+from gamehall.tui.session import data_dir, new_save_path
 
 MAX_RECORD = 2_000_000
 """The longest record the client reads from a server (bytes)."""

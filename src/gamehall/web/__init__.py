@@ -1,18 +1,19 @@
-"""The web front end's server: FastAPI app, WebSocket protocol, and ``serve()``.
+"""The web front end's server, in five layers that import one way: http -> hall -> play ->
+compute -> base (``docs/architecture.md`` draws them; import-linter holds the direction).
 
-The server is authoritative: it checks every move with the rules engine, draws chance itself and
-commits every action to the store (:mod:`gamehall.store`) before telling any client.
+- :mod:`~gamehall.web.http`: the only FastAPI, Starlette and uvicorn code (app, routes, identity,
+  security, the server, the collector);
+- :mod:`~gamehall.web.hall`: names, accounts, seeks and pairing, ratings, the lobby;
+- :mod:`~gamehall.web.play`: the authority over games (referee, conduct, history, live games,
+  chat, the hub);
+- :mod:`~gamehall.web.compute`: everything off the event loop (worker pool, computers, hints,
+  reviews, puzzles);
+- :mod:`~gamehall.web.base`: settings, limits, the clock and the engine adapter.
 
-Its parts: :mod:`~gamehall.web.protocol` (every message, typed), :mod:`~gamehall.web.referee`
-(whether a move is accepted: a pure function), :mod:`~gamehall.web.conduct` (resigning,
-aborting, takebacks, claims, going on after a pause: pure functions),
-:mod:`~gamehall.web.history` (a game's log and what it comes to), :mod:`~gamehall.web.clock`
-(time controls and the server's clocks), :mod:`~gamehall.web.chat` (the players' and the
-spectators' chat), :mod:`~gamehall.web.engine` (games, replays, chance, diagrams),
-:mod:`~gamehall.web.live` (a game in play and its connections), :mod:`~gamehall.web.computers`
-(computer seats' agents, off the event loop), :mod:`~gamehall.web.hub` (the store wiring:
-moves, chance, computers, pauses, clocks, clients) and :mod:`~gamehall.web.app` (REST and the
-WebSocket on FastAPI).
+The wire contract is :mod:`gamehall.protocol`, beneath this package; the store and the message
+bus are :mod:`gamehall.store`, injected into the layers that use them. The server is
+authoritative: it checks every move with the rules engine, draws chance itself and commits every
+action to the store before telling any client.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ __all__ = ["create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    # Imported lazily, so `python -m gamehall.web.protocol` does not load the whole app first.
+    # Imported lazily, so `python -m gamehall.protocol` does not load the whole app first.
     if name == "create_app":
-        from gamehall.web.app import create_app
+        from gamehall.web.http.app import create_app
 
         return create_app
     raise AttributeError(name)

@@ -1,0 +1,7 @@
+"""``python -m gamehall.protocol``: print or write the web protocol's JSON Schema."""
+
+import sys
+
+from gamehall.protocol import main
+
+sys.exit(main())

@@ -1,0 +1,314 @@
+"""The hall's messages: players, accounts, the lobby (REST and its WebSocket), ratings.
+
+Part of the web protocol (docs/web-protocol.md): the models here join its JSON Schema through
+:data:`HALL_REST_ANSWERS`, :data:`LOBBY_CLIENT_MESSAGE` and :data:`LOBBY_SERVER_MESSAGE`, and
+their refusals use :class:`~gamehall.protocol.ErrorCode` like every other.
+
+The lobby's WebSocket (``/ws/lobby``) takes ``hello``, ``pair`` (quick pairing: wait for an
+opponent in a pool), ``unpair`` and ``ping``; it sends ``lobby`` (the whole lobby as this player
+sees it, after every change), ``paired`` (a game was made for this player: open its ``url``),
+``error`` and ``pong``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
+
+from gamehall.protocol import ClockInfo, ErrorCode, OutcomeInfo, ProtocolError
+
+Side = Annotated[int, Field(ge=0, le=16)] | Literal["random"]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- REST bodies -----------------------------------------------------------------------------
+
+
+class NameChange(_In):
+    """``PUT /api/me/name``: the name to be known by (anonymous players; an account's name is
+    its username)."""
+
+    name: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+
+
+class Credentials(_In):
+    """``POST /api/account/signup`` and ``/login``. The password is never stored, logged or
+    sent back."""
+
+    username: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    password: Annotated[StrictStr, Field(min_length=1, max_length=256)]
+
+
+class Logout(_In):
+    """``POST /api/account/logout``: ``everywhere`` ends every session of the account."""
+
+    everywhere: StrictBool = False
+
+
+class CreateSeek(_In):
+    """``POST /api/seeks``: an open offer to play. ``clock`` is ``M+S``, ``dN`` or null;
+    ``side`` a seat index or ``"random"``; rated games need an account."""
+
+    game: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    options: dict[str, bool | int | str] = Field(default_factory=dict, max_length=32)
+    clock: Annotated[StrictStr, Field(max_length=16)] | None = None
+    rated: StrictBool = False
+    side: Side = "random"
+
+
+# --- REST answers ----------------------------------------------------------------------------
+
+
+class MeAnswer(_Out):
+    """``GET /api/me``, and the answer to renaming, signing up, in and out."""
+
+    name: str
+    account: bool = Field(description="whether this browser is signed in to an account")
+    sessions: int | None = Field(description="the account's open sessions (signed in only)")
+
+
+class SeekInfo(_Out):
+    """An open seek as the lobby shows it."""
+
+    id: str
+    game: str
+    options: dict[str, bool | int | str]
+    clock: str | None
+    rated: bool
+    side: int | Literal["random"]
+    name: str = Field(description="the creator's name")
+    rating: int | None = Field(description="the creator's rating in this game (rated seeks)")
+    mine: bool = Field(description="whether the reader made it")
+
+
+class SeekList(_Out):
+    """``GET /api/seeks``: oldest first."""
+
+    seeks: list[SeekInfo]
+
+
+class LiveInfo(_Out):
+    """A game being played between people, to watch."""
+
+    id: str
+    game: str
+    rated: bool
+    clock: str | None
+    players: list[str | None] = Field(description="each seat's player name (null: nobody yet)")
+    version: int
+    clocks: ClockInfo | None = Field(
+        description="the clocks as the game's state shows them (null: no clock), to run on"
+    )
+
+
+class PoolInfo(_Out):
+    """A quick-pairing pool and how many wait in it."""
+
+    game: str
+    clock: str | None
+    rated: bool
+    waiting: int
+
+
+class HistoryPoint(_Out):
+    at: str
+    rating: int
+    deviation: int
+    game_id: str
+
+
+class SeatScore(_Out):
+    """A player's rated results on one seat of a game (asymmetric games differ by seat)."""
+
+    seat: int
+    name: str
+    wins: int
+    draws: int
+    losses: int
+
+
+class RatingInfo(_Out):
+    """A player's rating in one game: Glicko-2, rounded; ``provisional`` while the deviation
+    is large."""
+
+    game: str
+    rating: int
+    deviation: int
+    games: int
+    provisional: bool
+    history: list[HistoryPoint]
+    seats: list[SeatScore]
+
+
+class GamePlayer(_Out):
+    seat: int
+    name: str = Field(description="the seat's name in the game")
+    player: str | None = Field(description="who played it: a name, 'computer (level)', or null")
+
+
+class ProfileGame(_Out):
+    id: str
+    game: str
+    status: Literal["ongoing", "finished"]
+    rated: bool
+    clock: str | None
+    result: OutcomeInfo | None
+    seats: list[GamePlayer]
+    updated: str
+    replay: str = Field(description="the replay page")
+    review: str | None = Field(description="the review page, where the server has one")
+
+
+class ProfileAnswer(_Out):
+    """``GET /api/players/{name}``."""
+
+    name: str
+    account: bool
+    created: str
+    ratings: list[RatingInfo]
+    games: list[ProfileGame] = Field(description="the most recent first")
+
+
+class LeaderRow(_Out):
+    rank: int
+    name: str
+    rating: int
+    deviation: int
+    games: int
+
+
+class LeaderboardAnswer(_Out):
+    """``GET /api/leaderboard/{game}``: players with at least ``min_games`` rated games and a
+    deviation of at most ``max_deviation``, best first."""
+
+    game: str
+    min_games: int
+    max_deviation: int
+    players: list[LeaderRow]
+
+
+# --- the lobby WebSocket ---------------------------------------------------------------------
+
+
+class LobbyHello(_In):
+    """First message; answered by ``lobby``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    type: Literal["hello"]
+
+
+class Pair(_In):
+    """Wait for an opponent in the pool (``game``, ``clock``, ``rated``) with the game's
+    default options; asking again for another pool moves there."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    type: Literal["pair"]
+    game: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+    clock: Annotated[StrictStr, Field(max_length=16)] | None = None
+    rated: StrictBool = False
+
+
+class Unpair(_In):
+    """Stop waiting."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    type: Literal["unpair"]
+
+
+class LobbyPing(_In):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    type: Literal["ping"]
+
+
+LobbyClientMessage = Annotated[LobbyHello | Pair | Unpair | LobbyPing, Field(discriminator="type")]
+LOBBY_CLIENT_MESSAGE: TypeAdapter[LobbyHello | Pair | Unpair | LobbyPing] = TypeAdapter(
+    LobbyClientMessage
+)
+LOBBY_TYPES = ("hello", "pair", "unpair", "ping")
+
+
+class Waiting(_Out):
+    game: str
+    clock: str | None
+    rated: bool
+
+
+class LobbyMessage(_Out):
+    """The lobby as one player sees it (sent on ``hello`` and after every change)."""
+
+    type: Literal["lobby"] = "lobby"
+    you: MeAnswer
+    waiting: Waiting | None = Field(description="the pool this player waits in, if any")
+    controls: list[str] = Field(description="the time controls of the quick pairing buttons")
+    seeks: list[SeekInfo]
+    pools: list[PoolInfo]
+    games: list[LiveInfo]
+
+
+class PairedMessage(_Out):
+    """A game was made for this player (their seek was accepted, or quick pairing matched)."""
+
+    type: Literal["paired"] = "paired"
+    id: str
+    url: str = Field(description="the game page, with this player's seat")
+    rated: bool
+    clock: str | None
+
+
+class LobbyError(_Out):
+    """A lobby request was refused; nothing changed."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+class LobbyPong(_Out):
+    type: Literal["pong"] = "pong"
+
+
+LobbyServerMessage = Annotated[
+    LobbyMessage | PairedMessage | LobbyError | LobbyPong, Field(discriminator="type")
+]
+LOBBY_SERVER_MESSAGE: TypeAdapter[LobbyMessage | PairedMessage | LobbyError | LobbyPong] = (
+    TypeAdapter(LobbyServerMessage)
+)
+
+HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
+    MeAnswer,
+    SeekList,
+    SeekInfo,
+    ProfileAnswer,
+    LeaderboardAnswer,
+)
+
+
+def parse_lobby_message(text: str | bytes) -> LobbyHello | Pair | Unpair | LobbyPing:
+    """Read one lobby client message; raises ProtocolError(bad_json | bad_message)."""
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise ProtocolError(ErrorCode.BAD_JSON, f"the message is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(
+            ErrorCode.BAD_JSON, 'the message must be a JSON object like {"type": ...}'
+        )
+    kind = data.get("type")
+    if kind not in LOBBY_TYPES:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE,
+            f"unknown message type {kind!r}; the lobby's types are: {', '.join(LOBBY_TYPES)}",
+        )
+    try:
+        return LOBBY_CLIENT_MESSAGE.validate_python(data)
+    except ValueError as error:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"bad {kind!r} message: {error}") from None

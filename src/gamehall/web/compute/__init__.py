@@ -1,0 +1,1 @@
+"""Compute: all work off the event loop: worker pool, computer players, hints, reviews, puzzles."""

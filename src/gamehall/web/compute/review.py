@@ -1,0 +1,351 @@
+"""Game review on the web: a finished game reviewed once, in the background, kept with the game.
+
+``POST /api/games/{id}/review`` asks for the review of a finished game: the first ask claims it
+in the store (``reviews``, status ``queued``) and starts a background job in the review lane's
+worker (:class:`~gamehall.web.compute.workers.Lane`: a process of its own, so a long review holds up no
+hint and no computer move); every later ask, from anyone, gets the same job's progress or the
+stored result (asked twice, it is computed once). The result is stored with the game, so it
+survives a restart, and a server that restarts with reviews unfinished carries them on.
+
+The review itself is :func:`gamehall.ai.review.review` on the game's record with the web's
+budget (:data:`BUDGET`: per position, and a bound on the whole review however long the game).
+What is stored is what the review page draws (:class:`~gamehall.protocol.ReviewData`, less
+the board views of the best moves, which are made when it is read) and the annotated record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from gamehall.core import GamehallError, Record
+from gamehall.protocol import (
+    ErrorCode,
+    ProtocolError,
+    ReviewAnswer,
+    ReviewData,
+    ReviewMove,
+)
+from gamehall.web.base.engine import played_item
+from gamehall.web.base.position import Load, Position, StoreCall
+from gamehall.web.compute.workers import Lane, Progress, RateLimit
+
+log = logging.getLogger("gamehall.web")
+
+BUDGET: dict[str, float] = {
+    "seconds": 5.0,
+    "simulations": 1000,
+    "estimate_seconds": 1.0,
+    "total_seconds": 300.0,
+}
+"""The web's review budget: the solver's time per position, the MCTS simulations (and time) of
+each estimated position, and the whole review's time after which only the positions the solver
+settles quickly are solved (the rest estimated)."""
+PER_HOUR = 20
+"""Reviews a player may ask for in an hour."""
+KEPT = 32
+"""Reviews kept in memory, ready to send (the store keeps them all)."""
+
+
+# --- in the worker -------------------------------------------------------------------------------
+
+
+def worker_review(
+    record_text: str, budget: dict[str, float], progress: Progress | None = None
+) -> dict[str, Any]:
+    """Review a record (in the review lane's worker); what the store keeps (see the module
+    docstring): ``data`` (the review page's fields) and ``annotated`` (the record's text)."""
+    from gamehall.ai.review import review
+
+    record = Record.parse(record_text)
+    result = review(
+        record,
+        seconds=budget["seconds"],
+        simulations=int(budget["simulations"]),
+        estimate_seconds=budget["estimate_seconds"],
+        total_seconds=budget.get("total_seconds"),
+        progress=progress,
+    )
+    return {"data": review_data(result), "annotated": str(result.annotated())}
+
+
+def review_data(result: Any) -> dict[str, Any]:
+    """A :class:`gamehall.ai.review.Review` as the review page's fields (JSON-ready)."""
+    from gamehall.ai.evaluation import format_cost
+
+    game = result.game
+    names = game.player_names
+    kind = result.kind
+    moves = []
+    for move in result.moves:
+        note = move.annotation()
+        moves.append(
+            {
+                "number": move.number,
+                "player": move.player,
+                "move": str(move.action),
+                "before": note.before,
+                "after": note.after,
+                "cost": note.cost,
+                "exact": move.exact,
+                "verdict": move.verdict,
+                "best": note.best,
+                "forced": move.forced,
+                "comment": str(note),
+            }
+        )
+    summary = []
+    for index, name in enumerate(names):
+        data = result.summary()[name]
+        estimated = data["given_up_estimated"]
+        summary.append(
+            {
+                "player": index,
+                "name": name,
+                "moves": data["moves"],
+                "exact": data["exact"],
+                "given_up": format_cost(kind, data["given_up"], exact=True),
+                "given_up_estimated": (
+                    format_cost(kind, estimated, exact=False) if estimated else None
+                ),
+                "classes": data["classes"],
+                "text": result.summary_text(name),
+            }
+        )
+    from gamehall.ai.review import judgement_json  # in the worker, as review() is
+
+    judgement = judgement_json(result.judgement)
+    return {
+        "kind": kind.value,
+        "unit": result.unit,
+        "perspective": names[0],
+        "judgement": judgement,
+        "budget": {k: float(v) for k, v in result.budget.items()},
+        "seconds": round(result.seconds, 3),
+        "moves": moves,
+        "summary": summary,
+        "series": series(result),
+    }
+
+
+def series(result: Any) -> list[dict[str, Any]]:
+    """The evaluation graph's points from the first seat's side: the value before each judged
+    move, then after the last. Exact values are points; an estimate has a band (its 95%
+    interval within the proven bounds), bare bounds a band and no point. Two-player games only
+    (a value from one side gives the other's)."""
+    if result.game.num_players != 2 or not result.moves:
+        return []
+    kind = result.kind
+    points = [(m.number, m.before, m.player) for m in result.moves]
+    last = result.moves[-1]
+    points.append((last.number + 1, last.after, last.player))
+    found = []
+    for number, evaluation, player in points:
+        value = evaluation.point
+        if evaluation.exact or evaluation.estimate is None:
+            low, high = evaluation.lower, evaluation.upper
+        else:
+            low, high = evaluation.interval or (evaluation.estimate, evaluation.estimate)
+            # Each end moved inside the proven bounds: an interval lying wholly outside them
+            # becomes the bound it overshot, never a band whose low end is above its high one.
+            low, high = evaluation.within_bounds(low), evaluation.within_bounds(high)
+        if evaluation.exact:
+            low = high = evaluation.value
+        if player != 0:
+            value = None if value is None else kind.other(value)
+            low, high = kind.other(high), kind.other(low)
+        found.append(
+            {
+                "number": number,
+                "value": None if value is None else float(value),
+                "low": float(low) if math.isfinite(low) else None,
+                "high": float(high) if math.isfinite(high) else None,
+                "exact": evaluation.exact,
+            }
+        )
+    return found
+
+
+# --- on the server -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    status: str
+    done: int
+    total: int
+    task: asyncio.Task[None] | None = None
+
+
+class ReviewService:
+    """Background reviews of finished games (see the module docstring)."""
+
+    def __init__(
+        self,
+        lane: Lane,
+        budget: dict[str, float] | None = None,
+        *,
+        db: StoreCall,
+        store: Any,
+        load: Load,
+    ) -> None:
+        self.db = db
+        """Runs a method of ``store`` (the reviews' rows) off the event loop."""
+        self.store = store
+        self.load = load
+        """Finds a game's position (with its record) by id."""
+        self.lane = lane
+        self.budget = dict(budget or BUDGET)
+        self.limit = RateLimit("review", PER_HOUR, 3600.0, at_once=PER_HOUR)
+        self.jobs: dict[str, _Job] = {}
+        self._ready: OrderedDict[str, ReviewData] = OrderedDict()
+        self._annotated: OrderedDict[str, str] = OrderedDict()
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        """Carry on the reviews a previous run of the server did not finish."""
+        for game_id in await self.db(self.store.unfinished_reviews):
+            try:
+                position = await self.load(game_id)
+            except ProtocolError as error:
+                await self.db(self.store.set_review, game_id, "failed", error=error.message)
+                continue
+            self._launch(position)
+
+    async def stop(self) -> None:
+        tasks = [job.task for job in self.jobs.values() if job.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def request(self, position: Position, player_id: str) -> ReviewAnswer:
+        """Ask for the review of ``position``'s game (with its record): start it if nobody has,
+        else its progress or result."""
+        if not position.state.is_terminal():
+            raise ProtocolError(
+                ErrorCode.NOT_FINISHED,
+                f"game {position.game_id} is not finished: a game is reviewed once it is over",
+            )
+        async with self._lock:  # one claim at a time in this server (the store guards others)
+            answer = await self.status(position)
+            if answer.status in ("queued", "running", "done"):
+                return answer
+            with self.limit.hold(player_id):
+                if len(self.jobs) >= self.lane.limit:
+                    raise ProtocolError(
+                        ErrorCode.BUSY,
+                        f"the server has {len(self.jobs)} reviews to do already; "
+                        "ask again in a little while",
+                    )
+                _, claimed = await self.db(self.store.claim_review, position.game_id, self.budget)
+                if claimed:
+                    self._launch(position, player_id)
+            return await self.status(position)
+
+    def _launch(self, position: Position, client: str = "") -> None:
+        """Start the review job, in turn with ``client``'s others (who asked for it)."""
+        if position.record is None:
+            raise ValueError(f"the position of game {position.game_id} is given without a record")
+        job = _Job("queued", 0, position.decisions())
+        self.jobs[position.game_id] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(position, job, client))
+
+    async def _run(self, position: Position, job: _Job, client: str) -> None:
+        def progress(done: int, total: int) -> None:
+            job.status, job.done, job.total = "running", done, total
+
+        store = self.store
+        game_id = position.game_id
+        try:
+            result = await self.lane.run(
+                worker_review, position.record, self.budget, progress=progress, client=client
+            )
+            await self.db(store.set_review, game_id, "done", result=json.dumps(result))
+        except asyncio.CancelledError:  # the server is stopping: carried on at its next start
+            raise
+        except Exception as error:
+            reason = error.message if isinstance(error, ProtocolError) else str(error)
+            if not isinstance(error, ProtocolError | GamehallError):
+                log.exception("review of %s failed", game_id)
+            with contextlib.suppress(Exception):
+                await self.db(store.set_review, game_id, "failed", error=reason)
+        finally:
+            self.jobs.pop(game_id, None)
+
+    async def status(self, position: Position) -> ReviewAnswer:
+        """Where the review of ``position``'s game is: never asked for, queued, running (with
+        its progress), done (with the review) or failed (with why)."""
+        game_id = position.game_id
+        job = self.jobs.get(game_id)
+        if job is not None:
+            return ReviewAnswer(id=game_id, status=job.status, done=job.done, total=job.total)  # type: ignore[arg-type]
+        total = position.decisions()
+        ready = self._ready.get(game_id)
+        if ready is not None:
+            return ReviewAnswer(id=game_id, status="done", done=total, total=total, review=ready)
+        row = await self.db(self.store.get_review, game_id)
+        if row is None:
+            return ReviewAnswer(id=game_id, status="none", done=0, total=total)
+        if row.status != "done" or row.result is None:
+            # queued or running without a job here: another server on the same store has it
+            return ReviewAnswer(
+                id=game_id,
+                status=row.status,  # type: ignore[arg-type]
+                done=0,
+                total=total,
+                error=row.error,
+            )
+        stored = json.loads(row.result)
+        data = await asyncio.to_thread(with_best_moves, position, stored["data"])
+        self._keep(self._ready, game_id, data)
+        self._keep(self._annotated, game_id, stored["annotated"])
+        return ReviewAnswer(id=game_id, status="done", done=total, total=total, review=data)
+
+    async def annotated(self, position: Position) -> str:
+        """The game's record with the review's comments (ProtocolError(no_review) before)."""
+        text = self._annotated.get(position.game_id)
+        if text is None:
+            answer = await self.status(position)
+            text = self._annotated.get(position.game_id)
+            if answer.status != "done" or text is None:
+                raise ProtocolError(
+                    ErrorCode.NO_REVIEW, f"game {position.game_id} has no finished review yet"
+                )
+        return text
+
+    @staticmethod
+    def _keep(kept: OrderedDict[str, Any], key: str, value: Any) -> None:
+        kept[key] = value
+        kept.move_to_end(key)
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
+
+
+def with_best_moves(position: Position, data: dict[str, Any]) -> ReviewData:
+    """The stored review with each best alternative as an item and the board's view after it."""
+    states = position.states()
+    moves = []
+    for move in data["moves"]:
+        best_item = best_view = None
+        if move["best"] is not None:
+            before = states[move["number"] - 1]
+            try:
+                action = before.parse_action(move["best"])
+            except GamehallError:  # pragma: no cover - the review found it in this position
+                action = None
+            if action is not None:
+                best_item = played_item(position.game, action, move["player"])
+                best_view = before.apply_trusted(action).view()
+        moves.append(ReviewMove(**move, best_item=best_item, best_view=best_view))
+    return ReviewData(**{**data, "moves": moves})
+
+
+__all__ = ["BUDGET", "ReviewService", "review_data", "series", "worker_review"]

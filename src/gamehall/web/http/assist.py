@@ -1,0 +1,193 @@
+"""Exact analysis for players on the web: hints, reviews and puzzles, beside the game hub.
+
+:class:`Assist` holds their lanes (:class:`~gamehall.web.compute.workers.Lane`: lanes of the hub's one
+scheduler of workers, :class:`~gamehall.web.compute.computers.Computers`, with a warmed worker process
+each under ``gamehall serve``, so a review holds up no hint, and neither holds up a computer
+move; each job bounded in time and memory like a computer move) and their services (:mod:`~gamehall.web.compute.hints`, :mod:`~gamehall.web.compute.review`,
+:mod:`~gamehall.web.compute.puzzles`); :func:`register` adds their routes to the app::
+
+    POST /api/games/{id}/hint                 HintAnswer: the best moves for the player to move
+    POST /api/games/{id}/review               ReviewAnswer: start the review (once) or its status
+    GET  /api/games/{id}/review               ReviewAnswer: status, progress, the review once done
+    GET  /api/games/{id}/review/record        the annotated record (text)
+    GET  /api/puzzles/{game}[?after=ID]       PuzzleAnswer: the next puzzle this player has not tried
+    GET  /api/puzzles/{game}/{puzzle}         PuzzleAnswer: that puzzle
+    POST /api/puzzles/{game}/{puzzle}/answer  PuzzleVerdict: right or not, and the solution line
+
+Who is asking is the app's business: the routes take the app's own ``player_id`` (whom
+seats are held by: the signed-in account's player, or the browser's identity) and ``held_seats``
+(the seats kept on the server for them) functions,
+so identity is decided in one place; the edge (Origin, body size, clean text) comes first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request, Response
+from fastapi.responses import PlainTextResponse
+
+from gamehall.core.search import ValueKind
+from gamehall.protocol import (
+    HintAnswer,
+    HintRequest,
+    PuzzleAnswer,
+    PuzzleTry,
+    PuzzleVerdict,
+    ReviewAnswer,
+)
+from gamehall.web.base.position import Position
+from gamehall.web.compute.hints import HINT_SECONDS, HintService
+from gamehall.web.compute.puzzles import PuzzleService, value_kinds
+from gamehall.web.compute.review import BUDGET as REVIEW_BUDGET
+from gamehall.web.compute.review import ReviewService
+from gamehall.web.compute.workers import Lane
+from gamehall.web.play.live import LiveGame
+
+log = logging.getLogger("gamehall.web")
+
+JOB_MARGIN = 30.0
+"""Seconds past its own budget a hint or review may run before its worker stops it."""
+HINTS_QUEUED = 4
+"""Hints waiting or being worked out at once, server-wide (beyond: ``busy``)."""
+REVIEWS_QUEUED = 16
+"""Reviews waiting or running at once, server-wide (beyond: ``busy``)."""
+
+
+class Assist:
+    """Hints, reviews and puzzles of one server (see the module docstring)."""
+
+    def __init__(
+        self,
+        hub: Any,
+        *,
+        puzzles_dir: Path | None = None,
+        hint_seconds: float = HINT_SECONDS,
+        review_budget: dict[str, float] | None = None,
+    ) -> None:
+        budget = dict(review_budget or REVIEW_BUDGET)
+        self.hint_lane = Lane(
+            "hint", hub.computers, limit=HINTS_QUEUED, seconds=2 * hint_seconds + JOB_MARGIN
+        )
+        review_seconds = budget.get("total_seconds", REVIEW_BUDGET["total_seconds"])
+        self.review_lane = Lane(
+            "review", hub.computers, limit=REVIEWS_QUEUED, seconds=review_seconds + JOB_MARGIN
+        )
+        self.hints = HintService(self.hint_lane, seconds=hint_seconds)
+        self.reviews = ReviewService(
+            self.review_lane, budget, db=hub.db, store=hub.store, load=self._reviewed
+        )
+        self.puzzles = PuzzleService(db=hub.db, attempts=hub.store, directory=puzzles_dir)
+        self.hub = hub
+        self.warmed_in = 0.0
+        """How long the start took past the hub's (its workers are warm by then)."""
+        self._warming: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Learn the games' value kinds from a warm worker (the hub's workers warm up in its
+        start, before this; the app waits for this, :meth:`ready`, before it serves). Then the
+        unfinished reviews are carried on."""
+        self._warming = asyncio.get_running_loop().create_task(self._warm())
+
+    async def _warm(self) -> None:
+        started = time.perf_counter()
+        try:
+            self.warmed_in = time.perf_counter() - started
+            kinds = await self.hint_lane.run(value_kinds)
+            self.puzzles.kinds = {name: ValueKind(kind) for name, kind in kinds.items()}
+        except Exception:
+            log.exception("the hint and review workers did not warm up")
+        finally:
+            self.puzzles.ready.set()
+        await self.reviews.start()
+
+    async def _reviewed(self, game_id: str) -> Position:
+        """A game's position with its record, for its review."""
+        return (await self.hub.get(game_id)).position(record=True)
+
+    async def ready(self) -> None:
+        """Wait until the workers are warm and the unfinished reviews carried on."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
+
+    async def stop(self) -> None:
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._warming
+        await self.reviews.stop()
+
+
+PlayerOf = Callable[[Request, Response], Awaitable[str]]
+SeatsOf = Callable[[Request, Response, LiveGame], Awaitable[frozenset[int]]]
+
+
+def register(
+    app: FastAPI,
+    *,
+    hub: Callable[[], Any],
+    assist: Callable[[], Assist],
+    player_id: PlayerOf,
+    held_seats: SeatsOf,
+) -> None:
+    """Add the routes of hints, reviews and puzzles to ``app``."""
+
+    @app.post("/api/games/{game_id}/hint")
+    async def hint(
+        game_id: str, body: HintRequest, request: Request, response: Response
+    ) -> HintAnswer:
+        live = await hub().get(game_id)
+        seats = await held_seats(request, response, live)
+        return await assist().hints.hint(
+            live.position(), seats, await player_id(request, response), body.version
+        )
+
+    @app.post("/api/games/{game_id}/review")
+    async def ask_review(game_id: str, request: Request, response: Response) -> ReviewAnswer:
+        live = await hub().get(game_id)
+        me = await player_id(request, response)
+        return await assist().reviews.request(live.position(record=True), me)
+
+    @app.get("/api/games/{game_id}/review")
+    async def get_review(game_id: str) -> ReviewAnswer:
+        return await assist().reviews.status((await hub().get(game_id)).position())
+
+    @app.get("/api/games/{game_id}/review/record")
+    async def review_record(game_id: str) -> PlainTextResponse:
+        live = await hub().get(game_id)
+        text = await assist().reviews.annotated(live.position())
+        filename = f"{live.game.name}-{live.id}-review.txt"
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        )
+
+    @app.get("/api/puzzles/{game}")
+    async def next_puzzle(
+        game: str,
+        request: Request,
+        response: Response,
+        after: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> PuzzleAnswer:
+        return await assist().puzzles.next(game, await player_id(request, response), after)
+
+    @app.get("/api/puzzles/{game}/{puzzle_id}")
+    async def get_puzzle(
+        game: str, puzzle_id: str, request: Request, response: Response
+    ) -> PuzzleAnswer:
+        return await assist().puzzles.get(game, puzzle_id, await player_id(request, response))
+
+    @app.post("/api/puzzles/{game}/{puzzle_id}/answer")
+    async def answer_puzzle(
+        game: str, puzzle_id: str, body: PuzzleTry, request: Request, response: Response
+    ) -> PuzzleVerdict:
+        me = await player_id(request, response)
+        return await assist().puzzles.answer(game, puzzle_id, me, body.move)
+
+
+__all__ = ["Assist", "register"]

@@ -1,0 +1,691 @@
+"""A game in play and the clients connected to it.
+
+A :class:`LiveGame` holds a game's stored row, what its stored log comes to
+(:class:`~gamehall.web.play.history.Played`: the state, the actions and who played each, an ending, a
+takeback offer, the clocks), a pause, which browsers hold its seats, and its :class:`Connection`
+objects; it makes the protocol's ``state`` and ``presence`` messages and tells every client. A
+connection writes to a :class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette
+WebSocket, or a fake in the tests), so a live game runs without a web framework.
+
+State messages carry the action history as a delta: the game's actions after those the reader
+still has right (``since``: the actions it was sent that no takeback has undone since). A
+connection remembers the last version it was sent, so telling it of one action costs one
+action's text, whatever the game's length; a connection that has not said ``hello`` is told
+nothing until it does. The fields that change with presence and time (:data:`DYNAMIC`: seats,
+rematch, clocks, pause, takeback offer, absences, abortable) are written at each broadcast, once
+for every reader.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+from pydantic_core import to_json
+
+from gamehall.core import Game, GamehallError, Record, State, find_plugin, make_record
+from gamehall.protocol import (
+    ClockInfo,
+    ErrorCode,
+    LegalAction,
+    ProtocolError,
+    SeatInfo,
+    StateMessage,
+)
+from gamehall.store.rows import ActionRow, GameRow
+from gamehall.web.base.clock import (
+    LAG_ALLOWANCE_MS,
+    TimeControl,
+    running_seat,
+    starting_clocks,
+    time_left,
+)
+from gamehall.web.base.engine import legal_entries, parts_of, start_state
+from gamehall.web.base.position import Position
+from gamehall.web.play.conduct import leave_grace_ms
+from gamehall.web.play.history import Played
+
+SEND_QUEUE_LIMIT = 512
+"""A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
+
+
+class Transport(Protocol):
+    """Where a connection's messages go (a WebSocket)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000) -> None: ...
+
+
+class Connection:
+    """One client of a game: the seats it holds and its outgoing queue.
+
+    Messages are queued and written by the connection's own task, so telling many clients never
+    waits on a slow one; one that falls :data:`SEND_QUEUE_LIMIT` messages behind is closed.
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        seats: frozenset[int],
+        *,
+        identity: str | None = None,
+        address: str = "",
+    ) -> None:
+        self.transport = transport
+        self.seats = seats
+        self.identity = identity
+        """The key of the browser's identity (None: it has none), see gamehall.web.http.identity."""
+        self.address = address
+        self.version: int | None = None
+        """The last version this client was sent a state of (None: none yet, it has not said
+        hello); the next state carries the actions after those it still has right."""
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.rates: dict[str, object] = {}
+        """The connection's own rate buckets (see gamehall.web.base.limits), made by the hub."""
+        self.dropped = 0
+        """Messages dropped for being over the rate (the socket closes past a bound)."""
+        self.warned = False
+        """Whether this run of dropped messages was answered with ``over_limit`` already."""
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send(self, message: BaseModel | str) -> None:
+        """Queue a message (a protocol model, or its JSON text)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            self.close(1013)  # try again later: it resyncs on reconnect
+            return
+        text = message if isinstance(message, str) else message.model_dump_json()
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Close the connection once what is queued has been sent (1008: it broke a limit)."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if isinstance(text, int):
+                    with contextlib.suppress(Exception):
+                        await self.transport.close(code=text)
+                    return
+                await self.transport.send_text(text)
+        except Exception:  # the client went away; the receive loop notices and detaches
+            self.closed = True
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+
+@dataclass
+class Pause:
+    """Play waits for the players (a round is over): why, until when at most (ms, server
+    time), the human seats it waits for, and those of them that have not gone on yet."""
+
+    reason: str
+    until: int | None
+    seats: frozenset[int]
+    waiting: set[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.waiting = set(self.seats)
+
+    @property
+    def gone_on(self) -> set[int]:
+        """The seats that have gone on (through any process), told to a process that loads the
+        game during the pause."""
+        return set(self.seats - self.waiting)
+
+
+DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
+"""The state message's fields written when it is sent (they change with presence and time)."""
+HISTORY = ("since", "actions", "movers")
+"""The state message's history fields, a delta for each reader."""
+
+
+@dataclass(frozen=True)
+class _Base:
+    """What a game's state messages share within one version (see LiveGame._base)."""
+
+    version: int
+    static: dict[str, Any]
+    """StateMessage's fields from ``type`` to ``mode``, as plain data."""
+    head: str
+    """Their JSON, without the closing brace."""
+    legal: list[LegalAction]
+    legal_json: str
+
+
+class LiveGame:
+    """A game in play: its stored row, what its log comes to (:class:`Played`: the state, the
+    game's actions and who played them, an ending, a takeback offer, the clocks), a pause, its
+    clients and who of them is gone since when."""
+
+    def __init__(
+        self,
+        row: GameRow,
+        game: Game,
+        played: Played,
+        *,
+        now: int,
+        control: TimeControl | None = None,
+    ):
+        self.row = row
+        self.game = game
+        self.played = played
+        self.control = control
+        self.lock = asyncio.Lock()
+        """Held while an action is checked and committed: one writer at a time per game."""
+        self.connections: set[Connection] = set()
+        self.thinking: asyncio.Task[None] | None = None
+        self.timer: asyncio.Task[None] | None = None
+        """Waits for what is due next: a flag fall, or the end of a pause."""
+        self.pause: Pause | None = None
+        self.released = -1
+        """The version whose pause the players went on from (chance is drawn there)."""
+        self.clocks: list[int | None] | None = None
+        if control is not None:
+            stored = played.clock
+            self.clocks = list(stored) if stored else list(starting_clocks(control, self.timed()))
+        self.turn_started = now
+        """When the running clock started: the last entry, or when the game was loaded."""
+        human = [i for i, seat in enumerate(row.seats) if seat.kind == "human"]
+        self.absent_since: dict[int, int] = {seat: now for seat in human}
+        # Who sits where (seat → player id and name) and how the hall made the game
+        # ({"rated", "clock"} or None): filled in by the hall (gamehall.web.hall.hall).
+        self.player_ids: dict[int, str] = {}
+        self.players: dict[int, str] = {}
+        self.hall: dict[str, Any] | None = None
+        self.holders: dict[str, frozenset[int]] = {}
+        """The seats each browser holds (identity key -> seat indices), as stored."""
+        self.remote: dict[str, frozenset[int]] = {}
+        """The seats connected to other processes of the hall, by process (see the hub)."""
+        self.used = time.monotonic()
+        """When the game was last asked for (idle games leave memory, see the hub)."""
+        self._cached: _Base | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def state(self) -> State:
+        return self.played.state
+
+    @property
+    def actions(self) -> list[str]:
+        return self.played.actions
+
+    @property
+    def movers(self) -> list[int]:
+        return self.played.movers
+
+    @property
+    def version(self) -> int:
+        return self.played.version
+
+    @property
+    def over(self) -> bool:
+        return self.played.over
+
+    def moved(self) -> set[int]:
+        """The seats that have made a move in the game as it stands."""
+        return {mover for mover in self.movers if mover >= 0}
+
+    def timed(self) -> list[bool]:
+        """Which seats have a clock: the human seats of a game with a time control."""
+        return [self.control is not None and seat.kind == "human" for seat in self.row.seats]
+
+    def humans(self) -> list[int]:
+        return [i for i, seat in enumerate(self.row.seats) if seat.kind == "human"]
+
+    def server_to_move(self, state: State | None = None) -> bool:
+        """Whether the next action is the server's: chance, or a computer seat's move."""
+        state = self.state if state is None else state
+        if state.is_terminal() or (state is self.state and self.played.ended is not None):
+            return False
+        if state.is_chance_node():
+            return True
+        return self.row.seats[state.current_player].kind == "computer"
+
+    def start(self) -> State:
+        """The position the game started from (its setup, or the game's initial state)."""
+        return start_state(self.game, self.row.setup)
+
+    def states(self) -> list[State]:
+        """Every position of the game: ``states()[k]`` is the one after ``k`` actions."""
+        return self.played.states
+
+    def position(self, *, record: bool = False) -> Position:
+        """The game as it stands, as a plain value for the work off the event loop (with its
+        record's text if ``record``)."""
+        return Position(
+            game_id=self.id,
+            game=self.game,
+            mode=self.row.mode,
+            seed=self.row.seed,
+            setup=self.row.setup,
+            actions=tuple(self.actions),
+            movers=tuple(self.movers),
+            version=self.version,
+            state=self.state,
+            record=str(self.record()) if record else None,
+        )
+
+    def record(self) -> Record:
+        """The game's record (from its setup position, if it has one)."""
+        players = [
+            f"computer ({s.level})" if s.kind == "computer" else "human" for s in self.row.seats
+        ]
+        extra = {"Site": "gamehall web", "GameId": self.id}
+        if self.row.clock:
+            extra["TimeControl"] = self.row.clock
+        record = make_record(
+            self.game,
+            self.actions,
+            players=players,
+            date=self.row.created[:10].replace("-", "."),
+            setup=self.start() if self.row.setup is not None else None,
+            final=self.state,
+            extra=extra,
+        )
+        outcome = self.played.outcome()
+        if self.played.ended is not None and outcome is not None:
+            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
+            record.tags["Result"] = outcome.result
+            record.tags["Termination"] = outcome.reason
+        return record
+
+    def check_start(self, game: str, options: dict[str, object]) -> None:
+        """Refuse a new game from this one's positions that names another game, or options of
+        its own (it plays this game's): ProtocolError(bad_start)."""
+        try:
+            named = find_plugin(game).name
+        except GamehallError:
+            named = game
+        if named != self.game.name:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"game {self.id} is a game of {self.game.name}, not of {game}",
+            )
+        if options:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"a game started from a position of game {self.id} plays its options; "
+                f"give none (not {', '.join(sorted(options))})",
+            )
+
+    def playable_position(self, step: int) -> State:
+        """The position after the first ``step`` actions, to start another game from; raises
+        ProtocolError(bad_start) past the end, or where the game is over."""
+        if not 0 <= step <= self.version:
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"game {self.id} has positions after 0 to {self.version} actions, not {step}",
+            )
+        state = self.states()[step]
+        if state.is_terminal():
+            raise ProtocolError(
+                ErrorCode.BAD_START,
+                f"the game {self.id} is over after {step} actions: nothing to play from there",
+            )
+        return state
+
+    def running(self) -> int | None:
+        """The seat whose clock runs now, if any."""
+        if self.clocks is None:
+            return None
+        player = self.state.current_player
+        return running_seat(
+            player if player >= 0 else None,
+            self.timed(),
+            self.moved(),
+            stopped=self.over or self.pause is not None,
+        )
+
+    def clocks_at(self, now: int) -> list[int | None] | None:
+        """Each seat's remaining time at ``now`` (the running one counted down)."""
+        if self.clocks is None:
+            return None
+        clocks = list(self.clocks)
+        seat = self.running()
+        if seat is not None:
+            clocks[seat] = max(0, time_left(clocks[seat] or 0, now - self.turn_started))
+        return clocks
+
+    def advance(self, entry: ActionRow, now: int, state: State | None = None) -> None:
+        """Take a committed entry into memory (``state``: the state after a game action)."""
+        self.played.apply(entry, checked=False, state=state)
+        if entry.clock is not None:
+            self.clocks = list(entry.clock)
+        self.turn_started = now
+        if entry.kind not in ("offer", "decline"):  # a takeback's question leaves a pause be
+            self.pause = None
+        self.row.version = self.version
+        self.row.status = "finished" if self.over else "ongoing"
+
+    def touch(self) -> None:
+        self.used = time.monotonic()
+
+    def idle(self) -> bool:
+        """Nobody watches, no computer thinks, no clock or pause waits on a timer and no action
+        is being committed."""
+        return (
+            not self.connections
+            and (self.thinking is None or self.thinking.done())
+            and (self.timer is None or self.timer.done())
+            and not self.lock.locked()
+        )
+
+    # --- seats ---
+
+    def set_holders(self, holdings: Iterable[tuple[str, int]]) -> None:
+        """Take the stored holdings (identity key, seat) of this game."""
+        found: dict[str, set[int]] = {}
+        for key, seat in holdings:
+            found.setdefault(key, set()).add(seat)
+        self.holders = {key: frozenset(seats) for key, seats in found.items()}
+
+    def hold(self, key: str, seat: int) -> None:
+        """A browser now holds ``seat`` (already stored)."""
+        self.holders[key] = self.holders.get(key, frozenset()) | {seat}
+
+    def seats_for(self, key: str | None) -> frozenset[int]:
+        """The seats the browser with identity ``key`` holds (none for no identity)."""
+        if key is None:
+            return frozenset()
+        return self.holders.get(key, frozenset())
+
+    def claimed(self, seat: int) -> bool:
+        """Whether some browser holds ``seat``."""
+        return any(seat in seats for seats in self.holders.values())
+
+    @property
+    def owner(self) -> str:
+        """The browser whose game this is, for fair shares of the computers: the first holder
+        (by key) of a seat, or nobody."""
+        return min(self.holders) if self.holders else ""
+
+    def seats_of(self, tokens: Iterable[str]) -> frozenset[int]:
+        """The human seats whose secret token is among ``tokens``."""
+        tokens = [t for t in tokens if t]
+        held = set()
+        for index, seat in enumerate(self.row.seats):
+            if seat.kind != "human" or not seat.token:
+                continue
+            if any(secrets.compare_digest(seat.token.encode(), t.encode()) for t in tokens):
+                held.add(index)
+        return frozenset(held)
+
+    def local_seats(self) -> frozenset[int]:
+        """The seats whose players are connected to this process."""
+        held: set[int] = set()
+        for connection in self.connections:
+            held |= connection.seats
+        return frozenset(held)
+
+    def held(self) -> set[int]:
+        """The seats some connected client holds, on this process or another of the hall."""
+        held = set(self.local_seats())
+        for seats in self.remote.values():
+            held |= seats
+        return held
+
+    def connected(self) -> list[bool]:
+        held = self.held()
+        return [
+            seat.kind == "computer" or index in held for index, seat in enumerate(self.row.seats)
+        ]
+
+    def note_presence(self, now: int) -> None:
+        """Keep, for each human seat nobody holds now, since when that is so."""
+        held = self.held()
+        for seat in self.humans():
+            if seat in held:
+                self.absent_since.pop(seat, None)
+            else:
+                self.absent_since.setdefault(seat, now)
+
+    def away_ms(self, now: int) -> dict[int, int]:
+        """For how long each absent human seat has had nobody connected."""
+        return {seat: now - since for seat, since in self.absent_since.items()}
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return seat_infos(self.game, self.row, self.players)
+
+    def seat_presence(self) -> list[dict[str, Any]]:
+        """Each seat and whether someone holding it is connected (SeatPresence's fields, as
+        plain data: the server writes it into every state message)."""
+        connected = self.connected()
+        names = self.game.player_names
+        players = self.players
+        return [
+            {
+                "index": index,
+                "name": names[index],
+                "kind": seat.kind,
+                "level": seat.level,
+                "player": players.get(index),
+                "connected": connected[index],
+            }
+            for index, seat in enumerate(self.row.seats)
+        ]
+
+    def absent_infos(self, now: int) -> list[dict[str, Any]]:
+        """The human seats nobody holds now (AbsentInfo's fields, as plain data)."""
+        if not self.absent_since:
+            return []
+        grace = leave_grace_ms(self.control) if self.row.mode == "online" else None
+        moved = self.moved()
+        infos = []
+        for seat, away in sorted(self.away_ms(now).items()):
+            claim = None
+            if grace is not None and not self.over and seat in moved:
+                claim = max(0, grace - away)
+            infos.append({"seat": seat, "away_ms": away, "claim_in_ms": claim})
+        return infos
+
+    # --- messages ---
+    #
+    # A state message is written as text, not built as a StateMessage model and serialised: the
+    # server makes one after every action and presence change, and validating what the server
+    # itself made cost more than the rest of the message. Its fields are plain data in the
+    # model's order, serialised by pydantic's own serialiser (pydantic_core.to_json), so the
+    # text is the one StateMessage.model_dump_json would write; the tests hold the two equal,
+    # and the REST answer (state_message) is still the validated model.
+
+    def _static(self) -> dict[str, Any]:
+        # The fields that do not change within a version (StateMessage's, type to mode).
+        state, game, played = self.state, self.game, self.played
+        ended = played.ended is not None
+        player = state.current_player if not ended else -1
+        last = None
+        if self.actions:
+            action = game.parse_action(self.actions[-1])
+            last = {"text": str(action), "mover": self.movers[-1], **parts_of(game, action)}
+        return {
+            "type": "state",
+            "version": self.version,
+            "game": game.name,
+            "rules_version": game.rules_version,
+            "id": self.id,
+            "position": str(state),
+            "view": state.view(),
+            "to_move": player if player >= 0 else None,
+            "to_move_name": state.player_name() if not ended else "nobody",
+            "last": last,
+            "over": played.over,
+            "outcome": played.outcome(),
+            "status": "finished" if played.over else "ongoing",
+            "mode": self.row.mode,
+        }
+
+    def _base(self) -> _Base:
+        # Made once per version: the static fields, their JSON (without the closing brace), the
+        # legal items and their JSON (each item's text is written once per game and action).
+        cached = self._cached
+        if cached is not None and cached.version == self.version:
+            return cached
+        static = self._static()
+        legal = (
+            legal_entries(self.game, self.state.legal_actions())
+            if static["to_move"] is not None
+            else []
+        )
+        head = to_json(static).decode()
+        self._cached = _Base(
+            self.version,
+            static,
+            head[:-1],
+            [item for item, _ in legal],
+            "[" + ",".join(text for _, text in legal) + "]",
+        )
+        return self._cached
+
+    def _clock(self, now: int) -> dict[str, Any] | None:
+        clocks = self.clocks_at(now)
+        if clocks is None or self.control is None:
+            return None
+        return {
+            "control": str(self.control),
+            "remaining": clocks,
+            "running": self.running(),
+            "sent": now,
+            "lag_allowance": LAG_ALLOWANCE_MS,
+        }
+
+    def clock_info(self, now: int) -> ClockInfo | None:
+        """The clocks as the protocol shows them at ``now`` (None: the game has no clock)."""
+        clock = self._clock(now)
+        return None if clock is None else ClockInfo(**clock)
+
+    def tail(self, now: int) -> dict[str, Any]:
+        """The fields of the state message written when it is sent (:data:`DYNAMIC`, in the
+        message's order), as plain data."""
+        pause = None
+        if self.pause is not None and not self.over:
+            left = None if self.pause.until is None else max(0, self.pause.until - now)
+            pause = {
+                "reason": self.pause.reason,
+                "left_ms": left,
+                "waiting": sorted(self.pause.waiting),
+            }
+        offer = self.played.offer
+        players = len(self.row.seats)
+        return {
+            "seats": self.seat_presence(),
+            "rematch": self.row.rematch,
+            "clock": self._clock(now),
+            "pause": pause,
+            "takeback": {"by": offer} if offer is not None and not self.over else None,
+            "absent": self.absent_infos(now),
+            "abortable": not self.over and not all(seat in self.moved() for seat in range(players)),
+        }
+
+    def state_message(self, you: Iterable[int], now: int) -> StateMessage:
+        """The state message for a reader holding the seats ``you``, with every action."""
+        base = self._base()
+        return StateMessage.model_validate(
+            {
+                **base.static,
+                **self.tail(now),
+                "since": 0,
+                "actions": list(self.actions),
+                "movers": list(self.movers),
+                "you": sorted(you),
+                "legal": base.legal,
+            }
+        )
+
+    def _texts(self, now: int) -> tuple[str, str]:
+        # The message as JSON up to its history (``since`` and after), and the legal items: the
+        # static part is written once per version, the dynamic part once per broadcast, so
+        # telling many readers costs one serialisation and a delta (the message ends with
+        # since, actions, movers, you and legal).
+        base = self._base()
+        tail = to_json(self.tail(now)).decode()
+        return f'{base.head},{tail[1:-1]},"since":', base.legal_json
+
+    def state_text(self, you: Iterable[int], now: int, since: int = 0) -> str:
+        """:meth:`state_message` as JSON text, with the actions a reader who had version
+        ``since`` does not have right."""
+        head, legal = self._texts(now)
+        return _splice(head, self._history(since), you, legal)
+
+    def _history(self, since: int) -> str:
+        kept = self.played.kept(since)
+        actions = json.dumps(self.actions[kept:], ensure_ascii=False, separators=(",", ":"))
+        movers = json.dumps(self.movers[kept:], separators=(",", ":"))
+        return f'{kept},"actions":{actions},"movers":{movers}'
+
+    def send_state(self, connection: Connection, now: int, since: int | None = None) -> None:
+        """Send one client the state, with the actions after those it has right as of version
+        ``since`` (default: the version it was last sent; every action if none)."""
+        if since is None:
+            since = connection.version if connection.version is not None else 0
+        connection.send(self.state_text(connection.seats, now, since))
+        connection.version = self.version
+
+    def broadcast_state(self, now: int) -> None:
+        """Tell every client that has said hello the current state: one text per set of seats
+        held and version had."""
+        head, legal = self._texts(now)
+        texts: dict[tuple[frozenset[int], int], str] = {}
+        for connection in list(self.connections):
+            if connection.version is None:
+                continue  # not in sync yet: its hello will be answered
+            key = (connection.seats, connection.version)
+            text = texts.get(key)
+            if text is None:
+                history = self._history(connection.version)
+                text = texts[key] = _splice(head, history, connection.seats, legal)
+            connection.send(text)
+            connection.version = self.version
+
+    def broadcast_presence(self, now: int) -> None:
+        data = {"type": "presence", "seats": self.seat_presence(), "absent": self.absent_infos(now)}
+        text = to_json(data).decode()
+        for connection in list(self.connections):
+            connection.send(text)
+
+
+def _splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
+    seats = ",".join(str(seat) for seat in sorted(you))
+    return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
+
+
+def seat_infos(
+    game: Game | type[Game], row: GameRow, players: dict[int, str] | None = None
+) -> list[SeatInfo]:
+    """The seats of a stored game as the protocol shows them (never their tokens), with the
+    names of the players holding them if given."""
+    players = players or {}
+    return [
+        SeatInfo(
+            index=index,
+            name=game.player_names[index],
+            kind=seat.kind,  # type: ignore[arg-type]
+            level=seat.level,
+            player=players.get(index),
+        )
+        for index, seat in enumerate(row.seats)
+    ]
