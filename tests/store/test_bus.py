@@ -9,12 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-from test_store import _row
 
 from gamehall.store import Append, Store, VersionConflict
 from gamehall.store.bus import LocalBus, encode
 from gamehall.store.postgres_bus import PostgresBus
 from gamehall.web.base.settings import Settings
+from tests.store.test_store import _row
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 

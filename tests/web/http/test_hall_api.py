@@ -17,7 +17,6 @@ import anyio
 import pytest
 from argon2 import PasswordHasher
 
-from conftest import TEST_SETTINGS
 from gamehall.core import register_plugin, unregister_plugin
 from gamehall.protocol.hall import LOBBY_SERVER_MESSAGE
 from gamehall.web.hall.accounts import (
@@ -30,6 +29,7 @@ from gamehall.web.hall.accounts import (
 )
 from gamehall.web.hall.pairing import LEAVE_GRACE, MAX_SEEKS_PER_ADDRESS, MAX_SEEKS_PER_PLAYER
 from tests.nim.plugin import PLUGIN
+from tests.web.conftest import TEST_SETTINGS
 from tests.web.web_helpers import hello, play_random
 
 PASSWORD = "correct horse battery"

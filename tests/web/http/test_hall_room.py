@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_hall_api import CHEAP, _wait_for, seek, signed_up
 
 from gamehall.core import register_plugin, unregister_plugin
 from tests.nim.plugin import PLUGIN
+from tests.web.http.test_hall_api import CHEAP, _wait_for, seek, signed_up
 from tests.web.web_helpers import FakeClock, hello
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}

@@ -7,11 +7,10 @@ import random
 import threading
 import time
 
-from test_resilience import BIG_DISCS
-
-from conftest import TEST_SETTINGS
 from gamehall.ai import make_agent
 from gamehall.core import Agent
+from tests.web.conftest import TEST_SETTINGS
+from tests.web.http.test_resilience import BIG_DISCS
 from tests.web.web_helpers import hello, play_random
 
 
