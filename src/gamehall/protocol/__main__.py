@@ -2,6 +2,6 @@
 
 import sys
 
-from gamehall.protocol import main
+from gamehall.protocol.schema import main
 
 sys.exit(main())

@@ -2,7 +2,7 @@
 
 Part of the web protocol (docs/web-protocol.md): the models here join its JSON Schema through
 :data:`HALL_REST_ANSWERS`, :data:`LOBBY_CLIENT_MESSAGE` and :data:`LOBBY_SERVER_MESSAGE`, and
-their refusals use :class:`~gamehall.protocol.ErrorCode` like every other.
+their refusals use :class:`~gamehall.protocol.errors.ErrorCode` like every other.
 
 The lobby's WebSocket (``/ws/lobby``) takes ``hello``, ``pair`` (quick pairing: wait for an
 opponent in a pool), ``unpair`` and ``ping``; it sends ``lobby`` (the whole lobby as this player
@@ -17,30 +17,30 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
 
-from gamehall.protocol import ClockInfo, ErrorCode, OutcomeInfo, ProtocolError
+from gamehall.protocol.base import _In, _Out
+from gamehall.protocol.errors import ErrorCode, ProtocolError
+from gamehall.protocol.server import ClockInfo, OutcomeInfo
 
 Side = Annotated[int, Field(ge=0, le=16)] | Literal["random"]
 
 
-class _In(BaseModel):
+class _Form(BaseModel):
+    """A hall REST body: a field it does not declare is refused."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 # --- REST bodies -----------------------------------------------------------------------------
 
 
-class NameChange(_In):
+class NameChange(_Form):
     """``PUT /api/me/name``: the name to be known by (anonymous players; an account's name is
     its username)."""
 
     name: Annotated[StrictStr, Field(min_length=1, max_length=64)]
 
 
-class Credentials(_In):
+class Credentials(_Form):
     """``POST /api/account/signup`` and ``/login``. The password is never stored, logged or
     sent back."""
 
@@ -48,13 +48,13 @@ class Credentials(_In):
     password: Annotated[StrictStr, Field(min_length=1, max_length=256)]
 
 
-class Logout(_In):
+class Logout(_Form):
     """``POST /api/account/logout``: ``everywhere`` ends every session of the account."""
 
     everywhere: StrictBool = False
 
 
-class CreateSeek(_In):
+class CreateSeek(_Form):
     """``POST /api/seeks``: an open offer to play. ``clock`` is ``M+S``, ``dN`` or null;
     ``side`` a seat index or ``"random"``; rated games need an account."""
 
@@ -202,7 +202,6 @@ class LeaderboardAnswer(_Out):
 class LobbyHello(_In):
     """First message; answered by ``lobby``."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
     type: Literal["hello"]
 
 
@@ -210,7 +209,6 @@ class Pair(_In):
     """Wait for an opponent in the pool (``game``, ``clock``, ``rated``) with the game's
     default options; asking again for another pool moves there."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
     type: Literal["pair"]
     game: Annotated[StrictStr, Field(min_length=1, max_length=64)]
     clock: Annotated[StrictStr, Field(max_length=16)] | None = None
@@ -220,12 +218,10 @@ class Pair(_In):
 class Unpair(_In):
     """Stop waiting."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
     type: Literal["unpair"]
 
 
 class LobbyPing(_In):
-    model_config = ConfigDict(extra="ignore", frozen=True)
     type: Literal["ping"]
 
 

@@ -1,0 +1,339 @@
+"""Server → client: the REST answers of games (meta, games, replays, How to play, hints,
+reviews, puzzles) and the one error answer every REST refusal has.
+
+:data:`REST_ANSWERS` are the answers the JSON Schema names under ``rest`` (with the hall's).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from gamehall.protocol.base import Mode, _Out
+from gamehall.protocol.errors import ErrorCode
+from gamehall.protocol.server import (
+    LegalAction,
+    OutcomeInfo,
+    PlayedAction,
+    SeatInfo,
+    StateMessage,
+)
+
+
+class OptionInfo(_Out):
+    """A game option, described fully (Option.describe()): a form is built from its kind."""
+
+    name: str
+    kind: Literal["bool", "int", "str", "choice", "data", "path"]
+    default: bool | int | str
+    help: str
+    choices: list[str] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+
+
+class DiagramInfo(_Out):
+    """A real position drawn for people: its text, its view (what a board draws), the move
+    drawn on it (``last``: on the position before it, or the move just played) and a caption."""
+
+    position: str
+    view: dict[str, Any]
+    last: PlayedAction | None
+    caption: str
+
+
+class GameInfo(_Out):
+    """What the server says of one game: names, seats, options, rules and board files, and
+    what a newcomer reads first (summary, duration, a picture of a real position)."""
+
+    name: str
+    title: str
+    summary: str
+    duration: str = Field(description="how long a game takes, in words")
+    sample: DiagramInfo | None = Field(description="a position that shows what the game is like")
+    how_to_play: bool = Field(description="whether /api/howto/{game} has a How to play page")
+    rules_version: str
+    seats: list[str]
+    options: list[OptionInfo]
+    board_module: str | None = Field(description="the URL of the game's board module, if any")
+    board_style: str | None = Field(description="the URL of its stylesheet, if any")
+    rules: bool = Field(description="whether /api/rules/{game} has the rules text")
+    puzzles: bool = Field(
+        default=False, description="whether the game has puzzles (an exact solver and a margin)"
+    )
+    level_ratings: dict[str, int] = Field(
+        default_factory=dict,
+        description="the computer levels' fixed ratings, estimated by tournament (may be empty)",
+    )
+    level_intervals: dict[str, int] = Field(
+        default_factory=dict,
+        description="half the 95% interval of each level's rating, relative to beginner's",
+    )
+
+
+class MetaAnswer(_Out):
+    """``GET /api/meta``."""
+
+    protocol: int
+    games: list[GameInfo]
+    levels: list[str]
+
+
+class CreatedAnswer(_Out):
+    """``POST /api/games`` and ``POST /api/games/{id}/rematch``."""
+
+    id: str
+    url: str
+    seats: list[SeatInfo]
+    you: list[int]
+    invite: str | None = Field(
+        default=None, description="online: the link with the other seat's token"
+    )
+
+
+class GameSummary(_Out):
+    """One of the games a browser holds a seat in."""
+
+    id: str
+    game: str
+    rules_version: str
+    mode: Mode
+    status: Literal["ongoing", "finished"]
+    result: OutcomeInfo | None
+    created: str
+    updated: str
+    version: int
+    seats: list[SeatInfo]
+    clock: str | None = Field(description="the time control, if any")
+
+
+class GameList(_Out):
+    """``GET /api/games``: newest first."""
+
+    games: list[GameSummary]
+
+
+class HowToText(_Out):
+    """Part of a How to play page: Markdown text."""
+
+    kind: Literal["text"] = "text"
+    markdown: str
+
+
+class HowToDiagram(_Out):
+    """Part of a How to play page: a diagram of a real position."""
+
+    kind: Literal["diagram"] = "diagram"
+    diagram: DiagramInfo
+
+
+class HowToAnswer(_Out):
+    """``GET /api/howto/{game}``: a first lesson for players, text and diagrams in order."""
+
+    game: str
+    title: str
+    summary: str
+    duration: str
+    parts: list[Annotated[HowToText | HowToDiagram, Field(discriminator="kind")]]
+    rules: bool = Field(description="whether /api/rules/{game} has the complete rules")
+
+
+class ReplayAnswer(_Out):
+    """``GET /api/games/{id}/replay``: ``states[k]`` is the view after ``k`` actions."""
+
+    id: str
+    game: str
+    seats: list[str]
+    actions: list[PlayedAction]
+    states: list[dict[str, Any]]
+
+
+class JoinAnswer(_Out):
+    """``POST /api/games/{id}/join``."""
+
+    you: list[int]
+
+
+class InviteAnswer(_Out):
+    """``GET /api/games/{id}/invite``: the invite link of an online game's free seat, for the
+    browser that holds the other seat, until someone takes it (then null)."""
+
+    invite: str | None
+
+
+class HintItem(_Out):
+    """One hint: a move, what is known of its value in words from the asking player's side
+    (``exact: ...``, or ``estimate (not exact): ...`` with its interval and simulations, or
+    proven bounds), and the line of play after it."""
+
+    move: str
+    evaluation: str
+    method: Literal["exact", "bounds", "estimate"]
+    visits: int | None
+    line: list[str] = Field(description="the moves that follow (after ``move``)")
+    line_exact: bool = Field(description="the line is perfect play (else the search's likeliest)")
+
+
+class HintAnswer(_Out):
+    """``POST /api/games/{id}/hint``: the best moves for the player to move, best first; a
+    move is never ranked above one proven better (gamehall.ai.hints)."""
+
+    id: str
+    version: int
+    to_move: int
+    to_move_name: str
+    headline: str = Field(description="the position's value in words when it is exact, else ''")
+    proven: bool = Field(description="every hint exact and no other move can beat them")
+    seconds: float
+    hints: list[HintItem]
+
+
+class JudgementInfo(_Out):
+    """How a review classes moves by their cost, in the game's unit."""
+
+    unit: str
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+class ReviewPoint(_Out):
+    """One point of the evaluation graph: the value before judged move ``number`` (or after
+    the last), from the first seat's side; ``low``/``high`` bound an estimate's band."""
+
+    number: int
+    value: float | None
+    low: float | None
+    high: float | None
+    exact: bool
+
+
+class ReviewMove(_Out):
+    """One judged move: values before and after (from the mover's side, as text), its cost,
+    class and the best alternative, with the position after the best move for a board."""
+
+    number: int = Field(description="the action's number in the game, from 1, chance included")
+    player: int
+    move: str
+    before: str
+    after: str
+    cost: str
+    exact: bool
+    verdict: Literal["best", "good", "inaccuracy", "mistake", "blunder"] | None
+    best: str | None
+    best_item: PlayedAction | None
+    best_view: dict[str, Any] | None = Field(description="State.view() after the best move")
+    forced: bool
+    comment: str = Field(description="the record annotation, e.g. {value +1 → 0, cost 1, ...}")
+
+
+class ReviewSummary(_Out):
+    """One player's review: moves judged, how many exactly, what was given up (exact costs,
+    and estimated ones apart) and the count of each class."""
+
+    player: int
+    name: str
+    moves: int
+    exact: int
+    given_up: str
+    given_up_estimated: str | None
+    classes: dict[str, int]
+    text: str
+
+
+class ReviewData(_Out):
+    kind: Literal["points", "probability"]
+    unit: str
+    perspective: str = Field(description="the seat whose side the graph is drawn from")
+    judgement: JudgementInfo | None
+    budget: dict[str, float]
+    seconds: float
+    moves: list[ReviewMove]
+    summary: list[ReviewSummary]
+    series: list[ReviewPoint]
+
+
+class ReviewAnswer(_Out):
+    """``GET`` and ``POST /api/games/{id}/review``: the review's status (``none``: never asked
+    for), its progress in judged moves, and the review once done (stored with the game)."""
+
+    id: str
+    status: Literal["none", "queued", "running", "done", "failed"]
+    done: int
+    total: int
+    error: str | None = None
+    review: ReviewData | None = None
+
+
+class PuzzleInfo(_Out):
+    """A puzzle as a player sees it before answering: the position, its view for the board
+    and the legal moves (one of them is the answer)."""
+
+    id: str
+    game: str
+    position: str
+    to_move: int
+    to_move_name: str
+    view: dict[str, Any]
+    legal: list[LegalAction]
+    attempted: bool | None = Field(description="null: not yet; true/false: solved at first try")
+
+
+class PuzzleAnswer(_Out):
+    """``GET /api/puzzles/{game}`` (the next puzzle this player has not tried) and
+    ``GET /api/puzzles/{game}/{id}``; with the player's counts. No puzzle: ``how`` says why."""
+
+    game: str
+    total: int
+    solved: int
+    failed: int
+    puzzle: PuzzleInfo | None
+    how: str | None = Field(default=None, description="when there is no puzzle: why, in words")
+
+
+class PuzzleVerdict(_Out):
+    """``POST /api/puzzles/{game}/{id}/answer``: right or not, the answer and its solution line
+    (each move as an item with the view after it, for a board to step through)."""
+
+    id: str
+    correct: bool
+    move: str
+    answer: str
+    line: list[PlayedAction]
+    views: list[dict[str, Any]] = Field(description="State.view() after each move of the line")
+    value: str = Field(description="the answer's exact value for the mover")
+    margin: str = Field(description="what the best other move costs")
+    counted: bool = Field(description="whether this was the player's first answer (it counts)")
+    total: int
+    solved: int
+    failed: int
+
+
+class ErrorBody(_Out):
+    code: ErrorCode
+    message: str
+
+
+class ErrorAnswer(_Out):
+    """Every REST error (HTTP 4xx/5xx)."""
+
+    error: ErrorBody
+
+
+REST_ANSWERS: tuple[type[BaseModel], ...] = (
+    MetaAnswer,
+    CreatedAnswer,
+    GameList,
+    StateMessage,
+    ReplayAnswer,
+    HowToAnswer,
+    JoinAnswer,
+    InviteAnswer,
+    HintAnswer,
+    ReviewAnswer,
+    PuzzleAnswer,
+    PuzzleVerdict,
+    ErrorAnswer,
+)
