@@ -519,13 +519,13 @@ def test_a_search_that_fails_plays_the_fallback_then_the_worker_exits(stops, mon
     move was asked again on a new worker with a whole new time."""
     from multiprocessing.connection import Connection
 
-    import gamehall.web.compute.computers as computers_module
+    import gamehall.web.compute.worker as worker_module
 
-    class Failing(computers_module.AgentCache):
+    class Failing(worker_module.AgentCache):
         def catch_up(self, *args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("a bug in a search")
 
-    monkeypatch.setattr(computers_module, "AgentCache", Failing)
+    monkeypatch.setattr(worker_module, "AgentCache", Failing)
     state, actions = _acadmu_round()
     options = json.dumps(dict(state.game.options), sort_keys=True)
     ours, theirs = socket.socketpair()

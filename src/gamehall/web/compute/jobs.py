@@ -6,7 +6,10 @@ the functions listed here (a request names a job, never a module and attribute t
 (:mod:`gamehall.web.compute.puzzles`); the ``probe_*`` jobs check a worker itself (warm, its time and
 memory bounds, progress reports), for health checks and the tests of those bounds.
 
-Jobs running on threads (tests' ``agent_factory``) are called directly and need no entry.
+Both ends of a worker's socket read this one table: the server names a job by :func:`job_name`
+(:class:`~gamehall.web.compute.runners.ProcessRunner`), the worker runs the function of that name
+(:mod:`gamehall.web.compute.worker`). Jobs running on threads (tests' ``agent_factory``) are
+called directly and need no entry.
 """
 
 from __future__ import annotations

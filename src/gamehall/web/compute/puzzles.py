@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gamehall.analysis.puzzles import Puzzle, PuzzleStore, starter_puzzles
-from gamehall.core import GamehallError, find_plugin
+from gamehall.core import GamehallError, find_plugin, game_names
 from gamehall.core.search import ValueKind
 from gamehall.protocol import (
     ErrorCode,
@@ -235,8 +235,6 @@ class PuzzleService:
 
 def value_kinds() -> dict[str, str]:
     """In an analysis worker (which has the solvers loaded): each game's value kind."""
-    from gamehall.core import game_names
-
     kinds = {}
     for name in game_names():
         solver = find_plugin(name).load_solver()

@@ -52,6 +52,12 @@ from multiprocessing.connection import Connection
 from types import FrameType
 from typing import Any
 
+from gamehall.ai.basic import GreedyAgent, RandomAgent
+from gamehall.web.base.engine import make_game, start_state
+from gamehall.web.compute.agents import AgentCache
+from gamehall.web.compute.jobs import JOBS
+from gamehall.web.compute.workers import fallback_seconds, warm_worker
+
 PR_SET_PDEATHSIG = 1
 AGAIN_SECONDS = 0.05
 """How soon a stop that could not be raised (see :func:`install_stops`) is raised again."""
@@ -166,10 +172,6 @@ def deadline(seconds: float) -> Iterator[None]:
 
 def serve(connection: Connection, warmed: float = 0.0) -> None:
     """Answer requests until the server closes the socket."""
-    from gamehall.ai.basic import GreedyAgent, RandomAgent
-    from gamehall.web.base.engine import make_game, start_state
-    from gamehall.web.compute.computers import AgentCache
-
     cache = AgentCache()
     install_stops()
     connection.send(("ready", os.getpid(), warmed))
@@ -209,7 +211,7 @@ def serve(connection: Connection, warmed: float = 0.0) -> None:
                 for action in actions:
                     state = state.apply_trusted(game.parse_action(action))
             try:
-                with deadline(max(0.2, min(2.0, seconds / 5))):
+                with deadline(fallback_seconds(seconds)):
                     text = str(GreedyAgent(seed).choose(state))
             except (Stopped, MemoryError):
                 text = str(RandomAgent(seed).choose(state))
@@ -220,8 +222,6 @@ def serve(connection: Connection, warmed: float = 0.0) -> None:
 
 def call(connection: Connection, request: tuple[Any, ...]) -> bool:
     """Run one analysis job and answer it; False when the worker must exit (out of memory)."""
-    from gamehall.web.compute.jobs import JOBS
-
     _, name, args, seconds, wants_progress = request
 
     def progress(done: int, total: int) -> None:
@@ -258,12 +258,9 @@ def main(argv: list[str]) -> int:
     parent, fd, memory_mb = (int(x) for x in argv[1:4])
     watch_parent(parent)
     connection = Connection(fd)
-    import gamehall.ai  # the players and games, loaded before the memory is measured
-    import gamehall.web.compute.computers  # noqa: F401
-    from gamehall.web.compute.workers import warm_worker
-
-    # Every kernel and solver table, loaded before the memory is measured (numpy's BLAS alone
-    # cannot start under a small bound): a job's bound is what it needs beyond them.
+    # Every kernel and solver table (and, imported above, the players, the games and the jobs'
+    # modules), loaded before the memory is measured (numpy's BLAS alone cannot start under a
+    # small bound): a job's bound is what it needs beyond them.
     warmed = warm_worker()
     limit_memory(memory_mb)
     serve(connection, warmed)

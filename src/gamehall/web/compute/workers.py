@@ -226,14 +226,15 @@ _WARMED: float | None = None
 
 
 JOB_MODULES = (
-    "gamehall.web.compute.computers",
+    "gamehall.web.compute.agents",
     "gamehall.web.compute.hints",
     "gamehall.web.compute.puzzles",
     "gamehall.web.compute.review",
     "gamehall.web.compute.jobs",
 )
-"""The modules whose functions the workers run, imported by the warm-up too: importing the hint
-module alone took 1.2 s in a fresh worker at load 13, which the first hint of a server paid."""
+"""The modules whose code the workers run (computer seats' agents, the jobs' table and its
+modules), imported by the warm-up too: importing the hint module alone took 1.2 s in a fresh
+worker at load 13, which the first hint of a server paid."""
 
 
 def warm_worker() -> float:
