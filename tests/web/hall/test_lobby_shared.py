@@ -18,9 +18,11 @@ from gamehall.store import HallStore, Store
 from gamehall.store.bus import LocalBus
 from gamehall.web.base.clock import SystemClock
 from gamehall.web.base.settings import Settings
-from gamehall.web.hall.hall import Hall, _stored_seek, _stored_wait, wait_id
+from gamehall.web.hall.hall import Hall, wait_id
 from gamehall.web.hall.pairing import MAX_SEEKS_PER_ADDRESS, MAX_SEEKS_PER_PLAYER, Seek
 from gamehall.web.hall.pairing import Waiting as WaitingEntry
+from gamehall.web.hall.stored import stored_seek as _stored_seek
+from gamehall.web.hall.stored import stored_wait as _stored_wait
 
 
 class SharedBus(LocalBus):

@@ -1,8 +1,8 @@
 """The lobby's rules as pure values: seeks, their limits, and quick pairing.
 
 Nothing here does I/O or reads a clock: every call that depends on time is given ``now`` (seconds,
-any monotonic origin), so the rules are tested without waiting. The web layer
-(:mod:`gamehall.web.lobby`) keeps one :class:`Lobby`, stores seeks and tells clients.
+any monotonic origin), so the rules are tested without waiting. The hall keeps one
+:class:`Lobby`; :mod:`~gamehall.web.hall.seeks` stores its seeks and waits and tells clients.
 
 - A **seek** is an open offer: a game with its options, a time control, rated or casual, and the
   side its creator takes (a seat index, or ``"random"``). Anyone but its creator may accept it.

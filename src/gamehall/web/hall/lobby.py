@@ -1,0 +1,181 @@
+"""The lobby's clients: their connections, and what they are shown.
+
+Each lobby page holds a connection; a player whose last page went away is *away* (their seeks
+and waits lapse after :data:`~gamehall.web.hall.pairing.LEAVE_GRACE`). Every change of the lobby
+marks it changed; a broadcaster then sends each client the whole lobby, soon and once for many
+changes: the open seeks, the quick-pairing pools and the player's own wait, and the live games
+(this process's, or with other processes the whole hall's as last read from the store).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gamehall.protocol.hall import (
+    LiveInfo,
+    LobbyMessage,
+    MeAnswer,
+    PairedMessage,
+    PoolInfo,
+    SeekInfo,
+    Waiting,
+)
+from gamehall.web.hall.pairing import QUICK_CONTROLS, Lobby, Seek
+from gamehall.web.hall.players import Me
+from gamehall.web.play.live import Connection, LiveGame
+
+if TYPE_CHECKING:  # the store is built by the transport layer and injected
+    from gamehall.store.hall import HallStore
+
+log = logging.getLogger("gamehall.web.hall")
+
+LIVE_GAMES_SHOWN = 50
+
+
+class LobbyRoom:
+    """The lobby's connected clients, by player, and the lobby they are sent."""
+
+    def __init__(
+        self, hub: Any, store: HallStore, lobby: Lobby, clock: Callable[[], float]
+    ) -> None:
+        self.hub = hub
+        self.store = store
+        self.lobby = lobby
+        self.clock = clock
+        self.connections: dict[str, dict[Connection, Me]] = {}
+        self.away: dict[str, float] = {}
+        """Players whose last lobby page went away, and when (the hall's clock)."""
+        self.live: list[LiveInfo] | None = None
+        """The whole hall's live games as last read from the store (with other processes)."""
+        self._dirty = asyncio.Event()
+
+    def attach(self, me: Me, connection: Connection) -> None:
+        self.connections.setdefault(me.id, {})[connection] = me
+        self.away.pop(me.id, None)
+        connection.start()
+
+    async def leave(self, me: Me, connection: Connection) -> bool:
+        """A lobby page went away; returns whether it was the player's last (now away)."""
+        held = self.connections.get(me.id, {})
+        held.pop(connection, None)
+        await connection.stop()
+        if held:
+            return False
+        self.connections.pop(me.id, None)
+        self.away[me.id] = self.clock()
+        return True
+
+    def tell(self, player: str, message: PairedMessage) -> None:
+        """Send a message to each lobby page of a player connected to this process."""
+        for connection in self.connections.get(player, ()):
+            connection.send(message)
+
+    def changed(self) -> None:
+        """The lobby changed: every lobby client hears of it (soon, once for many changes)."""
+        self._dirty.set()
+
+    async def broadcaster(self) -> None:
+        """Send the lobby to every client whenever it changed (runs until cancelled)."""
+        while True:
+            await self._dirty.wait()
+            await asyncio.sleep(0.05)
+            self._dirty.clear()
+            for player, connections in list(self.connections.items()):
+                try:
+                    row = await self.hub.db(self.store.player, player)  # names may have changed
+                except Exception:
+                    log.exception("cannot tell the lobby")
+                    continue
+                for connection, me in list(connections.items()):
+                    fresh = Me(row or me.player, me.browser, me.session)
+                    connection.send(await self.lobby_message(fresh))
+
+    async def stop(self) -> None:
+        """Close every lobby connection."""
+        for connections in self.connections.values():
+            for connection in list(connections):
+                await connection.stop()
+        self.connections.clear()
+
+    def seek_info(self, seek: Seek, reader: str | None) -> SeekInfo:
+        return SeekInfo(
+            id=seek.id,
+            game=seek.game,
+            options=seek.options,
+            clock=seek.clock,
+            rated=seek.rated,
+            side=seek.side,
+            name=seek.name,
+            rating=round(seek.rating) if seek.rating is not None else None,
+            mine=seek.player == reader,
+        )
+
+    def live_games(self) -> list[LiveInfo]:
+        """The games being played between people: this process's, or with other processes
+        the whole hall's as last read from the store."""
+        if self.hub.bus.shared and self.live is not None:
+            return self.live
+        games = [
+            self.live_game(live)
+            for live in self.hub.games.values()
+            if live.row.mode == "online" and not live.over
+        ]
+        games.sort(key=lambda g: -g.version)
+        return games[:LIVE_GAMES_SHOWN]
+
+    def show_live(self, rows: list[dict[str, Any]]) -> None:
+        """The hall's live games as just read from the store (told if they changed)."""
+        live = [self._live_info(row) for row in rows]
+        if live != self.live:
+            self.live = live
+            self.changed()
+
+    def _live_info(self, row: dict[str, Any]) -> LiveInfo:
+        here = self.hub.games.get(row["id"])
+        if here is not None and not here.over:  # held here: its clocks, as they run
+            return self.live_game(here)
+        return LiveInfo(
+            id=row["id"],
+            game=row["game"],
+            rated=row["rated"],
+            clock=row["clock"],
+            players=[row["players"].get(i) for i in range(row["seats"])],
+            version=row["version"],
+            clocks=None,
+        )
+
+    def live_game(self, live: LiveGame) -> LiveInfo:
+        info = live.hall or {}
+        return LiveInfo(
+            id=live.id,
+            game=live.game.name,
+            rated=bool(info.get("rated")),
+            clock=info.get("clock"),
+            players=[live.players.get(i) for i in range(len(live.row.seats))],
+            version=live.version,
+            clocks=live.clock_info(self.hub.clock.now()),
+        )
+
+    async def lobby_message(self, me: Me) -> LobbyMessage:
+        waiting = self.lobby.waiting.get(me.id)
+        return LobbyMessage(
+            you=MeAnswer(name=me.player.name, account=me.signed_in, sessions=None),
+            waiting=Waiting(game=waiting.game, clock=waiting.clock, rated=waiting.rated)
+            if waiting is not None
+            else None,
+            controls=list(QUICK_CONTROLS),
+            seeks=[self.seek_info(s, me.id) for s in self.lobby.seeks.values()],
+            pools=[
+                PoolInfo(game=game, clock=clock, rated=rated, waiting=count)
+                for (game, clock, rated), count in sorted(
+                    self.lobby.pools().items(), key=lambda item: str(item[0])
+                )
+            ],
+            games=self.live_games(),
+        )
+
+
+__all__ = ["LIVE_GAMES_SHOWN", "LobbyRoom"]

@@ -1,0 +1,144 @@
+"""The other processes of the hall: what this one hears from them and tells them on the bus.
+
+Several processes on one database are one hall (:mod:`~gamehall.store.bus`). The seeks live in
+the store; this process's :class:`~gamehall.web.hall.pairing.Lobby` is a copy of them, reloaded
+when any process says on the bus that the lobby changed (a ``lobby`` event). A pairing made on
+one process tells the players connected to any other (a ``paired`` event). Quick pairing's waits
+are rows of the seeks' table too (:mod:`~gamehall.web.hall.stored`), renewed by their process
+while its player waits, so a dead process's waits lapse within
+:data:`~gamehall.web.hall.stored.WAIT_LEASE`. The live games list is the store's (every
+process's games), read every :data:`LIVE_EVERY` seconds.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gamehall.protocol.hall import PairedMessage
+from gamehall.store.bus import Bus, Event
+from gamehall.web.hall.lobby import LIVE_GAMES_SHOWN, LobbyRoom
+from gamehall.web.hall.pairing import Lobby, Seek
+from gamehall.web.hall.pairing import Waiting as WaitingEntry
+from gamehall.web.hall.stored import WAIT_LEASE, is_wait, restored_seek, restored_wait, wait_id
+
+if TYPE_CHECKING:  # the store is built by the transport layer and injected
+    from gamehall.store.hall import HallStore
+
+log = logging.getLogger("gamehall.web.hall")
+
+LIVE_EVERY = 5.0
+"""Seconds between reads of the hall's live games from the store (several processes)."""
+
+
+class Processes:
+    """This process's part in a hall of several: its copy of the stored lobby, and the bus."""
+
+    def __init__(
+        self, hub: Any, store: HallStore, room: LobbyRoom, clock: Callable[[], float]
+    ) -> None:
+        self.hub = hub
+        self.store = store
+        self.room = room
+        self.lobby: Lobby = room.lobby
+        self.clock = clock
+        self.waits_here: set[str] = set()
+        """The players whose quick-pairing wait was made through this process."""
+        self._live_read = -LIVE_EVERY
+
+    @property
+    def bus(self) -> Bus:
+        return self.hub.bus
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes share the store (else this one is the whole hall)."""
+        return self.bus.shared
+
+    async def start(self) -> None:
+        """Listen to the other processes, and begin from the stored seeks."""
+        self.bus.subscribe(self.on_event)
+        if self.bus.shared:  # other processes' seeks stay; those of one that died lapse
+            await self.hub.db(self.store.remove_lapsed_seeks)
+            await self.reload_seeks()
+        else:  # one process: seeks lapse with their creators' connections
+            await self.hub.db(self.store.clear_seeks)
+
+    async def on_event(self, event: Event) -> None:
+        """A lobby event of another process: reload the seeks, or tell a player of a game."""
+        if event.get("origin") == self.bus.origin:
+            return
+        kind = event.get("kind")
+        if kind == "lobby":
+            await self.reload_seeks()
+            self.room.changed()
+        elif kind == "paired":
+            player, game_id = event.get("player"), event.get("id")
+            if isinstance(player, str) and isinstance(game_id, str):
+                message = PairedMessage(
+                    id=game_id,
+                    url=f"/game/{game_id}",
+                    rated=bool(event.get("rated")),
+                    clock=event.get("clock") if isinstance(event.get("clock"), str) else None,
+                )
+                self.room.tell(player, message)
+            self.room.changed()
+
+    async def lobby_changed(self) -> None:
+        """The stored seeks changed here: the other processes reload them."""
+        self.room.changed()
+        if self.bus.shared:
+            try:
+                await self.bus.publish(self.bus.event("lobby", ""))
+            except Exception:  # they reload on their next change or restart
+                log.exception("cannot tell the other processes of the lobby")
+
+    async def paired(self, player: str, message: PairedMessage) -> None:
+        """Tell the other processes of a pairing (the player's lobby page may be on one)."""
+        if not self.bus.shared:
+            return
+        event = self.bus.event(
+            "paired", "", player=player, id=message.id, rated=message.rated, clock=message.clock
+        )
+        try:
+            await self.bus.publish(event)
+        except Exception:  # the game is made: they find it on their games list
+            log.exception("cannot tell the other processes of a pairing")
+
+    async def reload_seeks(self) -> None:
+        """Make this process's seeks and waits those of the store."""
+        rows = await self.hub.db(self.store.open_seeks)
+        now, wall = self.clock(), datetime.datetime.now(datetime.UTC)
+        known = self.lobby.seeks
+        seeks: dict[str, Seek] = {}
+        waits: dict[str, WaitingEntry] = {}
+        for row in rows:
+            if is_wait(row):
+                mine = self.lobby.waiting.get(row["player_id"])
+                if mine is None or row["player_id"] not in self.waits_here:
+                    mine = restored_wait(row, now, wall)
+                waits[mine.player] = mine
+                continue
+            old = known.get(row["id"])
+            seeks[row["id"]] = old if old is not None else restored_seek(row, now, wall)
+        self.lobby.seeks = seeks
+        self.lobby.waiting = waits
+        self.waits_here &= set(waits)  # the others were paired through another process
+
+    async def shared_round(self, now: float) -> None:
+        """Of a lobby round with other processes: renew this process's waits, drop the lapsed
+        seeks and waits (a dead process's), read the pools again, and now and then the live
+        games of the whole hall."""
+        lease = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=WAIT_LEASE)
+        renewed = [wait_id(player) for player in self.waits_here]
+        await self.hub.db(self.store.renew, renewed, lease.isoformat(timespec="milliseconds"))
+        await self.hub.db(self.store.remove_lapsed_seeks)
+        await self.reload_seeks()
+        if now - self._live_read >= LIVE_EVERY:
+            self._live_read = now
+            self.room.show_live(await self.hub.db(self.store.live_games, LIVE_GAMES_SHOWN))
+
+
+__all__ = ["LIVE_EVERY", "Processes"]

@@ -1,0 +1,170 @@
+"""Ratings: a rated game rated once when it ends, and the ratings and leaderboards shown.
+
+The rating rules are :mod:`~gamehall.web.hall.ratings` (Glicko-2); this module reads and writes
+them in the store. A rated game is rated once however many processes hear that it ended: the
+rating update claims the game's ``counted`` flag in its own transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from gamehall.core import GamehallError, UnknownGameError, game_class
+from gamehall.protocol import ErrorCode, ProtocolError
+from gamehall.protocol.hall import (
+    HistoryPoint,
+    LeaderboardAnswer,
+    LeaderRow,
+    RatingInfo,
+    SeatScore,
+)
+from gamehall.store.rows import RatedResult
+from gamehall.web.hall.ratings import Rating, rate_game
+from gamehall.web.play.live import LiveGame
+
+if TYPE_CHECKING:  # the store is built by the transport layer and injected
+    from gamehall.store.hall import HallStore
+
+log = logging.getLogger("gamehall.web.hall")
+
+PROVISIONAL_DEVIATION = 110.0
+"""A rating whose deviation is above this is shown as provisional (with a "?")."""
+LEADERBOARD_MIN_GAMES = 10
+LEADERBOARD_MAX_DEVIATION = 150.0
+
+
+class Standings:
+    """The players' ratings in the store: rating ended games, showing ratings and leaders.
+    A leaderboard shows the players with at least ``min_games`` rated games and a deviation of
+    at most ``max_deviation``."""
+
+    def __init__(
+        self,
+        db: Callable[..., Awaitable[Any]],
+        store: HallStore,
+        *,
+        min_games: int = LEADERBOARD_MIN_GAMES,
+        max_deviation: float = LEADERBOARD_MAX_DEVIATION,
+    ) -> None:
+        self.db = db
+        self.store = store
+        self.min_games = min_games
+        self.max_deviation = max_deviation
+
+    async def rating(self, player_id: str, game: str) -> Rating:
+        row = await self.db(self.store.rating, player_id, game)
+        return Rating(row.rating, row.deviation, row.volatility) if row is not None else Rating()
+
+    async def rate(self, live: LiveGame) -> None:
+        """Rate a rated game that ended, once: by the rules, or as the game room ended it (a
+        resignation, a loss on time, a claimed win). An aborted game has no result: it is
+        marked counted and changes no rating."""
+        info = await self.db(self.store.hall_game, live.id)
+        if info is None or not info[0] or info[2]:
+            return
+        ended = live.played.ended
+        if ended is not None and ended.kind == "abort":
+            await self.db(self.store.count_rated, live.id, live.game.name, [])
+            return
+        outcome = live.played.outcome()
+        seats = await self.db(self.store.seat_players, live.id)
+        if outcome is None or sorted(seats) != [0, 1] or seats[0][0] == seats[1][0]:
+            log.error("rated game %s cannot be rated (seats %s)", live.id, sorted(seats))
+            return
+        (first, _), (second, _) = seats[0], seats[1]
+        score = 0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0)
+        new_first, new_second = rate_game(
+            await self.rating(first, live.game.name),
+            await self.rating(second, live.game.name),
+            score,
+        )
+        results = [
+            RatedResult(first, 0, score, *_triple(new_first)),
+            RatedResult(second, 1, 1.0 - score, *_triple(new_second)),
+        ]
+        await self.db(self.store.count_rated, live.id, live.game.name, results)
+
+    async def ratings(self, player_id: str) -> list[RatingInfo]:
+        """A player's ratings as their profile shows them: each game's rating, its history
+        and the player's results by seat."""
+        shown = []
+        for row in await self.db(self.store.ratings_of, player_id):
+            try:
+                seat_names = game_class(row.game).player_names
+            except GamehallError:
+                continue
+            history = await self.db(self.store.history, player_id, row.game, 10_000)
+            tally: dict[int, list[int]] = {}
+            for point in history:
+                counts = tally.setdefault(point.seat, [0, 0, 0])
+                counts[0 if point.score == 1 else 1 if point.score == 0.5 else 2] += 1
+            shown.append(
+                RatingInfo(
+                    game=row.game,
+                    rating=round(row.rating),
+                    deviation=round(row.deviation),
+                    games=row.games,
+                    provisional=row.deviation > PROVISIONAL_DEVIATION,
+                    history=[
+                        HistoryPoint(
+                            at=p.at,
+                            rating=round(p.rating),
+                            deviation=round(p.deviation),
+                            game_id=p.game_id,
+                        )
+                        for p in history[-100:]
+                    ],
+                    seats=[
+                        SeatScore(
+                            seat=seat,
+                            name=seat_names[seat],
+                            wins=w,
+                            draws=d,
+                            losses=l_,
+                        )
+                        for seat, (w, d, l_) in sorted(tally.items())
+                    ],
+                )
+            )
+        return shown
+
+    async def leaderboard(self, game: str) -> LeaderboardAnswer:
+        try:
+            name = game_class(game).name
+        except UnknownGameError as error:
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, str(error)) from None
+        rows = await self.db(
+            self.store.leaderboard,
+            name,
+            min_games=self.min_games,
+            max_deviation=self.max_deviation,
+        )
+        return LeaderboardAnswer(
+            game=name,
+            min_games=self.min_games,
+            max_deviation=round(self.max_deviation),
+            players=[
+                LeaderRow(
+                    rank=rank,
+                    name=player,
+                    rating=round(r.rating),
+                    deviation=round(r.deviation),
+                    games=r.games,
+                )
+                for rank, (player, r) in enumerate(rows, start=1)
+            ],
+        )
+
+
+def _triple(rating: Rating) -> tuple[float, float, float]:
+    return rating.rating, rating.deviation, rating.volatility
+
+
+__all__ = [
+    "LEADERBOARD_MAX_DEVIATION",
+    "LEADERBOARD_MIN_GAMES",
+    "PROVISIONAL_DEVIATION",
+    "Standings",
+]
