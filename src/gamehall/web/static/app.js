@@ -1,26 +1,34 @@
 // gamehall's browser front end: client-side routes over one index.html.
 //
-//   /                    home: the games for newcomers, start a game, your games   (home.js)
-//   /game/{id}           play or watch (live over WebSocket)                        (game.js)
-//   /replay/{id}         step through a game                                        (replay.js)
-//   /howto/{game}        How to play: a first lesson with diagrams                  (howto.js)
-//   /rules/{game}        the complete rules                                         (howto.js)
-//   /lobby               seeks, quick pairing, games to watch                       (lobby.js)
-//   /player/{name}       a player's ratings and games                               (profile.js)
-//   /leaderboard/{game}                                                             (profile.js)
-//   /review/{id}         a finished game's review: graph, classes, the best moves      (review.js)
-//   /puzzles/{game}      positions with one best move, checked by the server          (puzzles.js)
+//   /                    home: the games for newcomers, start a game, your games   (pages/home.js)
+//   /game/{id}           play or watch (live over WebSocket)                        (pages/game.js)
+//   /replay/{id}         step through a game                                        (pages/replay.js)
+//   /howto/{game}        How to play: a first lesson with diagrams                  (pages/howto.js)
+//   /rules/{game}        the complete rules                                         (pages/howto.js)
+//   /lobby               seeks, quick pairing, games to watch                       (pages/lobby.js)
+//   /player/{name}       a player's ratings and games                               (pages/profile.js)
+//   /leaderboard/{game}                                                             (pages/profile.js)
+//   /review/{id}         a finished game's review: graph, classes, the best moves   (pages/review.js)
+//   /puzzles/{game}      positions with one best move, checked by the server        (pages/puzzles.js)
+//
+// The folders say what they hold. At the root, what is reached by URL from outside: index.html,
+// this module (its one script) and dom.js (the helpers a game's board module may import, as
+// /static/dom.js). pages/: one module per page, each exporting the function the router calls.
+// lib/: what pages are built from (REST calls, the live socket, the hall's identity and lobby
+// socket, page frames, the game room's clocks, buttons and chat, the engine's help, the generic
+// board, markdown); internal: no game's board module imports them.
+// css/: the stylesheets, linked by index.html.
 
 import { append, h } from "./dom.js";
-import { gamePage } from "./game.js";
-import { askNameOnce, headerIdentity } from "./hall.js";
-import { homePage } from "./home.js";
-import { howToPage, rulesPage } from "./howto.js";
-import { lobbyPage } from "./lobby.js";
-import { leaderboardPage, profilePage } from "./profile.js";
-import { puzzlesPage } from "./puzzles.js";
-import { replayPage } from "./replay.js";
-import { reviewPage } from "./review.js";
+import { gamePage } from "./pages/game.js";
+import { askNameOnce, headerIdentity } from "./lib/hall.js";
+import { homePage } from "./pages/home.js";
+import { howToPage, rulesPage } from "./pages/howto.js";
+import { lobbyPage } from "./pages/lobby.js";
+import { leaderboardPage, profilePage } from "./pages/profile.js";
+import { puzzlesPage } from "./pages/puzzles.js";
+import { replayPage } from "./pages/replay.js";
+import { reviewPage } from "./pages/review.js";
 import {
   GAMES,
   boardModule,
@@ -32,7 +40,7 @@ import {
   seatName,
   setRouter,
   titleOf,
-} from "./shared.js";
+} from "./lib/shared.js";
 
 const nav = document.querySelector(".site-head nav");
 const learnable = Object.values(GAMES).filter((game) => game.how_to_play);
@@ -88,12 +96,12 @@ function route() {
   window.scrollTo(0, 0);
 }
 
-/** What the review and puzzle pages (review.js, puzzles.js) take from the app. */
+/** What the review and puzzle pages (pages/review.js, pages/puzzles.js) take from the app. */
 function pageKit() {
   return { page, loading, failure, notify, navigate, boardModule, titleOf, seatName };
 }
 
-/** What the hall's pages (lobby.js, profile.js) use of the shared module. */
+/** What the hall's pages (pages/lobby.js, pages/profile.js) use of the shared module. */
 function hallContext() {
   return { page, failure, loading, notify, navigate, titleOf, GAMES };
 }

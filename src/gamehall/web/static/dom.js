@@ -1,4 +1,31 @@
 // Small DOM helpers: build HTML and SVG elements from plain data, no framework.
+//
+// This is the helper API a game's board module may import, by its absolute URL (the URL stays):
+//
+//   import { h, s, replace } from "/static/dom.js";
+//
+// It is the only module under /static/ that a game may import. Everything else (app.js, lib/,
+// pages/, css/) is the hall's own and internal: it moves and changes without notice. A board
+// module that needs more brings it in its own package (docs/adding-a-game.md, "board_module").
+//
+//   h(tag, attrs = {}, ...children) -> HTMLElement
+//       A new HTML element. `attrs` is a plain object: a key "on<Event>" with a function adds
+//       that event's listener (onClick -> "click"); "dataset" is an object copied into
+//       element.dataset; "text" sets textContent (never parsed as markup); any other key is an
+//       attribute, its value as a string, `true` as an empty attribute; null, undefined and
+//       false leave it out. `children` are nodes, strings, numbers or (nested) arrays of them;
+//       null, undefined and false are skipped; strings become text nodes, never markup.
+//   s(tag, attrs = {}, ...children) -> SVGElement
+//       The same for an SVG element (in the SVG namespace): s("circle", {cx: 5, cy: 5, r: 4}).
+//   append(element, children) -> element
+//       Appends `children` (one array, as h() takes them) to `element`; returns `element`.
+//   replace(element, ...children) -> element
+//       Removes every child of `element`, then appends `children`; returns `element`.
+//   ago(iso) -> string
+//       An ISO timestamp as people read it: "just now", "3 min ago", "2 h ago", else the date;
+//       text that is no time comes back as given.
+//   capitalize(text) -> string
+//       `text` with its first letter upper case ("" for an empty or missing text).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 

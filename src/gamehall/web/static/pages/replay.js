@@ -1,9 +1,9 @@
 // The replay page: step through a stored game, move by move (buttons or arrow keys), and
 // download its record.
 
-import { getJSON } from "./api.js";
-import { h, replace } from "./dom.js";
-import { boardModule, failure, loading, page, seatName, titleOf } from "./shared.js";
+import { getJSON } from "../lib/api.js";
+import { h, replace } from "../dom.js";
+import { boardModule, failure, loading, page, seatName, titleOf } from "../lib/shared.js";
 
 export function replayPage(id) {
   const body = h("div", { class: "replay-page" }, loading());

@@ -2,9 +2,9 @@
 // and the results by seat, then recent games linking to their replay (and review). And the
 // leaderboard of a game (/leaderboard/GAME).
 
-import { getJSON } from "./api.js";
-import { ago, append, capitalize, h, replace, s } from "./dom.js";
-import { playerLink } from "./hall.js";
+import { getJSON } from "../lib/api.js";
+import { ago, append, capitalize, h, replace, s } from "../dom.js";
+import { playerLink } from "../lib/hall.js";
 
 const PLOT = { width: 320, height: 120, pad: 34 };
 

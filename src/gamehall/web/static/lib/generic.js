@@ -2,7 +2,7 @@
 // actions (the server's legal items) as buttons by their text. Every game plays in the browser
 // through this, from the protocol alone.
 
-import { h, replace } from "./dom.js";
+import { h, replace } from "../dom.js";
 
 export class GenericBoard {
   constructor({ onMove = () => {} } = {}) {

@@ -2,9 +2,9 @@
 // picture of a real position drawn by the game's own board, how long a game takes, a way to learn
 // it), a form to start one, and the games this browser plays.
 
-import { getJSON, meta, postJSON } from "./api.js";
-import { ago, capitalize, h, replace } from "./dom.js";
-import { boardModule, failure, loading, modeName, navigate, notify, page, resultText, seatName, titleOf } from "./shared.js";
+import { getJSON, meta, postJSON } from "../lib/api.js";
+import { ago, capitalize, h, replace } from "../dom.js";
+import { boardModule, failure, loading, modeName, navigate, notify, page, resultText, seatName, titleOf } from "../lib/shared.js";
 
 export function homePage() {
   const cards = h("div", { class: "new-games" }, loading());

@@ -2,7 +2,7 @@
 // board modules, page frames, messages to the user and names. Nothing here names a game.
 
 import { meta } from "./api.js";
-import { capitalize, h, replace } from "./dom.js";
+import { capitalize, h, replace } from "../dom.js";
 import { GenericBoard } from "./generic.js";
 
 export const app = document.getElementById("app");

@@ -5,14 +5,14 @@
 // between rounds, the end. Everything about a game is the board module's; the page itself is
 // generic. The moves can be stepped through while the game goes on ("Back to live" returns).
 
-import { absolute, getJSON, postJSON } from "./api.js";
-import { append, h, replace } from "./dom.js";
-import { LiveGame } from "./live.js";
+import { absolute, getJSON, postJSON } from "../lib/api.js";
+import { append, h, replace } from "../dom.js";
+import { LiveGame } from "../lib/live.js";
 import { openCreated } from "./home.js";
-import { TurnAlert } from "./alert.js";
-import { playerLink } from "./hall.js";
-import { ChatPanel, Clocks, clockText, isLow, roomButtons } from "./room.js";
-import { GameAssist } from "./assist.js";
+import { TurnAlert } from "../lib/alert.js";
+import { playerLink } from "../lib/hall.js";
+import { ChatPanel, Clocks, clockText, isLow, roomButtons } from "../lib/room.js";
+import { GameAssist } from "../lib/assist.js";
 import {
   app,
   boardModule,
@@ -27,7 +27,7 @@ import {
   seatName,
   setPreference,
   titleOf,
-} from "./shared.js";
+} from "../lib/shared.js";
 
 export function gamePage(id) {
   const params = new URLSearchParams(location.search);

@@ -2,7 +2,7 @@
 // takebacks, claiming the win after the opponent left) and the chat. Nothing here names a game.
 // Chat lines are always put in the page as text (textContent), never as markup.
 
-import { h, replace } from "./dom.js";
+import { h, replace } from "../dom.js";
 
 /** A clock's time as people read it: 4:05, 0:09.3 under ten seconds, 2d 3h for days. */
 export function clockText(ms) {

@@ -9,8 +9,8 @@
 // `kit` is what the app lends its pages: page, loading, failure, notify, navigate, boardModule,
 // titleOf, seatName.
 
-import { getJSON, postJSON } from "./api.js";
-import { h, replace, s } from "./dom.js";
+import { getJSON, postJSON } from "../lib/api.js";
+import { h, replace, s } from "../dom.js";
 
 const POLL = 700;
 const VERDICTS = ["best", "good", "inaccuracy", "mistake", "blunder"];

@@ -6,9 +6,9 @@
 // `kit` is what the app lends its pages: page, loading, failure, notify, navigate, boardModule,
 // titleOf, seatName.
 
-import { getJSON, meta, postJSON } from "./api.js";
-import { h, replace } from "./dom.js";
-import { Thinking } from "./assist.js";
+import { getJSON, meta, postJSON } from "../lib/api.js";
+import { h, replace } from "../dom.js";
+import { Thinking } from "../lib/assist.js";
 
 export function puzzlesPage(game, kit) {
   const { page, loading, failure, notify, boardModule, titleOf, seatName } = kit;

@@ -1,10 +1,10 @@
 // The lobby (/lobby): quick pairing, open seeks to accept with one click, a form to make one,
-// the live games to watch; all kept up to date over the lobby WebSocket (hall.js).
+// the live games to watch; all kept up to date over the lobby WebSocket (lib/hall.js).
 
-import { api, postJSON } from "./api.js";
-import { h, replace } from "./dom.js";
-import { LobbySocket, accountPanel, me, onMe, playerLink } from "./hall.js";
-import { Clocks, clockText as timeText } from "./room.js";
+import { api, postJSON } from "../lib/api.js";
+import { h, replace } from "../dom.js";
+import { LobbySocket, accountPanel, me, onMe, playerLink } from "../lib/hall.js";
+import { Clocks, clockText as timeText } from "../lib/room.js";
 
 function clockText(clock) {
   if (!clock) return "untimed";

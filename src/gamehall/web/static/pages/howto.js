@@ -2,10 +2,10 @@
 // game's own board) and the complete rules, per game. The server sends the page's parts; the
 // diagrams' positions live in the game's package.
 
-import { ApiError, getJSON } from "./api.js";
-import { h, replace } from "./dom.js";
-import { renderMarkdown } from "./markdown.js";
-import { GAMES, boardModule, failure, loading, page, seatName, titleOf } from "./shared.js";
+import { ApiError, getJSON } from "../lib/api.js";
+import { h, replace } from "../dom.js";
+import { renderMarkdown } from "../lib/markdown.js";
+import { GAMES, boardModule, failure, loading, page, seatName, titleOf } from "../lib/shared.js";
 
 export function howToPage(game) {
   const article = h("article", { class: "panel rules howto" }, loading());

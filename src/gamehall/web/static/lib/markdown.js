@@ -1,7 +1,7 @@
 // A small markdown subset for the rules pages: headings, paragraphs, lists (nested by indent),
 // fenced code, inline code, bold, italics and links. Text is escaped, never parsed as HTML.
 
-import { h } from "./dom.js";
+import { h } from "../dom.js";
 
 /** Inline markup inside one block of text: `code`, **bold**, *italic*, [text](url). */
 export function inline(text) {

@@ -3,7 +3,7 @@
 // ({ page, failure, loading, notify, navigate, titleOf, GAMES }), so this module stands alone.
 
 import { api, getJSON, postJSON } from "./api.js";
-import { h, replace } from "./dom.js";
+import { h, replace } from "../dom.js";
 
 let mePromise = null;
 const listeners = new Set();

@@ -6,7 +6,7 @@
 // the side column, and calls update(state) with every state message.
 
 import { postJSON } from "./api.js";
-import { capitalize, h, replace } from "./dom.js";
+import { capitalize, h, replace } from "../dom.js";
 
 /** How long a wait may last before the page shows that something is happening. */
 export const THINKING_DELAY = 500;
