@@ -1,25 +1,25 @@
-"""Every game as a PettingZoo AEC environment passes PettingZoo's own checkers."""
+"""Every game as a PettingZoo AEC environment passes PettingZoo's own checkers (run through the
+shipped kit, gamehall.testing.research, as ``gamehall check-game`` runs them)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from adapter_cases import RESEARCH_CASES
 
 from gamehall.adapters.pettingzoo import env, raw_env
 from gamehall.core import find_game
-
-CASES = [("akros", {}), ("acadmu", {}), ("acadmu", {"episode": "round"})]
-
-
-@pytest.mark.parametrize(("name", "options"), CASES)
-def test_api_test_passes(name, options):
-    api_test(env(name, **options), num_cycles=200)
+from gamehall.testing.research import pettingzoo_api_test, pettingzoo_seed_test
 
 
-@pytest.mark.parametrize(("name", "options"), CASES)
-def test_seed_test_passes(name, options):
-    seed_test(lambda: env(name, **options), num_cycles=200)
+@pytest.mark.parametrize(("name", "episode"), RESEARCH_CASES)
+def test_api_test_passes(name, episode):
+    pettingzoo_api_test(name, episode)
+
+
+@pytest.mark.parametrize(("name", "episode"), RESEARCH_CASES)
+def test_seed_test_passes(name, episode):
+    pettingzoo_seed_test(name, episode)
 
 
 def test_max_cycles_test_does_not_apply():

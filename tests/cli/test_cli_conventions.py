@@ -65,6 +65,7 @@ def test_every_command_on_a_position_takes_variant_and_board(capsys, command):
         "analyze",
         "compare-boards",
         "tournament",
+        "check-game",
     ],
 )
 def test_every_command_that_prints_a_result_has_json(capsys, command):

@@ -2,6 +2,8 @@
 
 Games are found only through the registry, so a new game is covered as soon as it registers; a
 game whose plugin does not load fails ``test_every_installed_game_loads`` rather than vanishing.
+The suite is the shipped one (:class:`gamehall.testing.GameConformance`), the same a game's
+author runs on their game.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from gamehall.core import (
     game_names,
 )
 from gamehall.core.registry import ENTRY_POINT_GROUP
-from tests.core.conformance import GameConformance
+from gamehall.testing import GameConformance
 
 
 def test_the_registry_has_acadmu():
@@ -40,13 +42,13 @@ def test_every_installed_game_loads():
     assert installed <= set(game_names())
 
 
-@pytest.fixture(params=game_names())
-def name(request: pytest.FixtureRequest) -> str:
-    return request.param
-
-
 class TestEveryRegisteredGame(GameConformance):
-    """The conformance suite (tests/core/conformance.py) for each game registered at collection."""
+    """The conformance suite (gamehall.testing) for each game registered at collection, its
+    golden playthrough included where it declares one."""
+
+    @pytest.fixture(params=game_names())
+    def name(self, request: pytest.FixtureRequest) -> str:
+        return request.param
 
 
 def test_variant_text_round_trips():
@@ -116,32 +118,3 @@ def test_errors_are_value_errors():
     for error in (IllegalActionError, InvalidOptionError, RecordError, UnknownGameError):
         assert issubclass(error, GamehallError)
         assert issubclass(error, ValueError)
-
-
-def test_action_parts_are_json_and_tell_legal_actions_apart():
-    """Boards build moves from the parts: each legal action's parts are JSON-ready, have a
-    kind, and no two legal actions of a position share their parts."""
-    import json
-    import random
-
-    from gamehall.core import game_names
-
-    for name in game_names():
-        game = find_game(name)
-        rng = random.Random(1)
-        for _ in range(3):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state = state.apply_trusted(state.sample_chance(rng))
-                    continue
-                seen = set()
-                for action in state.legal_actions():
-                    parts = game.action_parts(action)
-                    assert isinstance(parts, dict)
-                    if parts:
-                        assert "kind" in parts
-                    seen.add(json.dumps(parts, sort_keys=True))
-                if any(game.action_parts(a) for a in state.legal_actions()):
-                    assert len(seen) == len(state.legal_actions()), (name, str(state))
-                state = state.apply_trusted(rng.choice(state.legal_actions()))

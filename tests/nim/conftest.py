@@ -1,4 +1,5 @@
-"""The ``nim`` fixture: Nim registered for the test, and taken away after it."""
+"""The ``nim`` and ``fixed_nim`` fixtures: a game registered for the test, and taken away after
+it."""
 
 from __future__ import annotations
 
@@ -6,14 +7,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from gamehall.core import GamePlugin, register_plugin, unregister_plugin
-from tests.nim.plugin import PLUGIN
+from gamehall.core import GamePlugin
+from gamehall.testing import registered
+from tests.nim.plugin import FIXED, PLUGIN
 
 
 @pytest.fixture
 def nim() -> Iterator[GamePlugin]:
-    register_plugin(PLUGIN)
-    try:
+    with registered(PLUGIN):
         yield PLUGIN
-    finally:
-        unregister_plugin(PLUGIN.name)
+
+
+@pytest.fixture
+def fixed_nim() -> Iterator[GamePlugin]:
+    with registered(FIXED):
+        yield FIXED

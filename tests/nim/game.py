@@ -241,3 +241,19 @@ class NimState(State):
     def __str__(self) -> str:
         heaps = ",".join("?" if h is UNDEALT else str(h) for h in self.heaps)
         return f"{heaps} {PLAYER_LETTERS[self.to_move]}"
+
+
+class FixedNim(NimGame):
+    """Nim without chance: heap ``i`` starts with ``i`` objects (at most ``max_heap``), so
+    ``1,2,3 f`` with the default options. A deterministic game, as OpenSpiel's alpha-beta
+    wants one; with an even nim-sum (1 ^ 2 ^ 3 = 0) the first player loses."""
+
+    name: ClassVar[str] = "fixed_nim"
+    title: ClassVar[str] = "Fixed Nim"
+
+    @property
+    def start(self) -> tuple[int, ...]:
+        return tuple(min(heap, self.max_heap) for heap in range(1, self.heaps + 1))
+
+    def new_initial_state(self) -> NimState:
+        return NimState(self, self.start, FIRST)

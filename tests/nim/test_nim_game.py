@@ -1,4 +1,5 @@
-"""Nim's rules, and the conformance suite run on it (with Nim registered by the fixture)."""
+"""Nim's rules, and the shipped conformance suite run on it and on Fixed Nim (registered by the
+suite for each test, as a game's author's suite does)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,22 @@ from gamehall.core import (
     find_game,
     game_names,
 )
-from tests.core.conformance import GameConformance, check_state
-from tests.nim.game import Deal, NimGame, Take
+from gamehall.testing import GameConformance, check_state
+from tests.nim.game import Deal, FixedNim, NimGame, Take
+from tests.nim.plugin import FIXED, PLUGIN
 
 
 class TestNimConforms(GameConformance):
-    """The same suite test_core_protocol runs over the installed games."""
+    """The same suite test_core_protocol runs over the installed games, golden playthrough
+    (tests/nim/playthroughs.txt) and declared facts included."""
 
-    @pytest.fixture
-    def name(self, nim) -> str:
-        return nim.name
+    game = PLUGIN
+
+
+class TestFixedNimConforms(GameConformance):
+    """A game without chance and without a playthrough passes the same suite."""
+
+    game = FIXED
 
 
 def test_the_fixture_registers_nim_only_for_the_test(nim):
@@ -93,3 +100,11 @@ def test_options_change_the_game():
     state = game.deal(1)
     check_state(game, state)
     assert len(state.heaps) == 2 and all(1 <= h <= 2 for h in state.heaps)
+
+
+def test_fixed_nim_starts_dealt_and_never_meets_chance(fixed_nim):
+    game = find_game("fixed_nim", heaps=4)
+    assert isinstance(game, FixedNim)
+    state = game.new_initial_state()
+    assert str(state) == "1,2,3,4 f" and state.current_player == 0
+    assert str(find_game("fixed_nim", max_heap=2).new_initial_state()) == "1,2,2 f"

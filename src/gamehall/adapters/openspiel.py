@@ -11,18 +11,20 @@
         else:
             state.apply_action(state.legal_actions()[0])
 
-Declared facts: sequential, explicit chance, perfect information, zero-sum, terminal rewards;
-``num_distinct_actions`` is the game's dense action count; the return range, the largest chance
-node and the longest game come from the game's plugin (``facts``). Chance is explicit and every
-chance node lists its outcomes exactly: a chance node too big to list (a pour of many two-faced discs) is played
-as the game's small steps (its plugin's ``chance_steps``: a disc at a time, each face 1/2), and
-the engine's aggregate outcome is composed when the last step is taken. Chance action ids are
-positions in the outcome list of the node (or step). Observation tensors are the game's encoding
-(its plugin's ``encoding``); the information state is the public history. Parameters: the game's
-plain options (bool, int, text and choice kinds), ``episode`` (``game``, or one of the
-game's episodes, e.g. a single ``round`` of a match) and ``deal`` (the seed of an episode's random start:
-OpenSpiel's initial state is always the same one). Serialization is OpenSpiel's own (the action
-history), so ``pyspiel.serialize_game_and_state`` round-trips.
+Declared facts: sequential, perfect information, terminal rewards; ``num_distinct_actions`` is
+the game's dense action count; the chance mode, the utility, the return range, the largest
+chance node and the longest game come from the game's plugin (``facts``), read, never guessed:
+a game whose facts list no chance outcome is ``DETERMINISTIC`` (so OpenSpiel's alpha-beta takes
+it), any other ``EXPLICIT_STOCHASTIC``; zero-sum unless the facts say otherwise. Every chance
+node lists its outcomes exactly: a chance node too big to list (a pour of many two-faced discs)
+is played as the game's small steps (its plugin's ``chance_steps``: a disc at a time, each face
+1/2), and the engine's aggregate outcome is composed when the last step is taken. Chance action
+ids are positions in the outcome list of the node (or step). Observation tensors are the game's
+encoding (its plugin's ``encoding``); the information state is the public history. Parameters:
+the game's plain options (bool, int, text and choice kinds), ``episode`` (``game``, or one of
+the game's episodes, e.g. a single ``round`` of a match) and ``deal`` (the seed of an episode's
+random start: OpenSpiel's initial state is always the same one). Serialization is OpenSpiel's
+own (the action history), so ``pyspiel.serialize_game_and_state`` round-trips.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from gamehall.adapters._common import MATCH, Research
 from gamehall.core import Action, GamehallError, State, game_class, game_names
+from gamehall.core.encoding import GameFacts
 
 PREFIX = "python_gamehall_"
 _PLAIN_KINDS = ("bool", "int", "str", "choice")
@@ -50,15 +53,22 @@ def _parameters(name: str) -> dict[str, Any]:
     return specs
 
 
-def _game_type(name: str) -> pyspiel.GameType:
+def _game_type(name: str, facts: GameFacts) -> pyspiel.GameType:
+    """The game's OpenSpiel type, its chance mode and utility read from its declared facts
+    (registration declares those of the default options; each loaded game, its own)."""
     title = game_class(name).title
+    kinds = pyspiel.GameType
     return pyspiel.GameType(
         short_name=PREFIX + name,
         long_name=f"Python gamehall {title}",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        dynamics=kinds.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            kinds.ChanceMode.DETERMINISTIC
+            if facts.deterministic
+            else kinds.ChanceMode.EXPLICIT_STOCHASTIC
+        ),
+        information=kinds.Information.PERFECT_INFORMATION,
+        utility=kinds.Utility.ZERO_SUM if facts.zero_sum else kinds.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=len(game_class(name).player_names),
         min_num_players=len(game_class(name).player_names),
@@ -92,10 +102,10 @@ class GamehallGame(pyspiel.Game):
             num_players=game.num_players,
             min_utility=facts.min_return,
             max_utility=facts.max_return,
-            utility_sum=0.0,
+            utility_sum=0.0 if facts.zero_sum else None,
             max_game_length=facts.max_game_length,
         )
-        super().__init__(_game_type(self.game_name), info, params or {})
+        super().__init__(_game_type(self.game_name, facts), info, params or {})
         self.steps = steps
         self.deal = int(deal)
 
@@ -242,13 +252,13 @@ def register_all() -> list[str]:
     known = set(pyspiel.registered_names())
     for name in game_names():
         try:
-            Research.of(name)
+            research = Research.of(name)
         except GamehallError:
             continue
         short = PREFIX + name
         if short not in known:
             cls = type(f"Gamehall_{name}", (GamehallGame,), {"game_name": name})
-            pyspiel.register_game(_game_type(name), cls)
+            pyspiel.register_game(_game_type(name, research.facts), cls)
         registered.append(short)
     return registered
 

@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from gamehall.ai import LEVELS, make_agent
 from gamehall.cli.analysis import register as register_analysis
+from gamehall.cli.check import register as register_check
 from gamehall.cli.exact import register as register_exact
 from gamehall.cli.human import LinePlay, QuitGame
 from gamehall.cli.options import BoardOption, VariantOption, build_game, seat_flags
@@ -42,6 +43,7 @@ app = typer.Typer(
 register_analysis(app)
 register_exact(app)
 register_tui(app)
+register_check(app)
 console = Console()
 err_console = Console(stderr=True)
 

@@ -14,7 +14,7 @@ from gamehall.core.errors import (
 from gamehall.core.game import CHANCE, TERMINAL, Action, Game, Option, Outcome, State
 from gamehall.core.metrics import Collector
 from gamehall.core.play import PlayedGame, play_game
-from gamehall.core.plugin import Diagram, GamePlugin
+from gamehall.core.plugin import Diagram, GamePlugin, Playthrough, Playthroughs
 from gamehall.core.record import Record, make_record
 from gamehall.core.registry import (
     find_game,
@@ -46,6 +46,8 @@ __all__ = [
     "Option",
     "Outcome",
     "PlayedGame",
+    "Playthrough",
+    "Playthroughs",
     "Record",
     "RecordError",
     "Solution",

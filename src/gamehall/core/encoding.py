@@ -45,8 +45,14 @@ class GameFacts:
     min_return: float
     max_return: float
     max_chance_outcomes: int
+    """0 for a game without chance (OpenSpiel's deterministic chance mode)."""
     max_game_length: int
     zero_sum: bool = True
+
+    @property
+    def deterministic(self) -> bool:
+        """No chance node ever comes up (OpenSpiel: ``ChanceMode.DETERMINISTIC``)."""
+        return self.max_chance_outcomes == 0
 
 
 class ChanceSteps(Protocol):

@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar, Final, Literal
 
 from gamehall.core.errors import (
@@ -329,9 +330,32 @@ class Game(ABC):
 
 
 class State(ABC):
-    """An immutable, hashable game state. Subclasses must be frozen value objects."""
+    """An immutable, hashable game state. Subclasses must be frozen value objects.
+
+    ``current_player`` is read as an attribute everywhere (``state.current_player == TERMINAL``),
+    so a subclass must define it as a property (or a ``functools.cached_property``): written as
+    a plain method, the bound method would never equal a player id and a finished game would
+    report that it is not over. A subclass that does otherwise is refused when it is defined.
+    """
 
     game: Game
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The nearest definition in the class's MRO, the one attribute access would find.
+        owner = next(klass for klass in cls.__mro__ if "current_player" in klass.__dict__)
+        found = owner.__dict__["current_player"]
+        if not isinstance(found, property | cached_property):
+            where = (
+                cls.__qualname__
+                if owner is cls
+                else f"{cls.__qualname__} (from {owner.__qualname__})"
+            )
+            raise TypeError(
+                f"{where}.current_player must be a property (@property or @cached_property), "
+                f"not a {type(found).__name__}: the protocol reads it as an attribute "
+                "(state.current_player == TERMINAL)"
+            )
 
     @property
     @abstractmethod

@@ -9,7 +9,8 @@ Each game is one package under ``gamehall.games`` (or anywhere else) that names 
 The record holds the game class and, optionally, the game's own parts that generic layers use
 when they are there and do without when they are not: an exact solver, computer-level overrides,
 a self-play metrics collector, report sections, a terminal view, a board for the full-screen
-terminal app, a web board module, the player-facing rules text, and for research: a compiled
+terminal app, a web board module, the player-facing rules text, its golden playthroughs (what
+``gamehall check-game`` and :mod:`gamehall.testing` compare against), and for research: a compiled
 simulator, an observation encoding, chance as small listable steps, and named episodes. Heavy or
 front-end parts are named by import path (``"module:attr"``)
 and loaded only when asked for, so listing games imports no solver and no terminal library.
@@ -225,13 +226,34 @@ def parse_page(text: str, where: str = "page") -> list[str | Diagram]:
 
 
 @dataclass(frozen=True)
+class Playthrough:
+    """One seeded random game of a golden playthrough file: the seed and the game's options."""
+
+    seed: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Playthroughs:
+    """A game's golden playthroughs (OpenSpiel's playthrough files): a text file in the game's
+    package recording seeded random ``games`` state by state, so any change of behaviour shows
+    as a diff. ``gamehall check-game NAME`` plays them again and compares; ``--regen`` writes
+    the file (:mod:`gamehall.testing.playthrough`)."""
+
+    file: str
+    """The file's path inside the game's package, e.g. ``"playthroughs.txt"``."""
+    games: tuple[Playthrough, ...] = (Playthrough(1), Playthrough(2))
+
+
+@dataclass(frozen=True)
 class GamePlugin:
     """One game's plugin record (see the module docstring).
 
     ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal``,
     ``estimate_position``, ``simulator``, ``encoding``, ``chance_steps``, ``facts`` and
     ``episodes`` are import paths; ``board_module``, ``rules_text`` and ``starter_puzzles`` are
-    files inside the game's package; ``judgement`` is a value. Each is optional.
+    files inside the game's package; ``judgement`` and ``playthrough`` are values. Each is
+    optional.
     """
 
     game: type[Game]
@@ -290,7 +312,6 @@ class GamePlugin:
     """A real position that shows what the game looks like (the home page's picture)."""
     duration: str = ""
     """How long a game takes, for people choosing one (e.g. "about 15 minutes")."""
-    """Markdown in the package: the rules for players."""
     starter_puzzles: str | None = None
     """JSON Lines in the package: a few puzzles (as ``gamehall puzzles generate`` stores them,
     :mod:`gamehall.analysis.puzzles`) offered beside the user's own, so a fresh install has
@@ -299,7 +320,12 @@ class GamePlugin:
     """JSON in the package: ``{"ratings": {level: rating}, ...}``, the computer levels' fixed
     ratings on the hall's Glicko-2 scale, estimated by ``bench/level_ratings.py`` with the
     tournament tool (data, never computed when asked for)."""
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    playthrough: Playthroughs | None = None
+    """The game's golden playthroughs: a file in the package and the seeded games it records
+    (optional: a game without one is still checked by everything else)."""
+    # Each record its own (init=False: a copy made with dataclasses.replace starts empty rather
+    # than sharing, and answering with, the parts its original loaded).
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -365,6 +391,10 @@ class GamePlugin:
         entry = resources.files(self.package).joinpath(path)
         return entry.read_text(encoding="utf-8") if entry.is_file() else None
 
+    def playthrough_text(self) -> str | None:
+        """The golden playthrough file's text (None if the game declares none or it is missing)."""
+        return self.resource_text(self.playthrough.file if self.playthrough else None)
+
     def board_source(self) -> str | None:
         """The web board module's JavaScript source, if the game has one."""
         return self.resource_text(self.board_module)
@@ -408,6 +438,8 @@ __all__ = [
     "Diagram",
     "EpisodeStart",
     "GamePlugin",
+    "Playthrough",
+    "Playthroughs",
     "Ref",
     "ReportBuilder",
     "ReportHook",

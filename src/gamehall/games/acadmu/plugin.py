@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
-from gamehall.core.plugin import Diagram, GamePlugin
+from gamehall.core.plugin import Diagram, GamePlugin, Playthrough, Playthroughs
 from gamehall.games.acadmu.game import AcadmuGame
 from gamehall.games.acadmu.judgement import JUDGEMENT
+
+# A small disc set (9 discs a side), so a whole match of a few rounds stays short.
+NINE_DISCS = "RT:BS,RS:BC,RC:BT,BT:YS,BS:YC,BC:YT,YT:RS,YS:RC,YC:RT"
 
 PLUGIN = GamePlugin(
     game=AcadmuGame,
@@ -45,4 +48,15 @@ PLUGIN = GamePlugin(
         "(choose a lower target for a shorter match)."
     ),
     level_ratings="level_ratings.json",  # bench/level_ratings.py
+    # gamehall check-game acadmu checks it; --regen rewrites it after a deliberate change
+    playthrough=Playthroughs(
+        "playthroughs.txt",
+        (
+            Playthrough(1, {"discs": NINE_DISCS, "target": 3}),
+            Playthrough(
+                2, {"discs": NINE_DISCS, "target": 2, "shape_capture_takes_one_if_last": True}
+            ),
+            Playthrough(3, {"target": 1}),
+        ),
+    ),
 )

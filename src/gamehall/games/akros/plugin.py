@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gamehall.core.plugin import Diagram, GamePlugin
+from gamehall.core.plugin import Diagram, GamePlugin, Playthrough, Playthroughs
 from gamehall.games.akros.game import AkrosGame
 from gamehall.games.akros.judgement import JUDGEMENT
 
@@ -38,4 +38,6 @@ PLUGIN = GamePlugin(
     ),
     duration="About 10 to 15 minutes: nine turns of a draft and two placements.",
     level_ratings="level_ratings.json",  # bench/level_ratings.py
+    # gamehall check-game akros checks it; --regen rewrites it after a deliberate change
+    playthrough=Playthroughs("playthroughs.txt", (Playthrough(1), Playthrough(2))),
 )
