@@ -5,16 +5,36 @@ reads the spectators' room, so spectators never talk to the players during a gam
 stored with the game (:meth:`gamehall.store.Store.add_chat`), at most :data:`CHAT_LENGTH`
 characters of plain text (clients show them as text, never as markup), and each browser may send
 a burst of ``chat_burst`` messages, then ``chat_per_second`` (settings of the server,
-:mod:`gamehall.web.base.settings`, counted by the hub's per-client rate table); a game's chat holds
-at most :data:`CHAT_STORED` messages. Each player can turn the chat off
-in their page (a preference of the page).
+:mod:`gamehall.web.base.settings`, counted per client by :class:`Chats`); a game's chat holds
+at most :data:`CHAT_STORED` messages. Each player can turn the chat off in their page (a
+preference of the page).
+
+:class:`Chats` is the hub's chat: it stores a message (the bus is told in the transaction that
+stores it, so the other processes of a hall tell their clients in its room), tells the writer's
+room here, and gives a client that says hello its room's last :data:`CHAT_HISTORY` messages.
 """
 
 from __future__ import annotations
 
+import logging
 import unicodedata
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from gamehall.protocol import ErrorCode, ProtocolError
+from gamehall.protocol import ChatLine, ChatMessage, ErrorCode, ProtocolError
+from gamehall.store.bus import Bus, Event
+from gamehall.store.rows import ChatRow
+from gamehall.web.base.limits import RateTable
+from gamehall.web.base.settings import Settings
+from gamehall.web.play import conduct
+from gamehall.web.play.connection import Connection
+from gamehall.web.play.live import LiveGame
+from gamehall.web.play.pools import Run
+
+if TYPE_CHECKING:  # the store is built by the transport layer and injected
+    from gamehall.store.db import Store
+
+log = logging.getLogger("gamehall.web")
 
 CHAT_LENGTH = 300
 """The longest chat message, in characters."""
@@ -59,6 +79,107 @@ def clean(text: str) -> str:
     return "".join(out)
 
 
+class Chats:
+    """The chat of every game in play: its messages stored, told to their room, and recalled."""
+
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus,
+        settings: Settings,
+        *,
+        db: Run,
+        seconds: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.bus = bus
+        self.settings = settings
+        self._db = db
+        self._rates = RateTable(settings.chat_per_second, settings.chat_burst, clock=seconds)
+
+    async def say(
+        self, live: LiveGame, connection: Connection, text: str, *, most: int = CHAT_STORED
+    ) -> None:
+        """Store a chat message and tell the writer's room (the game's chat holds ``most``)."""
+        line = clean(text)
+        if not self._rates.take(connection.client):
+            burst, rate = self.settings.chat_burst, self.settings.chat_per_second
+            raise ProtocolError(
+                ErrorCode.CHAT_TOO_FAST,
+                f"at most {burst} chat messages at once and {rate:g} a second after "
+                "(limits chat_burst, chat_per_second): wait a few seconds",
+            )
+        room = room_of(connection.seats)
+        seat = None
+        if connection.seats:
+            player = live.state.current_player
+            seat = conduct.acting_seat(connection.seats, player if player >= 0 else None)
+
+        def notify(row: ChatRow) -> str | None:  # the other processes' clients, on PostgreSQL
+            return self.bus.in_transaction(self._event(live, row))
+
+        try:
+            row = await self._db(self.store.add_chat, live.id, room, seat, line, most, notify)
+        except Exception as error:
+            log.exception("cannot store a chat message of %s", live.id)
+            raise ProtocolError(
+                ErrorCode.STORE_ERROR, f"the message could not be stored: {error}"
+            ) from None
+        if row is None:
+            raise ProtocolError(
+                ErrorCode.BAD_CHAT,
+                f"this game's chat holds its {most} messages already; it takes no more",
+            )
+        message = ChatMessage(room=room, lines=[chat_line(live, row)])  # type: ignore[arg-type]
+        text_out = message.model_dump_json()
+        for other in list(live.connections):
+            if room_of(other.seats) == room:
+                other.send(text_out)
+
+    def _event(self, live: LiveGame, row: ChatRow) -> Event:
+        return self.bus.event(
+            "chat",
+            live.id,
+            number=row.number,
+            room=row.room,
+            seat=row.seat,
+            text=row.text,
+            at=row.at,
+        )
+
+    def tell(self, live: LiveGame, event: Event) -> None:
+        """A chat message stored through another process: tell the clients in its room here."""
+        try:
+            row = ChatRow(
+                int(event["number"]),
+                str(event["room"]),
+                None if event.get("seat") is None else int(event["seat"]),
+                str(event["text"]),
+                str(event["at"]),
+            )
+            message = ChatMessage(room=row.room, lines=[chat_line(live, row)])  # type: ignore[arg-type]
+        except (KeyError, TypeError, ValueError, IndexError):
+            log.error("a malformed chat event for %s", live.id)
+            return
+        text = message.model_dump_json()
+        for other in list(live.connections):
+            if room_of(other.seats) == row.room:
+                other.send(text)
+
+    async def send_history(self, live: LiveGame, connection: Connection) -> None:
+        """Send a client its room's last messages."""
+        room = room_of(connection.seats)
+        rows = await self._db(self.store.chat, live.id, room, CHAT_HISTORY)
+        lines = [chat_line(live, row) for row in rows]
+        connection.send(ChatMessage(room=room, lines=lines))  # type: ignore[arg-type]
+
+
+def chat_line(live: LiveGame, row: ChatRow) -> ChatLine:
+    """A stored message as the protocol shows it, with its writer's seat name."""
+    name = live.game.player_names[row.seat] if row.seat is not None else "spectator"
+    return ChatLine(number=row.number, seat=row.seat, name=name, text=row.text, at=row.at)
+
+
 __all__ = [
     "CHAT_BURST",
     "CHAT_HISTORY",
@@ -67,6 +188,8 @@ __all__ = [
     "CHAT_WINDOW_MS",
     "PLAYERS",
     "SPECTATORS",
+    "Chats",
+    "chat_line",
     "clean",
     "room_of",
 ]

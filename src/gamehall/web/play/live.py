@@ -1,40 +1,33 @@
-"""A game in play and the clients connected to it.
+"""A game in play: its stored row, what its log comes to, its pause, seats and clients.
 
 A :class:`LiveGame` holds a game's stored row, what its stored log comes to
-(:class:`~gamehall.web.play.history.Played`: the state, the actions and who played each, an ending, a
-takeback offer, the clocks), a pause, which browsers hold its seats, and its :class:`Connection`
-objects; it makes the protocol's ``state`` and ``presence`` messages and tells every client. A
-connection writes to a :class:`Transport`, anything with ``send_text`` and ``close`` (a Starlette
-WebSocket, or a fake in the tests), so a live game runs without a web framework.
+(:class:`~gamehall.web.play.history.Played`: the state, the actions and who played each, an
+ending, a takeback offer, the clocks), a pause, which browsers hold its seats, and its
+:class:`~gamehall.web.play.connection.Connection` objects; it makes the protocol's ``state`` and
+``presence`` messages (written as text, :mod:`gamehall.web.play.messages`) and tells every client.
 
-State messages carry the action history as a delta: the game's actions after those the reader
-still has right (``since``: the actions it was sent that no takeback has undone since). A
-connection remembers the last version it was sent, so telling it of one action costs one
-action's text, whatever the game's length; a connection that has not said ``hello`` is told
-nothing until it does. The fields that change with presence and time (:data:`DYNAMIC`: seats,
-rematch, clocks, pause, takeback offer, absences, abortable) are written at each broadcast, once
-for every reader.
+State messages carry the action history as a delta: a connection remembers the last version it
+was sent, so telling it of one action costs one action's text, whatever the game's length; a
+connection that has not said ``hello`` is told nothing until it does. The fields that change with
+presence and time (:data:`~gamehall.web.play.messages.DYNAMIC`: seats, rematch, clocks, pause,
+takeback offer, absences, abortable) are written at each broadcast, once for every reader.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from pydantic import BaseModel
 from pydantic_core import to_json
 
 from gamehall.core import Game, GamehallError, Record, State, find_plugin, make_record
 from gamehall.protocol import (
     ClockInfo,
     ErrorCode,
-    LegalAction,
     ProtocolError,
     SeatInfo,
     StateMessage,
@@ -47,93 +40,12 @@ from gamehall.web.base.clock import (
     starting_clocks,
     time_left,
 )
-from gamehall.web.base.engine import legal_entries, parts_of, start_state
+from gamehall.web.base.engine import start_state
 from gamehall.web.base.position import Position
 from gamehall.web.play.conduct import leave_grace_ms
+from gamehall.web.play.connection import Connection, Transport
 from gamehall.web.play.history import Played
-
-SEND_QUEUE_LIMIT = 512
-"""A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
-
-
-class Transport(Protocol):
-    """Where a connection's messages go (a WebSocket)."""
-
-    async def send_text(self, data: str) -> None: ...
-
-    async def close(self, code: int = 1000) -> None: ...
-
-
-class Connection:
-    """One client of a game: the seats it holds and its outgoing queue.
-
-    Messages are queued and written by the connection's own task, so telling many clients never
-    waits on a slow one; one that falls :data:`SEND_QUEUE_LIMIT` messages behind is closed.
-    """
-
-    def __init__(
-        self,
-        transport: Transport,
-        seats: frozenset[int],
-        *,
-        identity: str | None = None,
-        address: str = "",
-    ) -> None:
-        self.transport = transport
-        self.seats = seats
-        self.identity = identity
-        """The key of the browser's identity (None: it has none), see gamehall.web.http.identity."""
-        self.address = address
-        self.version: int | None = None
-        """The last version this client was sent a state of (None: none yet, it has not said
-        hello); the next state carries the actions after those it still has right."""
-        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-        self.closed = False
-        self.rates: dict[str, object] = {}
-        """The connection's own rate buckets (see gamehall.web.base.limits), made by the hub."""
-        self.dropped = 0
-        """Messages dropped for being over the rate (the socket closes past a bound)."""
-        self.warned = False
-        """Whether this run of dropped messages was answered with ``over_limit`` already."""
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._pump())
-
-    def send(self, message: BaseModel | str) -> None:
-        """Queue a message (a protocol model, or its JSON text)."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.close(1013)  # try again later: it resyncs on reconnect
-            return
-        text = message if isinstance(message, str) else message.model_dump_json()
-        self.queue.put_nowait(text)
-
-    def close(self, code: int = 1000) -> None:
-        """Close the connection once what is queued has been sent (1008: it broke a limit)."""
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(code)
-
-    async def _pump(self) -> None:
-        try:
-            while True:
-                text = await self.queue.get()
-                if isinstance(text, int):
-                    with contextlib.suppress(Exception):
-                        await self.transport.close(code=text)
-                    return
-                await self.transport.send_text(text)
-        except Exception:  # the client went away; the receive loop notices and detaches
-            self.closed = True
-
-    async def stop(self) -> None:
-        self.closed = True
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+from gamehall.web.play.messages import Fixed, history_text, seat_infos, splice
 
 
 @dataclass
@@ -154,25 +66,6 @@ class Pause:
         """The seats that have gone on (through any process), told to a process that loads the
         game during the pause."""
         return set(self.seats - self.waiting)
-
-
-DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
-"""The state message's fields written when it is sent (they change with presence and time)."""
-HISTORY = ("since", "actions", "movers")
-"""The state message's history fields, a delta for each reader."""
-
-
-@dataclass(frozen=True)
-class _Base:
-    """What a game's state messages share within one version (see LiveGame._base)."""
-
-    version: int
-    static: dict[str, Any]
-    """StateMessage's fields from ``type`` to ``mode``, as plain data."""
-    head: str
-    """Their JSON, without the closing brace."""
-    legal: list[LegalAction]
-    legal_json: str
 
 
 class LiveGame:
@@ -218,10 +111,12 @@ class LiveGame:
         self.holders: dict[str, frozenset[int]] = {}
         """The seats each browser holds (identity key -> seat indices), as stored."""
         self.remote: dict[str, frozenset[int]] = {}
-        """The seats connected to other processes of the hall, by process (see the hub)."""
+        """The seats connected to other processes of the hall, by process (see
+        :mod:`gamehall.web.play.processes`)."""
         self.used = time.monotonic()
-        """When the game was last asked for (idle games leave memory, see the hub)."""
-        self._cached: _Base | None = None
+        """When the game was last asked for (idle games leave memory, see
+        :mod:`gamehall.web.play.memory`)."""
+        self._cached: Fixed | None = None
 
     @property
     def id(self) -> str:
@@ -372,6 +267,22 @@ class LiveGame:
             clocks[seat] = max(0, time_left(clocks[seat] or 0, now - self.turn_started))
         return clocks
 
+    def clocks_after(self, now: int, mover: int | None) -> list[int | None] | None:
+        """The clocks to store with an entry made at ``now``: a move by the seat whose clock
+        runs (``mover``) costs its time less the lag allowance and gains what the time control
+        gives; any other entry takes the running clock's time exactly."""
+        if self.clocks is None or self.control is None:
+            return None
+        clocks = list(self.clocks)
+        seat = self.running()
+        if seat is not None:
+            elapsed = now - self.turn_started
+            if seat == mover:
+                clocks[seat] = self.control.after_move(time_left(clocks[seat] or 0, elapsed))
+            else:
+                clocks[seat] = max(0, (clocks[seat] or 0) - elapsed)
+        return clocks
+
     def advance(self, entry: ActionRow, now: int, state: State | None = None) -> None:
         """Take a committed entry into memory (``state``: the state after a game action)."""
         self.played.apply(entry, checked=False, state=state)
@@ -505,61 +416,13 @@ class LiveGame:
         return infos
 
     # --- messages ---
-    #
-    # A state message is written as text, not built as a StateMessage model and serialised: the
-    # server makes one after every action and presence change, and validating what the server
-    # itself made cost more than the rest of the message. Its fields are plain data in the
-    # model's order, serialised by pydantic's own serialiser (pydantic_core.to_json), so the
-    # text is the one StateMessage.model_dump_json would write; the tests hold the two equal,
-    # and the REST answer (state_message) is still the validated model.
 
-    def _static(self) -> dict[str, Any]:
-        # The fields that do not change within a version (StateMessage's, type to mode).
-        state, game, played = self.state, self.game, self.played
-        ended = played.ended is not None
-        player = state.current_player if not ended else -1
-        last = None
-        if self.actions:
-            action = game.parse_action(self.actions[-1])
-            last = {"text": str(action), "mover": self.movers[-1], **parts_of(game, action)}
-        return {
-            "type": "state",
-            "version": self.version,
-            "game": game.name,
-            "rules_version": game.rules_version,
-            "id": self.id,
-            "position": str(state),
-            "view": state.view(),
-            "to_move": player if player >= 0 else None,
-            "to_move_name": state.player_name() if not ended else "nobody",
-            "last": last,
-            "over": played.over,
-            "outcome": played.outcome(),
-            "status": "finished" if played.over else "ongoing",
-            "mode": self.row.mode,
-        }
-
-    def _base(self) -> _Base:
-        # Made once per version: the static fields, their JSON (without the closing brace), the
-        # legal items and their JSON (each item's text is written once per game and action).
+    def _base(self) -> Fixed:
+        # Made once per version (see gamehall.web.play.messages).
         cached = self._cached
-        if cached is not None and cached.version == self.version:
-            return cached
-        static = self._static()
-        legal = (
-            legal_entries(self.game, self.state.legal_actions())
-            if static["to_move"] is not None
-            else []
-        )
-        head = to_json(static).decode()
-        self._cached = _Base(
-            self.version,
-            static,
-            head[:-1],
-            [item for item, _ in legal],
-            "[" + ",".join(text for _, text in legal) + "]",
-        )
-        return self._cached
+        if cached is None or cached.version != self.version:
+            cached = self._cached = Fixed.of(self.played, self.id, self.row.mode)
+        return cached
 
     def _clock(self, now: int) -> dict[str, Any] | None:
         clocks = self.clocks_at(now)
@@ -579,8 +442,8 @@ class LiveGame:
         return None if clock is None else ClockInfo(**clock)
 
     def tail(self, now: int) -> dict[str, Any]:
-        """The fields of the state message written when it is sent (:data:`DYNAMIC`, in the
-        message's order), as plain data."""
+        """The fields of the state message written when it is sent
+        (:data:`~gamehall.web.play.messages.DYNAMIC`, in the message's order), as plain data."""
         pause = None
         if self.pause is not None and not self.over:
             left = None if self.pause.until is None else max(0, self.pause.until - now)
@@ -629,13 +492,7 @@ class LiveGame:
         """:meth:`state_message` as JSON text, with the actions a reader who had version
         ``since`` does not have right."""
         head, legal = self._texts(now)
-        return _splice(head, self._history(since), you, legal)
-
-    def _history(self, since: int) -> str:
-        kept = self.played.kept(since)
-        actions = json.dumps(self.actions[kept:], ensure_ascii=False, separators=(",", ":"))
-        movers = json.dumps(self.movers[kept:], separators=(",", ":"))
-        return f'{kept},"actions":{actions},"movers":{movers}'
+        return splice(head, history_text(self.played, since), you, legal)
 
     def send_state(self, connection: Connection, now: int, since: int | None = None) -> None:
         """Send one client the state, with the actions after those it has right as of version
@@ -656,8 +513,8 @@ class LiveGame:
             key = (connection.seats, connection.version)
             text = texts.get(key)
             if text is None:
-                history = self._history(connection.version)
-                text = texts[key] = _splice(head, history, connection.seats, legal)
+                history = history_text(self.played, connection.version)
+                text = texts[key] = splice(head, history, connection.seats, legal)
             connection.send(text)
             connection.version = self.version
 
@@ -668,24 +525,4 @@ class LiveGame:
             connection.send(text)
 
 
-def _splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
-    seats = ",".join(str(seat) for seat in sorted(you))
-    return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
-
-
-def seat_infos(
-    game: Game | type[Game], row: GameRow, players: dict[int, str] | None = None
-) -> list[SeatInfo]:
-    """The seats of a stored game as the protocol shows them (never their tokens), with the
-    names of the players holding them if given."""
-    players = players or {}
-    return [
-        SeatInfo(
-            index=index,
-            name=game.player_names[index],
-            kind=seat.kind,  # type: ignore[arg-type]
-            level=seat.level,
-            player=players.get(index),
-        )
-        for index, seat in enumerate(row.seats)
-    ]
+__all__ = ["Connection", "LiveGame", "Pause", "Transport", "seat_infos"]

@@ -1,0 +1,109 @@
+"""A client of a game in play: the seats it holds and its queue of messages to send.
+
+A :class:`Connection` writes to a :class:`Transport`, anything with ``send_text`` and ``close`` (a
+Starlette WebSocket, or a fake in the tests), so a game in play runs without a web framework. Its
+messages are queued and written by its own task, so telling many clients never waits on a slow
+one. It remembers the last version of the game it was sent, so the next state message carries
+only the actions after those it still has right (see :mod:`gamehall.web.play.live`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Protocol
+
+from pydantic import BaseModel
+
+SEND_QUEUE_LIMIT = 512
+"""A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
+
+
+class Transport(Protocol):
+    """Where a connection's messages go (a WebSocket)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000) -> None: ...
+
+
+class Connection:
+    """One client of a game: the seats it holds and its outgoing queue.
+
+    Messages are queued and written by the connection's own task, so telling many clients never
+    waits on a slow one; one that falls :data:`SEND_QUEUE_LIMIT` messages behind is closed.
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        seats: frozenset[int],
+        *,
+        identity: str | None = None,
+        address: str = "",
+    ) -> None:
+        self.transport = transport
+        self.seats = seats
+        self.identity = identity
+        """The key of the browser's identity (None: it has none), see gamehall.web.http.identity."""
+        self.address = address
+        self.version: int | None = None
+        """The last version this client was sent a state of (None: none yet, it has not said
+        hello); the next state carries the actions after those it still has right."""
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.rates: dict[str, object] = {}
+        """The connection's own rate buckets (see gamehall.web.base.limits), made when it is
+        attached (:mod:`gamehall.web.play.clients`)."""
+        self.dropped = 0
+        """Messages dropped for being over the rate (the socket closes past a bound)."""
+        self.warned = False
+        """Whether this run of dropped messages was answered with ``over_limit`` already."""
+
+    @property
+    def client(self) -> str:
+        """Whose rates the connection's chat and takebacks count against: its browser, else its
+        network address, else the connection alone."""
+        return self.identity or self.address or f"connection {id(self)}"
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send(self, message: BaseModel | str) -> None:
+        """Queue a message (a protocol model, or its JSON text)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            self.close(1013)  # try again later: it resyncs on reconnect
+            return
+        text = message if isinstance(message, str) else message.model_dump_json()
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Close the connection once what is queued has been sent (1008: it broke a limit)."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if isinstance(text, int):
+                    with contextlib.suppress(Exception):
+                        await self.transport.close(code=text)
+                    return
+                await self.transport.send_text(text)
+        except Exception:  # the client went away; the receive loop notices and detaches
+            self.closed = True
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+
+__all__ = ["SEND_QUEUE_LIMIT", "Connection", "Transport"]
