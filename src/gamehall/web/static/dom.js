@@ -5,8 +5,9 @@
 //   import { h, s, replace } from "/static/dom.js";
 //
 // It is the only module under /static/ that a game may import. Everything else (app.js, lib/,
-// pages/, css/) is the hall's own and internal: it moves and changes without notice. A board
-// module that needs more brings it in its own package (docs/adding-a-game.md, "board_module").
+// pages/, css/) is the hall's own and internal: it moves and changes without notice. A board is
+// one module and one stylesheet (only board.js and board.css are served): what else it needs it
+// writes in that module (docs/adding-a-game.md, "The browser board").
 //
 //   h(tag, attrs = {}, ...children) -> HTMLElement
 //       A new HTML element. `attrs` is a plain object: a key "on<Event>" with a function adds

@@ -28,8 +28,22 @@ export async function boardModule(name) {
   if (style && !document.querySelector(`link[data-board="${name}"]`)) {
     document.head.append(h("link", { rel: "stylesheet", href: style, "data-board": name }));
   }
-  if (!boardModules[name]) boardModules[name] = import(url).catch(() => ({ Board: GenericBoard }));
+  if (!boardModules[name]) boardModules[name] = import(url).catch((error) => fallback(name, url, error));
   return boardModules[name];
+}
+
+/** A board module that does not load (a syntax error, a failed import, a 404): said on the
+ * console with its URL and the error, and on the page by the generic board that stands in. */
+function fallback(name, url, error) {
+  console.error(`The board module of ${titleOf(name)} (${url}) could not be loaded:`, error);
+  const note = `The board for ${titleOf(name)} could not be loaded; the generic board is shown.`;
+  class FallbackBoard extends GenericBoard {
+    update(data) {
+      super.update(data);
+      this.element.prepend(h("p", { class: "muted board-fallback", role: "note" }, note));
+    }
+  }
+  return { Board: FallbackBoard };
 }
 
 // --- navigation (the router in app.js registers itself) ---
