@@ -1,4 +1,4 @@
-"""The rules of Akros as pure functions, in the words of the rulebook (``shared/rules/akros.md``).
+"""The rules of Akros as pure functions, in the words of the rulebook (this package's ``rules.md``).
 
 Encodings used throughout:
 
