@@ -587,6 +587,7 @@ def test_potential_is_the_rulebook_formula():
         assert rules.potential(a, b) == independent_potential(a, b)
 
 
+@pytest.mark.slow  # 300 plain-minimax solves in pure Python
 def test_solved_value_lies_within_the_potential_bound():
     for d, l_ in small_positions(7, 150):
         for to_move in "dl":

@@ -42,7 +42,9 @@ def _brute(state, mover):
 def test_akros_late_hints_are_exact_and_best_first(seed):
     state = _akros_late(seed)
     mover = state.current_player
-    found = hints(state, count=10, seconds=5.0)
+    # Every move proven, the hints come at once: the budget is one only a broken solve runs
+    # out of (what is said is tested here, how fast is bench/'s).
+    found = hints(state, count=10, seconds=60.0)
     assert found and all(h.exact for h in found)
     assert len(found) == len(state.legal_actions())
     values = [_brute(state.apply_trusted(h.action), mover) for h in found]

@@ -29,6 +29,12 @@ AKROS_TURN_4 = (
 )
 
 
+SETTLED = 60.0
+"""The budget of hints where the solver finishes (these positions solve in milliseconds): one
+only a broken solve runs out of. A hint returns as soon as every move is proven, so it costs no
+time; the tests are about what exact hints say, not how fast they come (bench/ measures that)."""
+
+
 def _true_values(state):
     """Each legal move's exact value for the player to move, by an unlimited solve."""
     solver = find_plugin(state.game.name).load_solver()
@@ -110,7 +116,7 @@ def test_acadmu_hints_where_the_solver_finishes_are_exact_and_in_order(seed, siz
     if state.current_player < 0:
         return
     truth = _true_values(state)
-    advice = advise(state, count=len(truth), seconds=5.0, lines=False)
+    advice = advise(state, count=len(truth), seconds=SETTLED, lines=False)
     found = advice.hints
     assert {h.action for h in found} == set(truth)
     assert all(h.exact for h in found) and advice.proven
@@ -123,7 +129,7 @@ def test_acadmu_hints_where_the_solver_finishes_are_exact_and_in_order(seed, siz
 def test_akros_hints_where_the_solver_finishes_are_exact_and_in_order(seed, turn):
     state = _akros_late(seed, turn)
     truth = _true_values(state)
-    found = hints(state, count=len(truth), seconds=5.0)
+    found = hints(state, count=len(truth), seconds=SETTLED)
     assert all(h.exact for h in found)
     assert [truth[h.action] for h in found] == sorted(truth.values(), reverse=True)
     _check_trust(found, truth)

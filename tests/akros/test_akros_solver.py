@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from fractions import Fraction
 
 import pytest
@@ -319,14 +318,19 @@ def test_margins_follow_an_optimal_line():
 
 
 def test_time_limit_is_respected():
-    warm_up()  # the kernel loaded and the table made: this test times the search
+    """Told a time limit, the search stops unfinished (a draw on turn 2 is far beyond 0.2 s) and
+    claims nothing; an alarm that has already rung stops it at its first node, since the kernel
+    reads the abort flag at every node (how soon after the alarm it stops is bench/'s to
+    measure, not a bound here)."""
+    warm_up()
     state = random_state(11, 2, DRAW)
-    start = time.perf_counter()
     result = solve(state, time_limit=0.2, fresh=True)
-    elapsed = time.perf_counter() - start
     assert not result.exact
     assert result.ifrit_win is None and result.best == ()
-    assert result.seconds < 1.0 and elapsed < 1.5
+    for workers in (1, 2):
+        rung = solve(state, time_limit=0, fresh=True, workers=workers)
+        assert not rung.exact and rung.ifrit_win is None and rung.best == ()
+        assert rung.nodes <= workers, rung.nodes
     # the table keeps only exact bounds: a later full solve of a late position is still right
     late = random_state(12, 8, JINN_KEEP)
     value, best = reference_best(late, plain_value)
@@ -431,16 +435,15 @@ def test_a_torn_table_row_is_passed_over():
 
 
 def test_threads_stop_at_the_time_limit():
+    """Both ways threads search together (a draw's outcomes, a decision's moves) stop at the
+    alarm: at once when it has rung before they start, and unfinished when it rings midway."""
     warm_up()
     state = random_state(11, 2, DRAW)
-    start = time.perf_counter()
-    result = solve(state, time_limit=0.2, fresh=True, workers=2)
-    assert not result.exact and result.ifrit_win is None
-    assert time.perf_counter() - start < 1.5
     decision = random_state(14, 3, JINN_PLACE)  # the threads split a decision
-    start = time.perf_counter()
-    result = solve(decision, time_limit=0.2, fresh=True, workers=2)
-    assert not result.exact and result.best == ()
-    assert time.perf_counter() - start < 1.5
+    for position in (state, decision):
+        result = solve(position, time_limit=0.2, fresh=True, workers=2)
+        assert not result.exact and result.ifrit_win is None and result.best == ()
+        rung = solve(position, time_limit=0, fresh=True, workers=2)
+        assert not rung.exact and rung.nodes <= 2, rung.nodes
     late = random_state(13, 6, DRAW)
     assert solve(late, workers=2).ifrit_win == solve(late, fresh=True, workers=1).ifrit_win

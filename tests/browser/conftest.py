@@ -125,7 +125,7 @@ class Server:
                     if response.status == 200:
                         return
             except (urllib.error.URLError, ConnectionError, OSError):
-                time.sleep(0.15)
+                time.sleep(0.15)  # another process: its port answering is the sign it serves
         raise RuntimeError(f"the server did not come up in {timeout} s:\n{self.log()}")
 
     def kill(self) -> None:

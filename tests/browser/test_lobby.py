@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import is_over, play_turn, screenshot, watch
+
 from conftest import Server
 
 PASSWORD = "a long enough password"
@@ -121,7 +122,7 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
         running = viewer.locator(f'.live-game[data-id="{game_id}"] .live-seat .live-time.running')
         running.wait_for()
         samples = []
-        for _ in range(25):
+        for _ in range(25):  # a clock running on its own is time passing: looked at on a clock
             samples.append((time.time(), running.inner_text()))
             viewer.wait_for_timeout(200)
         assert samples[0][1] != samples[-1][1], f"the running clock stood at {samples[0][1]}"
@@ -146,7 +147,7 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
                 for page in (ada, bob)
             ):
                 assert time.monotonic() < deadline, "neither player got the turn within 30 s"
-                ada.wait_for_timeout(100)
+                ada.wait_for_timeout(100)  # no one page's event says which page gets the turn
             continue
         play_turn(mover, "akros", rng)
         if step == 10:

@@ -84,7 +84,7 @@ def test_two_browsers_play_online_through_the_invite_link(server, new_context):
                 button = page.locator(".pause-panel button.continue")
                 if is_paused(page) and button.count() and button.is_enabled():
                     button.click()
-            alice.wait_for_timeout(50)
+            alice.wait_for_timeout(50)  # no one page's event says which page gets the turn
             continue
         before = version(mover)
         acadmu_click_move(mover, rng)

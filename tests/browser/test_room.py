@@ -52,12 +52,15 @@ def test_a_timed_online_game_ends_on_time(server, new_context):
     for _ in range(2):  # each side's first move is free
         for page in pages:
             wait_settled(page)
+        # Settled at a chance's version, neither page has the turn until the draw arrives: no
+        # one page's event says which will, so both are looked at until one does.
         page = None
         deadline = time.monotonic() + 20
         while page is None:
-            assert time.monotonic() < deadline
+            assert time.monotonic() < deadline, "neither player got the turn"
             page = _mover(pages)
-            time.sleep(0.05)
+            if page is None:
+                pages[0].wait_for_timeout(50)
         before = version(page)
         acadmu_click_move(page, rng)
         wait_settled(page, before)

@@ -53,6 +53,7 @@ def test_a_group_commit_stores_each_append_whose_version_holds(store_url):
         store.dispose()
 
 
+@pytest.mark.postgres
 def test_postgresql_notifies_committed_actions_only(postgres_cluster):
     from tests.pg_cluster import fresh_database
 
@@ -61,10 +62,12 @@ def test_postgresql_notifies_committed_actions_only(postgres_cluster):
     store.create_game(_row())
 
     async def scenario() -> list[dict]:
-        bus, heard = PostgresBus(url), []
+        bus, heard, presence = PostgresBus(url), [], asyncio.Event()
 
         async def hear(event: dict) -> None:
             heard.append(event)
+            if event["kind"] == "presence":
+                presence.set()
 
         bus.subscribe(hear)
         await bus.start()
@@ -79,11 +82,9 @@ def test_postgresql_notifies_committed_actions_only(postgres_cluster):
                     store.append_actions, [_append(_row().id, 1, "y", bus.in_transaction(stale))]
                 )
             await bus.publish(bus.event("presence", _row().id, seats=[0]))
-            for _ in range(100):
-                if len(heard) >= 2:
-                    break
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(0.2)
+            # Notifications come in the order their transactions committed: once the presence
+            # (published last) is heard, a notification of the stale append would have been.
+            await asyncio.wait_for(presence.wait(), 20)
         finally:
             await bus.stop()
         return heard
@@ -97,17 +98,17 @@ def test_postgresql_notifies_committed_actions_only(postgres_cluster):
 
 def test_the_local_bus_delivers_to_its_subscribers():
     async def scenario() -> list[dict]:
-        bus, heard = LocalBus(), []
+        bus, heard, told = LocalBus(), [], asyncio.Event()
 
         async def hear(event: dict) -> None:
             heard.append(event)
+            told.set()
 
         bus.subscribe(hear)
         event = bus.event("action", "g_aaaaaaaaaa", version=3)
         assert bus.in_transaction(event) is None  # it tells after the commit itself
         bus.committed(event)
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        await asyncio.wait_for(told.wait(), 20)  # delivered on the loop, soon after
         return heard
 
     heard = asyncio.run(scenario())

@@ -4,9 +4,10 @@ port, in a thread), seated by a seat link or watching, over the web protocol."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.cookies import SimpleCookie
 
 import pytest
@@ -14,7 +15,7 @@ from test_tui_app import DESKTOP, PHONE, panel_title, shot, svg_text, until
 
 from gamehall.core import GamehallError
 from gamehall.tui.app import GamehallApp
-from gamehall.tui.remote import connect_session, parse_link
+from gamehall.tui.remote import RemoteSession, connect_session, parse_link
 from gamehall.web.http.app import create_app
 from tests.live_server import uvicorn_thread
 
@@ -68,6 +69,30 @@ def join(base: str, game_id: str, secret: str, identity: str) -> None:
 def server_actions(base: str, game_id: str) -> list[str]:
     with urllib.request.urlopen(f"{base}/api/games/{game_id}", timeout=10) as response:
         return json.loads(response.read())["actions"]
+
+
+def take_messages_until(
+    sessions: list[RemoteSession],
+    done: Callable[[], bool],
+    what: str,
+    between: Callable[[], None] = lambda: None,
+    timeout: float = 20.0,
+) -> None:
+    """Take in the sessions' messages as they arrive (each session wakes this thread when one
+    does, as it wakes the app), calling ``between`` after each look, until ``done()``; the
+    timeout only fails a broken run."""
+    arrived = threading.Event()
+    for session in sessions:
+        session.wake = arrived.set
+    deadline = time.monotonic() + timeout
+    while True:
+        arrived.clear()  # before polling: a message that comes after it wakes the wait below
+        for session in sessions:
+            session.poll()
+        between()
+        if done():
+            return
+        assert arrived.wait(max(0.0, deadline - time.monotonic())), f"{what} within {timeout} s"
 
 
 def test_links_are_read_or_refused():
@@ -149,12 +174,9 @@ def test_an_invite_link_seats_the_first_terminal_and_no_other(server):
     identity_file = first.identity
     second = connect_session(answer["invite"], identity="another-terminal-0123456789")
     try:
-        deadline = time.monotonic() + 20
-        while first.version < 0 or second.version < 0:
-            assert time.monotonic() < deadline, "no state came"
-            first.poll()
-            second.poll()
-            time.sleep(0.05)
+        take_messages_until(
+            [first, second], lambda: first.version >= 0 and second.version >= 0, "no state came"
+        )
         assert first.you == [1] and second.you == []
         assert "watching" in (second.remote_note or "")
         assert "seat" not in first.ws_url()  # the invite is posted once, never sent again
@@ -177,11 +199,7 @@ def test_chat_is_left_aside_and_a_resignation_ends_the_game_here(server):
     from websockets.sync.client import connect
 
     def wait(check) -> None:
-        deadline = time.monotonic() + 20
-        while not check():
-            assert time.monotonic() < deadline
-            session.poll()  # a chat message must not upset the session
-            time.sleep(0.05)
+        take_messages_until([session], check, "no such state came")  # chat must not upset it
 
     try:
         wait(lambda: session.version >= 0)
@@ -208,16 +226,19 @@ def test_two_terminals_go_on_from_a_rounds_end_by_themselves(server):
         connect_session(answer["invite"], identity="another-terminal-0123456789"),
     ]
     rounds = lambda: sum(1 for a in sessions[0].actions if str(a).startswith("pour"))  # noqa: E731
+
+    def move_whoever_is_to() -> None:
+        for session in sessions:
+            assert session.last_error is None, session.last_error
+            if session.human_to_move():
+                session.play(session.state.legal_actions()[0])
+
     try:
-        deadline = time.monotonic() + 60
-        while rounds() < 2:  # the second pour follows the first round's end
-            assert time.monotonic() < deadline, "the round's end was not gone on from"
-            for session in sessions:
-                session.poll()
-                assert session.last_error is None, session.last_error
-                if session.human_to_move():
-                    session.play(session.state.legal_actions()[0])
-            time.sleep(0.02)
+        # the second pour follows the first round's end
+        take_messages_until(
+            sessions, lambda: rounds() >= 2, "the round's end was not gone on from",
+            between=move_whoever_is_to, timeout=60,
+        )  # fmt: skip
     finally:
         for session in sessions:
             session.close()

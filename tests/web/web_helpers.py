@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -192,26 +193,64 @@ def hello(
 
 class FakeClock:
     """A clock the test moves by hand (:class:`gamehall.web.base.clock.Clock`): ``advance`` wakes
-    the server's timers whose time has come, from any thread."""
+    the server's timers whose time has come, from any thread; ``asleep`` waits until each timer
+    it woke has looked at the new time, and says what the sleeping ones wait for."""
 
     def __init__(self, start: int = 1_800_000_000_000) -> None:
         self.ms = start
-        self._waiters: list[asyncio.Future[None]] = []
+        self._changed = threading.Condition()
+        self._sleeping: dict[asyncio.Future[None], int] = {}
+        """Each sleeping timer's wake-up, and the time it waits for."""
+        self._woken: set[asyncio.Future[None]] = set()
+        """Wake-ups sent by ``advance`` whose timer has not yet looked at the new time."""
 
     def now(self) -> int:
         return self.ms
 
     async def sleep_until(self, deadline_ms: int) -> None:
-        while self.ms < deadline_ms:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiters.append(future)
-            await future
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] | None = None
+        try:
+            while True:
+                with self._changed:
+                    if future is not None:  # woken: this timer has looked at the time
+                        self._woken.discard(future)
+                        self._changed.notify_all()
+                    if self.ms >= deadline_ms:
+                        return
+                    future = loop.create_future()
+                    self._sleeping[future] = deadline_ms
+                    self._changed.notify_all()
+                await future
+        finally:
+            if future is not None:  # returned, or cancelled (the game's timer was re-armed)
+                with self._changed:
+                    self._sleeping.pop(future, None)
+                    self._woken.discard(future)
+                    self._changed.notify_all()
 
     def advance(self, ms: int) -> None:
-        self.ms += ms
-        waiters, self._waiters = self._waiters, []
-        for future in waiters:
+        with self._changed:
+            self.ms += ms
+            woken = list(self._sleeping)
+            self._sleeping.clear()
+            self._woken.update(woken)
+        for future in woken:
             future.get_loop().call_soon_threadsafe(_wake, future)
+
+    def asleep(self, timers: int = 1, timeout: float = 20.0) -> list[int]:
+        """Once every timer ``advance`` woke has looked at the new time (and gone back to sleep,
+        or on to what was due) and at least ``timers`` timers sleep: the times they wait for,
+        soonest first. The timeout only fails a broken run (a timer that never sleeps again)."""
+
+        def settled() -> bool:
+            return not self._woken and len(self._sleeping) >= timers
+
+        with self._changed:
+            assert self._changed.wait_for(settled, timeout), (
+                f"{len(self._woken)} timers woken and not settled, {len(self._sleeping)} asleep"
+            )
+            return sorted(self._sleeping.values())
 
 
 def _wake(future: asyncio.Future[None]) -> None:

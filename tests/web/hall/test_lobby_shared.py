@@ -8,6 +8,7 @@ worst moment, and the pairing of waits is claimed in the store (both waits, or n
 from __future__ import annotations
 
 import asyncio
+import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -148,10 +149,12 @@ def test_a_wait_stored_while_a_reload_runs_stays_this_processs_and_is_renewed(ur
         assert me.id in hall.lobby.waiting and hall._waits_here == {me.id}
         store: HallStore = hall.store
         assert [row["id"] for row in store.open_seeks()] == [wait_id(me.id)]
-        before = store.open_seeks()[0]["expires"]
-        await asyncio.sleep(0.01)
+        lease = datetime.datetime.fromisoformat(store.open_seeks()[0]["expires"])
+        earlier = (lease - datetime.timedelta(seconds=10)).isoformat(timespec="milliseconds")
+        store.renew([wait_id(me.id)], earlier)  # as if the lease had been taken 10 s ago
         await hall.tick()  # a round renews this process's waits (and pairs nobody)
-        assert store.open_seeks()[0]["expires"] > before
+        renewed = datetime.datetime.fromisoformat(store.open_seeks()[0]["expires"])
+        assert renewed >= lease
         await hall.unpair(me)
         assert store.open_seeks() == [] and hall.lobby.waiting == {}
 

@@ -4,10 +4,11 @@ remembered. Small Äcädmü rounds (eight discs a side) keep every solve instant
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
-import time
 
+import anyio
 import pytest
 
 from gamehall.ai.evaluation import Analyst
@@ -52,16 +53,20 @@ def _finished_game(server, rng_seed=3):
     return answer["id"], state
 
 
-def _wait_review(client, game_id, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    seen = []
-    while time.monotonic() < deadline:
-        answer = client.get(f"/api/games/{game_id}/review").json()
-        seen.append((answer["status"], answer["done"]))
-        if answer["status"] in ("done", "failed"):
-            return answer, seen
-        time.sleep(0.05)
-    raise AssertionError(f"the review did not finish: {seen[-5:]}")
+def _wait_review(server, game_id, timeout=60.0):
+    """The review's answer once its job is over (its task, awaited on the server's loop; the
+    timeout only fails a broken run)."""
+
+    async def over() -> None:
+        job = server.app.state.assist.reviews.jobs.get(game_id)
+        if job is not None and job.task is not None:
+            with anyio.fail_after(timeout):
+                await asyncio.shield(job.task)
+
+    server.client.portal.call(over)
+    answer = server.client.get(f"/api/games/{game_id}/review").json()
+    assert answer["status"] in ("done", "failed"), answer
+    return answer
 
 
 # --- hints ---------------------------------------------------------------------------------------
@@ -125,12 +130,11 @@ def test_hints_are_refused_in_online_games_to_watchers_and_out_of_turn(assisted)
 
         # Against the computer: the person's seat only, when it is to move.
         vs = _new(server.client, mode="computer", seat=0, level="beginner")
-        deadline = time.monotonic() + 20
-        while True:
-            state = server.client.get(f"/api/games/{vs['id']}").json()
-            if state["to_move"] == 0 or state["over"] or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
+        with server.client.websocket_connect(f"/ws/games/{vs['id']}") as ws:
+            state = play_random(
+                server, hello(server, ws), seats={0: ws}, rng=random.Random(0),
+                until=lambda s: s["to_move"] == 0,
+            )  # fmt: skip
         assert state["to_move"] == 0
         assert server.client.post(f"/api/games/{vs['id']}/hint", json={}).status_code == 200
 
@@ -177,7 +181,7 @@ def test_a_finished_game_is_reviewed_once_and_the_review_survives_a_restart(assi
         assert first["total"] == judged
         second = server.browser().post(f"/api/games/{game_id}/review").json()  # someone else
         assert second["status"] in ("queued", "running", "done")
-        done, _ = _wait_review(server.client, game_id)
+        done = _wait_review(server, game_id)
         assert done["status"] == "done" and done["done"] == done["total"] == judged
         review = done["review"]
         assert review["kind"] == "points" and review["perspective"] == "dark"
@@ -223,7 +227,7 @@ def test_a_review_left_unfinished_is_carried_on_at_the_next_start(assisted, db_u
     assert store.claim_review(game_id, FAST_REVIEW)[1] is False  # asked twice: one claim
     store.dispose()
     with assisted() as server:
-        done, _ = _wait_review(server.client, game_id)
+        done = _wait_review(server, game_id)
         assert done["status"] == "done"
 
 

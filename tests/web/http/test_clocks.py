@@ -87,6 +87,9 @@ def _move(server, ws, state):
 
 
 def _wait(predicate, timeout=10.0):
+    """Wait for what no message tells a test client (a row the server's timer stores with
+    nobody connected, the server's own count of connections), read every 20 ms; the timeout
+    only fails a broken run."""
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
@@ -184,10 +187,11 @@ def test_a_flag_falls_with_nobody_connected(server_factory, clock):
             hello(server, ws1)
             state = _both_move_once(server, {0: ws0, 1: ws1}, state, clock)
             late = state["clock"]["running"]
+        flag = clock.ms + 30_000 + LAG_ALLOWANCE_MS  # the late side's half minute from now on
         live = server.hub.games[game_id]
         _wait(lambda: not live.connections)
         clock.advance(29_000)
-        time.sleep(0.1)
+        assert clock.asleep() == [flag]  # the game's timer looked at the time, and waits on
         assert server.hub.store.get_game(game_id).status == "ongoing"  # not yet
         clock.advance(1_000 + LAG_ALLOWANCE_MS)
         _wait(lambda: server.hub.store.get_game(game_id).status == "finished")

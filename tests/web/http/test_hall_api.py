@@ -9,7 +9,6 @@ import json
 import logging
 import random
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -231,21 +230,31 @@ def test_accounts_made_from_one_address_are_limited(hall_server):
 
 def test_password_hashing_runs_a_bounded_number_at_once(hall_server):
     hall = hall_server.app.state.hall
-    running, most, lock = [0], [0], threading.Lock()
+    hashes = 8
+    running, most, done, changed = [0], [0], [0], threading.Condition()
 
-    def slow_hash() -> None:
-        with lock:
+    def held_hash() -> None:
+        """Holds on until as many hashes run as ever can at once (the bound, or every hash not
+        yet done): a bound of one would never get there (the wait times out), a missing bound
+        shows in ``most``."""
+        with changed:
             running[0] += 1
             most[0] = max(most[0], running[0])
-        time.sleep(0.05)
-        with lock:
+            changed.notify_all()
+            together = changed.wait_for(
+                lambda: running[0] >= min(HASHING_AT_ONCE, hashes - done[0]), timeout=20
+            )
+            alongside = running[0]
             running[0] -= 1
+            done[0] += 1
+            changed.notify_all()
+        assert together, f"only {alongside} hashes ran at once"
 
     async def many() -> None:
-        await asyncio.gather(*(hall._hashing_work(slow_hash) for _ in range(8)))
+        await asyncio.gather(*(hall._hashing_work(held_hash) for _ in range(hashes)))
 
     hall_server.client.portal.call(many)
-    assert most[0] == HASHING_AT_ONCE
+    assert most[0] == HASHING_AT_ONCE and done[0] == hashes
 
 
 def test_the_session_cookie_keeps_the_identity_cookies_rules(server_factory):

@@ -12,6 +12,7 @@ share a port and replace one that dies).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -57,33 +58,73 @@ def _free_port() -> int:
 
 
 class Process:
-    """One ``gamehall serve`` process."""
+    """One ``gamehall serve`` process, its output read as it comes (the serving lines are the
+    events the tests wait for; reading also keeps the pipes from filling up)."""
 
     def __init__(self, db: str, workers: int = 1) -> None:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.workers = workers
         command = [*GAMEHALL, "serve", "--port", str(self.port), "--db", db]
         for item in SETTINGS:
             command += ["--set", item]
         if workers > 1:
             command += ["--workers", str(workers)]
         self.popen = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
         )
+        self.serving = 0
+        """How many "… is serving at …" lines it printed: one per server process once its
+        workers are warm (one, or one per ``--workers`` process and per replacement)."""
+        self.errors: collections.deque[str] = collections.deque(maxlen=100)
+        self._said = threading.Condition()
+        self._readers = [
+            threading.Thread(target=self._read, args=(stream, out), daemon=True)
+            for stream, out in ((self.popen.stdout, True), (self.popen.stderr, False))
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    def _read(self, stream: Any, out: bool) -> None:
+        for line in stream:
+            with self._said:
+                if not out:
+                    self.errors.append(line)
+                elif " is serving at " in line:
+                    self.serving += 1
+                self._said.notify_all()
+        with self._said:  # the process has ended (or closed its output)
+            self._said.notify_all()
+
+    def wait_serving(self, count: int, timeout: float = STARTUP) -> None:
+        """Wait until ``count`` server processes have said they serve (the timeout only fails
+        a broken run)."""
+        with self._said:
+            self._said.wait_for(
+                lambda: self.serving >= count or self.popen.poll() is not None, timeout
+            )
+            if self.popen.poll() is not None:
+                raise AssertionError(f"the server exited: {''.join(self.errors)[-2000:]}")
+            assert self.serving >= count, f"{self.serving} of {count} servers serve"
 
     def wait_up(self) -> None:
         # A server serves once its workers have loaded the solvers' kernels: 20-25 s each at a
         # load of 10 on this machine's 2 cores, and `--workers 2` warms two servers' at once.
-        deadline = time.monotonic() + STARTUP
-        while time.monotonic() < deadline:
-            if self.popen.poll() is not None:
-                error = self.popen.stderr.read().decode() if self.popen.stderr else ""
-                raise AssertionError(f"the server exited: {error[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/api/meta", timeout=2).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise AssertionError("the server did not start")
+        self.wait_serving(self.workers)
+        # One process binds its port just after it says so (the app's startup comes first);
+        # nothing outside it tells of that moment, so the first connection may be refused.
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                assert httpx.get(f"{self.base}/api/meta", timeout=TIMEOUT).status_code == 200
+                return
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline, "the server said it serves but does not"
+                time.sleep(0.02)
 
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -98,8 +139,8 @@ class Process:
                 self.popen.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
-        if self.popen.stderr is not None:
-            self.popen.stderr.close()
+        for reader in self._readers:
+            reader.join(timeout=10)
 
 
 @contextlib.contextmanager
@@ -235,6 +276,7 @@ def play(
     return state
 
 
+@pytest.mark.postgres
 def test_an_online_game_with_its_seats_and_a_spectator_on_three_processes(hall_db):
     with hall(hall_db, 3) as (p0, p1, p2):
         creator, guest, watcher = Browser(), Browser(), Browser()
@@ -266,6 +308,7 @@ def _race(go: threading.Barrier, s: Socket, version: int, action: str) -> None:
     s.send({"type": "move", "version": version, "action": action})
 
 
+@pytest.mark.postgres
 def test_moves_for_one_version_raced_through_two_processes_one_is_accepted(hall_db):
     with hall(hall_db, 2) as (p0, p1):
         creator, guest = Browser(), Browser()
@@ -333,6 +376,7 @@ def test_moves_for_one_version_raced_through_two_processes_one_is_accepted(hall_
             s.close()
 
 
+@pytest.mark.postgres
 def test_a_process_killed_mid_game_loses_nothing_acknowledged(hall_db):
     with hall(hall_db, 2) as (p0, p1):
         creator, guest = Browser(), Browser()
@@ -387,6 +431,7 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.postgres
 def test_workers_share_a_port_and_one_that_dies_is_replaced(hall_db):
     with hall(hall_db, 1, workers=2) as (server,):
         workers = _children(server.popen.pid)
@@ -402,12 +447,8 @@ def test_workers_share_a_port_and_one_that_dies_is_replaced(hall_db):
         rng = random.Random(5)
         play({0: s0, 1: s1}, [], rng, most=4)
         os.kill(serving[0], signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            alive = [pid for pid in _children(server.popen.pid) if pid not in serving]
-            if alive:
-                break
-            time.sleep(0.2)
+        server.wait_serving(3)  # the replacement says it serves, once its workers are warm
+        alive = [pid for pid in _children(server.popen.pid) if pid not in serving]
         assert alive, "the dead worker was not replaced"
         # Whatever socket died with the worker reconnects and the game goes on to its end.
         sockets = {}
@@ -481,6 +522,7 @@ def _ratings(db: str, game_id: str) -> tuple[list[tuple[str, int]], int]:
         store.dispose()
 
 
+@pytest.mark.postgres
 def test_a_seek_made_on_one_process_is_accepted_on_another_and_rated_once(hall_db):
     with hall(hall_db, 2) as (a, b):
         ada, bob = Member(), Member()
@@ -523,12 +565,13 @@ def test_a_seek_made_on_one_process_is_accepted_on_another_and_rated_once(hall_d
         for s in (s0, s1):
             s.close()
         deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            ratings, history = _ratings(hall_db, game["id"])
-            if ratings:
-                break
+        while not _ratings(hall_db, game["id"])[0]:  # the rows, written by another process
+            assert time.monotonic() < deadline, "the game was not rated"
             time.sleep(0.05)
-        time.sleep(0.5)  # the other process's listener has heard it too by now
+        # TODO(event): Hall.finished (src/gamehall/web/hall/hall.py) could say, where a test
+        # can hear it, that Standings.rate has decided (rated, or already rated by another
+        # process); until then the other process is given half a second to rate it twice.
+        time.sleep(0.5)
         ratings, history = _ratings(hall_db, game["id"])
         assert [games for _, games in ratings] == [1, 1] and history == 2
         profile = ada.call(b, "GET", "/api/players/Ada")
@@ -569,6 +612,7 @@ def chat_lines(s: Socket, text: str) -> dict[str, Any]:
     return s.until(lambda m: m["type"] == "chat" and any(ln["text"] == text for ln in m["lines"]))
 
 
+@pytest.mark.postgres
 def test_chat_a_takeback_and_a_resignation_cross_processes(hall_db):
     with hall(hall_db, 2) as (p0, p1):
         creator, guest, watcher_a, watcher_b = Browser(), Browser(), Browser(), Browser()
@@ -634,6 +678,7 @@ def test_chat_a_takeback_and_a_resignation_cross_processes(hall_db):
             s.close()
 
 
+@pytest.mark.postgres
 def test_a_flag_falls_once_though_both_processes_watch_the_clock(hall_db):
     with hall(hall_db, 2) as (p0, p1):
         creator, guest = Browser(), Browser()
@@ -661,7 +706,10 @@ def test_a_flag_falls_once_though_both_processes_watch_the_clock(hall_db):
             over = s.until(lambda m: m["type"] == "state" and m["over"])
             assert over["outcome"]["winner"] == 1 - late
             assert "ran out of time" in over["outcome"]["reason"]
-        time.sleep(1.0)  # the losing timer has had its try
+        # TODO(event): Hub._timer (src/gamehall/web/play/hub.py) logs the losing timer's stale
+        # version at INFO, which `gamehall serve` does not print; a line a test can read would
+        # end this wait. Until then the losing timer is given a second to try.
+        time.sleep(1.0)
         log = entries(hall_db, game_id)
         assert [kind for kind, _, _ in log].count("flag") == 1
         assert log[-1][0] == "flag" and log[-1][2] == late
@@ -672,6 +720,7 @@ def test_a_flag_falls_once_though_both_processes_watch_the_clock(hall_db):
 # --- the lobby across processes ---------------------------------------------------------------
 
 
+@pytest.mark.postgres
 def test_quick_pairing_pairs_two_players_waiting_on_different_processes_once(hall_db):
     with hall(hall_db, 2) as (a, b):
         ada, bob = Member(), Member()
@@ -717,6 +766,7 @@ def test_quick_pairing_pairs_two_players_waiting_on_different_processes_once(hal
             s.close()
 
 
+@pytest.mark.postgres
 def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
     with hall(hall_db, 2) as (a, b):
         ada, bob = Member(), Member()
@@ -732,6 +782,9 @@ def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
         bob_lobby = bob.socket(b, "/ws/lobby")
         bob_lobby.send({"type": "hello"})
         # Ada's wait is stored, but nobody renews it: within the lease it lapses on B.
+        # TODO(event): Processes.reload_seeks (src/gamehall/web/hall/processes.py) does not tell
+        # the lobby room (room.changed()) when the store's waits changed, so B's lobby pages
+        # are not told of the lapse; until they are, Bob's page asks again every second.
         deadline = time.monotonic() + 45
         while True:
             seen = bob_lobby.until(lambda m: m["type"] == "lobby")
@@ -742,12 +795,15 @@ def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
             time.sleep(1)
         bob_lobby.send({"type": "pair", **pool})
         bob_lobby.until(lambda m: m["type"] == "lobby" and m["waiting"])
+        # TODO(event): Hall.tick (src/gamehall/web/hall/hall.py) gives no sign of a pairing
+        # round that paired nobody; until it does, two rounds' time passes on the clock.
         time.sleep(2.5)  # two pairing rounds: Bob waits alone
         bob_lobby.send({"type": "hello"})
         assert bob_lobby.until(lambda m: m["type"] == "lobby")["waiting"] is not None
         bob_lobby.close()
 
 
+@pytest.mark.postgres
 def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
     with hall(hall_db, 3) as (p0, p1, p2):
         creator, guest = Browser(), Browser()
@@ -800,6 +856,9 @@ def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
         for s in seats.values():
             after = s.at_least(version + 1)
             assert after["pause"] is None
+        # TODO(event): the hub (src/gamehall/web/play/hub.py, _release and _chance) gives no
+        # sign, outside its process, that a process declined to draw a chance another drew;
+        # until it does, half a second passes for a second draw to show in the store.
         time.sleep(0.5)
         log = entries(hall_db, game_id)
         assert len(log) >= version + 1 and log[version][2] == -1  # chance, after the pause

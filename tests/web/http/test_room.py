@@ -5,7 +5,6 @@ each wrong use gets a clear error and changes nothing (not the store, not the st
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -357,7 +356,7 @@ def test_against_the_computer_the_next_round_follows_after_a_few_seconds_or_a_cl
             assert state["pause"]["waiting"] == [0]
             assert state["pause"]["left_ms"] == PAUSE_VS_COMPUTER_MS
             clock.advance(PAUSE_VS_COMPUTER_MS - 1)
-            time.sleep(0.1)
+            assert clock.asleep() == [clock.ms + 1]  # the game's timer looked, and waits on
             assert server.hub.games[answer["id"]].pause is not None  # still shown
             clock.advance(1)
             poured = server.receive_state(ws, state["version"] + 1)

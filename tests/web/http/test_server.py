@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import collections
 import gc
-import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,11 +28,6 @@ async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await send({"type": "websocket.send", "text": message.get("text") or ""})
 
 
-def serving(protocol: type[HttpToolsProtocol]) -> Iterator[str]:
-    with uvicorn_thread(echo, http=protocol, lifespan="off") as port:
-        yield f"ws://127.0.0.1:{port}/"
-
-
 @pytest.fixture
 def collector_paused() -> Iterator[None]:
     gc.collect()
@@ -46,17 +40,20 @@ def collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-def garbage_after_sockets(url: str, sockets: int = 5) -> collections.Counter[str]:
-    """The types of the cyclic garbage ``sockets`` WebSocket connections leave once closed."""
+def garbage_after_sockets(protocol: type[HttpToolsProtocol], sockets: int = 5) -> Counter[str]:
+    """The types of the cyclic garbage ``sockets`` WebSocket connections to a server speaking
+    ``protocol`` leave once closed."""
     gc.collect()
-    for n in range(sockets):
-        with connect(url) as ws:
-            ws.send(f"hello {n}")
-            assert ws.recv(timeout=5) == f"hello {n}"
-    time.sleep(0.3)  # the server has seen every close
+    with uvicorn_thread(echo, http=protocol, lifespan="off") as port:
+        for n in range(sockets):
+            with connect(f"ws://127.0.0.1:{port}/") as ws:
+                ws.send(f"hello {n}")
+                assert ws.recv(timeout=5) == f"hello {n}"
+    # The server has stopped, and its shutdown waited for every connection to close and every
+    # task to end: it has seen every close.
     gc.set_debug(gc.DEBUG_SAVEALL)
     gc.collect()
-    found = collections.Counter(type(o).__name__ for o in gc.garbage)
+    found = Counter(type(o).__name__ for o in gc.garbage)
     gc.set_debug(0)
     gc.garbage.clear()
     return found
@@ -66,8 +63,7 @@ def garbage_after_sockets(url: str, sockets: int = 5) -> collections.Counter[str
 def test_a_websocket_handshake_leaves_its_http_protocol_to_reference_counting(
     collector_paused: None, protocol: type[HttpToolsProtocol], leaves: bool
 ) -> None:
-    for url in serving(protocol):
-        found = garbage_after_sockets(url)
+    found = garbage_after_sockets(protocol)
     # uvicorn's own protocol leaves itself and its parser in a cycle for each handshake (this
     # case fails, and HttpProtocol can go, once uvicorn breaks that cycle itself); the server's
     # leaves nothing of it for the collector.

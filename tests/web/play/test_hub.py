@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,9 +21,14 @@ from gamehall.ai import make_agent
 from gamehall.core import Agent
 from gamehall.protocol import parse_client_message
 from gamehall.store import Store
+from gamehall.web.base.settings import Settings
 from gamehall.web.play.hub import Hub
 from gamehall.web.play.live import Connection, LiveGame
 from tests.web.web_helpers import History, check_server_message
+
+FAST = Settings(messages_per_second=1000.0, takebacks_per_minute=1000)
+"""A test plays far faster than people: the per-client rates are raised (as for the web tests),
+else a test that answers each state as it comes is refused (over_limit)."""
 
 
 class FakeTransport:
@@ -33,34 +39,51 @@ class FakeTransport:
         self.messages: list[dict[str, Any]] = []
         self.closed: int | None = None
         self.history = History()
+        self.arrived = asyncio.Condition()
 
     async def send_text(self, data: str) -> None:
         message = self.history.take(check_server_message(data))
         if self.store is not None and message["type"] == "state":
             row = self.store.get_game(message["id"])
             assert row is not None and row.version >= message["version"], "told before stored"
-        self.messages.append(message)
+        async with self.arrived:
+            self.messages.append(message)
+            self.arrived.notify_all()
 
     async def close(self, code: int = 1000) -> None:
         self.closed = code
+
+    async def until(self, found: Callable[[list[dict[str, Any]]], Any], what: str) -> Any:
+        """What ``found(messages)`` returns once it is something; the timeout only fails a
+        broken run."""
+        async with self.arrived:
+            try:
+                await asyncio.wait_for(self.arrived.wait_for(lambda: found(self.messages)), 20)
+            except TimeoutError:
+                raise AssertionError(f"no {what} came") from None
+            return found(self.messages)
 
 
 def _run(coroutine: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coroutine, 60))
 
 
-async def _settle() -> None:
-    for _ in range(200):  # let the connections' pumps run
-        await asyncio.sleep(0)
-
-
 async def _next_state(transport: FakeTransport, version: int) -> dict[str, Any]:
-    for _ in range(2000):
-        for message in transport.messages:
-            if message["type"] == "state" and message["version"] >= version:
-                return message
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"no state at version {version}")
+    def state(messages: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return next((m for m in messages if m["type"] == "state" and m["version"] >= version), None)
+
+    return await transport.until(state, f"state at version {version}")
+
+
+async def _barrier(hub: Hub, live: LiveGame, connection: Connection) -> None:
+    """A ping, answered: whatever the hub sent this connection before it has arrived (one
+    connection's messages keep their order)."""
+    transport = connection.transport
+    pongs = sum(1 for m in transport.messages if m["type"] == "pong")
+    await hub.receive(live, connection, json.dumps({"type": "ping"}))
+    await transport.until(
+        lambda messages: sum(1 for m in messages if m["type"] == "pong") > pongs, "pong"
+    )
 
 
 @pytest.fixture
@@ -70,7 +93,7 @@ def store(tmp_path: Path) -> Store:
 
 def test_a_hotseat_game_over_a_fake_transport(store):
     async def scenario() -> None:
-        hub = Hub(store)
+        hub = Hub(store, settings=FAST)
         await hub.start()
         try:
             live, held = await hub.create(
@@ -104,7 +127,7 @@ def test_a_hotseat_game_over_a_fake_transport(store):
             transport.messages.clear()
             await hub.receive(live, connection, json.dumps({"type": "ping"}))
             await hub.receive(live, connection, json.dumps(move))
-            await _settle()
+            await transport.until(lambda messages: len(messages) >= 2, "pong and refusal")
             assert transport.messages[0] == {"type": "pong"}
             assert transport.messages[1]["code"] == "game_over"
             assert transport.messages[1]["version"] == live.version
@@ -130,7 +153,7 @@ def test_a_move_that_cannot_be_stored_changes_nothing_and_tells_no_one(tmp_path)
     store = BrokenStore(f"sqlite:///{tmp_path / 'broken.sqlite3'}")
 
     async def scenario() -> None:
-        hub = Hub(store)
+        hub = Hub(store, settings=FAST)
         await hub.start()
         try:
             live, held = await hub.create(
@@ -143,14 +166,17 @@ def test_a_move_that_cannot_be_stored_changes_nothing_and_tells_no_one(tmp_path)
             watching = Connection(watcher, frozenset())
             hub.attach(live, watching)
             await hub.receive(live, watching, json.dumps({"type": "hello", "version": -1}))
-            await _settle()
+            await _next_state(watcher, live.version)
             watcher.messages.clear()
             version, position = live.version, str(live.state)
             store.fail = True
             action = str(live.state.legal_actions()[0])
             move = {"type": "move", "version": version, "action": action}
             await hub.receive(live, seat, json.dumps(move))
-            await _settle()
+            await player.until(
+                lambda messages: any(m["type"] == "error" for m in messages), "refusal"
+            )
+            await _barrier(hub, live, watching)  # a state sent to the watcher would be in
             errors = [m for m in player.messages if m["type"] == "error"]
             assert [e["code"] for e in errors] == ["store_error"]
             assert "disk full" in errors[0]["message"] and errors[0]["version"] == version
@@ -192,7 +218,7 @@ def test_each_computer_seat_keeps_one_agent_told_of_every_action(store):
     Recorder.made = []
 
     async def scenario() -> LiveGame:
-        hub = Hub(store, agent_factory=Recorder)
+        hub = Hub(store, settings=FAST, agent_factory=Recorder)
         await hub.start()
         try:
             live, _held = await hub.create(
@@ -202,14 +228,15 @@ def test_each_computer_seat_keeps_one_agent_told_of_every_action(store):
             transport = FakeTransport()
             connection = Connection(transport, frozenset({1}))
             hub.attach(live, connection)
+            await hub.receive(live, connection, json.dumps({"type": "hello", "version": -1}))
             rng = random.Random(5)
             while not live.state.is_terminal():
+                version = live.version
                 if live.state.current_player == 1:
                     action = rng.choice(live.state.legal_actions())
-                    move = {"type": "move", "version": live.version, "action": str(action)}
+                    move = {"type": "move", "version": version, "action": str(action)}
                     await hub.receive(live, connection, json.dumps(move))
-                await asyncio.sleep(0.002)
-            await _settle()
+                await _next_state(transport, version + 1)  # ours, the computer's or chance
             return live
         finally:
             await hub.stop()
@@ -266,8 +293,8 @@ def test_the_state_text_is_the_state_message_as_json(store):
                 await hub.go_on(live, frozenset({0, 1}), live.version)
                 continue
             player = live.state.current_player
-            if player < 0:
-                await asyncio.sleep(0.01)
+            if player < 0:  # the hub draws chance
+                await _next_state(transport, live.version + 1)
                 continue
             if not offered and live.moved() == {0, 1}:
                 await hub.takeback(live, frozenset({1 - player}), "offer")
@@ -282,7 +309,7 @@ def test_the_state_text_is_the_state_message_as_json(store):
         await hub.detach(live, connection)
 
     async def scenario() -> None:
-        hub = Hub(store)
+        hub = Hub(store, settings=FAST)
         await hub.start()
         try:
             seen: set[str] = set()
