@@ -8,21 +8,22 @@ turn 4; before that, and if the exact search runs past its time, MCTS plays.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from gamehall.core.game import State
 from gamehall.core.search import LevelOverride
 from gamehall.games.akros.game import AkrosState
 
 
-def from_turn(turn: int) -> Callable[[State], bool]:
-    """A predicate: the state is at ``turn`` or later."""
+@dataclass(frozen=True)
+class from_turn:  # named as the predicate reads: exact_when=from_turn(5)
+    """A predicate: the state is at ``turn`` or later. A value, not a closure, so the levels
+    (and anything that holds them, such as a game's OpenSpiel state) can be pickled."""
 
-    def reached(state: State) -> bool:
-        return isinstance(state, AkrosState) and state.turn >= turn
+    turn: int
 
-    reached.__name__ = f"from_turn_{turn}"
-    return reached
+    def __call__(self, state: State) -> bool:
+        return isinstance(state, AkrosState) and state.turn >= self.turn
 
 
 LEVELS = {
