@@ -340,11 +340,17 @@ def serve(
             help="Server processes sharing the port (above 1: PostgreSQL only; see docs/deploy.md)."
         ),
     ] = 1,
+    log_level: Annotated[
+        str,
+        typer.Option(
+            help="Print the server's log from this level up: debug, info or warning (default)."
+        ),
+    ] = "warning",
 ) -> None:
     """Serve the web app: play in the browser against the computer, hot-seat or online."""
     from gamehall.store import default_url
     from gamehall.web.base.settings import Settings, SettingsError
-    from gamehall.web.http.server import ServeError, check_workers
+    from gamehall.web.http.server import LOG_LEVELS, ServeError, check_workers
     from gamehall.web.http.server import serve as run_server
 
     try:
@@ -361,8 +367,18 @@ def serve(
         check_workers(db or default_url(), workers)
     except ServeError as error:
         raise UsageError(str(error)) from None
+    if log_level not in LOG_LEVELS:
+        raise UsageError(f"--log-level is one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
     _check_port(host, port)
-    run_server(host=host, port=port, db=db, puzzles=puzzles, settings=settings, workers=workers)
+    run_server(
+        host=host,
+        port=port,
+        db=db,
+        puzzles=puzzles,
+        settings=settings,
+        workers=workers,
+        log_level=log_level,
+    )
 
 
 def _check_port(host: str, port: int) -> None:

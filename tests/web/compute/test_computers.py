@@ -9,12 +9,9 @@ import os
 import random
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
-from pathlib import Path
 from typing import Any, ClassVar
 
 import psutil
@@ -23,8 +20,8 @@ import pytest
 from gamehall.ai import make_agent
 from gamehall.core import Agent, Limit, find_game
 from gamehall.web.base.engine import derived_seed
-from gamehall.web.compute.computers import Computers, _Job, _Lane, move_bound
-from gamehall.web.compute.workers import GRACE_SECONDS, fallback_seconds
+from gamehall.web.compute.computers import Computers, _Job, _Lane
+from tests.web.http.test_multiprocess import Member, Process
 
 _PAIRINGS = [c + s for c in "RBY" for s in "TSC"]
 _DISCS = random.Random(7)
@@ -141,22 +138,31 @@ def test_one_clients_many_searches_delay_another_by_one_move(server_factory):
 
 
 class StuckAgent(Agent):
+    """Thinks until the test lets it go (past any move's time)."""
+
+    gate = threading.Event()
+
     def choose(self, state):
-        time.sleep(30)
+        self.gate.wait(timeout=120)
         return state.legal_actions()[0]
 
 
 def test_a_computer_past_its_time_plays_a_random_move_instead(server_factory):
     from gamehall.web.base.settings import Settings
 
-    with server_factory(
-        agent_factory=lambda level, seed: StuckAgent(), settings=Settings(computer_seconds=0.5)
-    ) as server:
-        game = _computer_first(server.client, "medium")
-        started = time.monotonic()
-        _wait(lambda: server.stored(game["id"])[0] >= 2, seconds=8)
-        assert time.monotonic() - started < 0.5 + 3.0 + 1.5
-        assert server.hub.computers.replaced == 1
+    StuckAgent.gate.clear()
+    try:
+        with server_factory(
+            agent_factory=lambda level, seed: StuckAgent(), settings=Settings(computer_seconds=0.5)
+        ) as server:
+            game = _computer_first(server.client, "medium")
+            _wait(lambda: server.stored(game["id"])[0] >= 2, seconds=60)
+            # The move came while the agent was still stuck: it was the random move, and the
+            # stuck thread was left behind (the slot has a new one).
+            assert not StuckAgent.gate.is_set()
+            assert server.hub.computers.replaced == 1
+    finally:
+        StuckAgent.gate.set()
 
 
 # --- worker processes ---------------------------------------------------------------------------
@@ -182,23 +188,37 @@ def test_a_worker_stops_a_search_at_its_time_and_plays_the_fallback():
         computers = Computers(processes=True, workers=1, limit=Limit(seconds=2.0, memory_mb=1024))
         await computers.start()
         try:
-            await asyncio.wait_for(_ready(computers), 120)
-            started = time.monotonic()
+            await asyncio.wait_for(computers.warm(), 120)
             choice = await computers.choose(
                 "g_big0000000", state, actions, state.current_player, "perfect", 1, "me"
             )
-            return choice, time.monotonic() - started, computers.replaced
+            return choice, computers.replaced
         finally:
             await computers.stop()
 
-    choice, seconds, replaced = asyncio.run(scenario())
+    choice, replaced = asyncio.run(scenario())
+    # Stopped by the worker at its time (not killed at the hard bound: that is "lost", and
+    # replaces the worker).
     assert choice.how == "stopped" and state.parse_action(choice.text) in state.legal_actions()
-    assert seconds < 2.0 + 2.0 + 1.0 and replaced == 0
+    assert replaced == 0
 
 
-async def _ready(computers: Computers) -> None:
-    while not all(slot.ready for lane in computers.lanes.values() for slot in lane.slots):
-        await asyncio.sleep(0.05)
+def _said_ready(computers: Computers) -> asyncio.Event:
+    """An event set when a worker process (a replacement too) next says it is ready."""
+    said = asyncio.Event()
+    runner: Any = computers.runner
+    dispatch = runner.ready
+
+    def ready() -> None:
+        said.set()
+        dispatch()
+
+    runner.ready = ready
+    return said
+
+
+def _all_ready(computers: Computers) -> bool:
+    return all(slot.ready for lane in computers.lanes.values() for slot in lane.slots)
 
 
 @pytest.mark.slow
@@ -211,7 +231,7 @@ def test_a_worker_past_its_memory_plays_the_fallback_and_is_replaced():
         computers = Computers(processes=True, workers=1, limit=Limit(seconds=20.0, memory_mb=1))
         await computers.start()
         try:
-            await asyncio.wait_for(_ready(computers), 120)
+            await asyncio.wait_for(computers.warm(), 120)
             first = await computers.choose(
                 "g_mem0000000", state, actions, state.current_player, "perfect", 1, "me"
             )
@@ -238,10 +258,12 @@ def test_a_dead_worker_is_replaced_and_the_move_asked_again():
         computers = Computers(processes=True, workers=1, quick_workers=1)
         await computers.start()
         try:
-            await asyncio.wait_for(_ready(computers), 120)
-            for pid in computers.pids():
-                os.kill(pid, signal.SIGKILL)  # an OOM killer, an operator, a crash
-            await asyncio.sleep(0.2)
+            await asyncio.wait_for(computers.warm(), 120)
+            workers = [psutil.Process(pid) for pid in computers.pids()]
+            for worker in workers:
+                worker.kill()  # an OOM killer, an operator, a crash
+            _, alive = psutil.wait_procs(workers, timeout=30)
+            assert alive == [], alive
             choice = await computers.choose(
                 "g_dead000000", state, actions, state.current_player, "easy", 1, "me"
             )
@@ -253,71 +275,32 @@ def test_a_dead_worker_is_replaced_and_the_move_asked_again():
     assert choice.how == "search" and replaced == 1
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _http(url: str, body: dict[str, Any] | None = None, cookie: str = "") -> tuple[dict, str]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method="POST" if body is not None else "GET")
-    request.add_header("content-type", "application/json")
-    if cookie:
-        request.add_header("cookie", cookie)
-    with urllib.request.urlopen(request, timeout=20) as answer:
-        set_cookie = answer.headers.get("set-cookie", "")
-        return json.loads(answer.read()), set_cookie.split(";")[0] or cookie
-
-
-def start_server(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
-    """``gamehall serve`` in a process of its own, ready to answer."""
-    gamehall = Path(sys.executable).with_name("gamehall")
-    server = subprocess.Popen(
-        [
-            str(gamehall),
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            f"sqlite:///{tmp_path / 'k.sqlite3'}",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            _http(f"http://127.0.0.1:{port}/api/meta")
-            return server
-        except OSError:
-            assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
-            time.sleep(0.1)
-
-
 @pytest.mark.slow
 def test_a_server_killed_with_sigkill_leaves_no_process_behind(tmp_path):
-    port = _free_port()
-    server = start_server(tmp_path, port)
+    # ``gamehall serve`` in a process of its own, its output read as it comes: it says when it
+    # serves (its workers warm).
+    server = Process(f"sqlite:///{tmp_path / 'k.sqlite3'}")
     try:
-        base = f"http://127.0.0.1:{port}"
-        game, cookie = _http(
-            f"{base}/api/games", {"game": "akros", "mode": "computer", "seat": 1, "level": "medium"}
-        )
-        deadline = time.monotonic() + 60
-        while 0 not in _http(f"{base}/api/games/{game['id']}", cookie=cookie)[0]["movers"]:
-            assert time.monotonic() < deadline, "the computer did not move"
-            time.sleep(0.1)
-        children = psutil.Process(server.pid).children(recursive=True)
+        server.wait_up()
+        me = Member()
+        body = {"game": "akros", "mode": "computer", "seat": 1, "level": "medium"}
+        game = me.call(server, "POST", "/api/games", body)
+        ws = me.socket(server, f"/ws/games/{game['id']}")
+        try:
+            ws.hello()
+            if 0 not in ws.state["movers"]:  # the computer's move, as the page hears it
+                ws.until(lambda m: m["type"] == "state" and 0 in m["movers"], timeout=60)
+        finally:
+            ws.close()
+        children = psutil.Process(server.popen.pid).children(recursive=True)
         assert len(children) >= 2  # the workers (quick and search)
         assert not any("resource_tracker" in " ".join(c.cmdline()) for c in children)
-        server.send_signal(signal.SIGKILL)
-        server.wait(10)
+        server.popen.send_signal(signal.SIGKILL)
+        server.popen.wait(10)
         _, alive = psutil.wait_procs(children, timeout=5)
         assert alive == [], [p.pid for p in alive]
     finally:
-        if server.poll() is None:
-            server.kill()
+        server.stop()
 
 
 @pytest.mark.slow
@@ -331,70 +314,80 @@ def test_a_worker_that_does_not_answer_is_killed_and_the_fallback_plays_at_once(
         computers = Computers(processes=True, workers=1, limit=Limit(seconds=1.0, memory_mb=1024))
         await computers.start()
         try:
-            await asyncio.wait_for(_ready(computers), 120)
-            stuck = computers.lanes["search"].slots[0].process
+            await asyncio.wait_for(computers.warm(), 120)
+            slot = computers.lanes["search"].slots[0]
+            stuck = slot.process
             os.kill(stuck.pid, signal.SIGSTOP)
-            started = time.monotonic()
+            said_ready = _said_ready(computers)
             first = await computers.choose(
                 "g_stuck00000", state, actions, state.current_player, "medium", 1, "me"
             )
-            took = time.monotonic() - started
-            await asyncio.wait_for(_ready(computers), 120)  # a new worker took its place
+            # The fallback played before the replacement was ready (it is still warming up).
+            replacement_ready = slot.ready or said_ready.is_set()
+            await asyncio.wait_for(said_ready.wait(), 120)  # a new worker took its place
+            assert _all_ready(computers)
             alive = stuck.pid not in computers.pids()
-            return first, took, alive, computers.replaced
+            return first, replacement_ready, alive, computers.replaced
         finally:
             await computers.stop()
 
-    first, took, replaced_pid, replaced = asyncio.run(scenario())
+    first, replacement_ready, replaced_pid, replaced = asyncio.run(scenario())
     assert first.how == "lost" and state.parse_action(first.text) in state.legal_actions()
-    hard_bound = 1.0 + fallback_seconds(1.0) + GRACE_SECONDS
-    assert took < hard_bound + 0.5, took
+    assert not replacement_ready, "the fallback waited for the new worker"
     assert replaced == 1 and replaced_pid
 
 
 # --- the bound holds end to end -----------------------------------------------------------------
 
 
-class SlowAgent(Agent):
-    """Plays a legal move after ``seconds``: a search within its time, but not by much."""
+class HeldAgent(Agent):
+    """Plays a legal move once the test lets it go: a search that holds its worker."""
 
-    seconds = 0.9
+    gate = threading.Event()
 
     def choose(self, state):
-        time.sleep(self.seconds)
+        self.gate.wait(timeout=120)
         return state.legal_actions()[0]
 
 
 def test_a_move_waiting_for_a_worker_past_its_time_plays_the_fallback():
     """The time a move waits behind others' counts: eight clients' moves at once on one worker,
-    each search taking nearly the whole second, are all answered within the bound, not one
-    after another (the last after 7 s)."""
-    seconds = 1.0
+    the first search holding it: the seven others are answered at their time (``late``), not
+    one after another once the worker is free."""
     state, actions = _acadmu_round()
+    HeldAgent.gate.clear()
 
     async def scenario():
-        computers = Computers(
-            lambda level, seed: SlowAgent(), workers=1, limit=Limit(seconds=seconds)
-        )
+        computers = Computers(lambda level, seed: HeldAgent(), workers=1, limit=Limit(seconds=1.0))
         await computers.start()
         try:
-            started = time.monotonic()
 
-            async def one(i: int) -> tuple[Any, float]:
-                choice = await computers.choose(
-                    f"g_queue{i:05d}", state, actions, state.current_player, "hard", i, f"client{i}"
+            def move(i: int) -> asyncio.Future[Any]:
+                return asyncio.ensure_future(
+                    computers.choose(
+                        f"g_queue{i:05d}",
+                        state,
+                        actions,
+                        state.current_player,
+                        "hard",
+                        i,
+                        f"client{i}",
+                    )
                 )
-                return choice, time.monotonic() - started
 
-            return await asyncio.gather(*(one(i) for i in range(8)))
+            moves = [move(i) for i in range(8)]
+            # The first holds the worker until the gate opens: the others cannot be searched.
+            waited = await asyncio.wait_for(asyncio.gather(*moves[1:]), 60)
+            assert not moves[0].done()
+            HeldAgent.gate.set()
+            return [await asyncio.wait_for(moves[0], 60), *waited]
         finally:
+            HeldAgent.gate.set()
             await computers.stop()
 
     answers = asyncio.run(scenario())
-    assert all(state.parse_action(choice.text) in state.legal_actions() for choice, _ in answers)
-    assert max(took for _, took in answers) < move_bound(seconds) + 0.5, answers
-    hows = [choice.how for choice, _ in answers]
-    assert hows.count("search") >= 1 and "late" in hows, hows
+    assert all(state.parse_action(choice.text) in state.legal_actions() for choice in answers)
+    assert [choice.how for choice in answers] == ["search"] + ["late"] * 7, answers
 
 
 @pytest.mark.slow
@@ -412,29 +405,31 @@ def test_a_worker_lost_late_in_a_move_leaves_it_its_bound():
         )
         await computers.start()
         try:
-            await asyncio.wait_for(_ready(computers), 120)
+            await asyncio.wait_for(computers.warm(), 120)
             worker = computers.lanes["search"].slots[0].process
+            said_ready = _said_ready(computers)
 
             async def kill_late() -> None:
                 await asyncio.sleep(seconds - 0.5)
                 os.kill(worker.pid, signal.SIGKILL)
 
             killer = asyncio.create_task(kill_late())
-            started = time.monotonic()
             choice = await computers.choose(
                 "g_late000000", state, actions, state.current_player, "perfect", 1, "me"
             )
-            took = time.monotonic() - started
             await killer
-            await asyncio.wait_for(_ready(computers), 120)  # computer play goes on
-            return choice, took, computers.replaced
+            await asyncio.wait_for(said_ready.wait(), 120)  # computer play goes on
+            assert _all_ready(computers)
+            return choice, computers.replaced
         finally:
             await computers.stop()
 
-    choice, took, replaced = asyncio.run(scenario())
+    choice, replaced = asyncio.run(scenario())
     assert state.parse_action(choice.text) in state.legal_actions()
-    assert replaced == 1, (took, choice)  # the worker was killed during the move
-    assert choice.how == "lost" and took < seconds + 1.0 < move_bound(seconds), (took, choice)
+    assert replaced == 1, choice  # the worker was killed during the move
+    # Not asked again with a whole new time on a new worker (that search would be "stopped"):
+    # the fallback played at the move's time.
+    assert choice.how == "lost", choice
 
 
 # --- the worker's own stops ---------------------------------------------------------------------
@@ -465,10 +460,13 @@ def test_a_stop_that_lands_in_a_callback_from_compiled_code_is_raised_again(stop
     compare = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 
     landed = []
+    events: list[str] = []
+    broken = time.monotonic() + 60  # only a broken run gets this far
 
     def slowly(_a: int, _b: int) -> int:
         try:
-            time.sleep(0.5)  # the alarm lands here
+            while time.monotonic() < broken:  # the alarm lands here
+                pass
         except BaseException as error:
             landed.append(error)
             raise
@@ -476,18 +474,16 @@ def test_a_stop_that_lands_in_a_callback_from_compiled_code_is_raised_again(stop
 
     callback = compare(slowly)
     items = (ctypes.c_int * 2)()
-    started = time.monotonic()
-    stopped_after = None
     try:
         with stops.deadline(0.2):
             ctypes.CDLL(None).qsort(items, 2, ctypes.sizeof(ctypes.c_int), callback)
-            while time.monotonic() - started < 5.0:  # the search, past its time
+            events.append("callback returned")
+            while time.monotonic() < broken:  # the search, past its time
                 pass
     except stops.Stopped:
-        stopped_after = time.monotonic() - started
+        events.append("stopped")
     assert landed and isinstance(landed[0], stops.Stopped)  # the case: it landed in the callback
-    assert stopped_after is not None, "the stop was lost"
-    assert stopped_after < 1.0
+    assert events == ["callback returned", "stopped"], "the stop was lost"
     assert "Exception ignored" not in capsys.readouterr().err
 
 
@@ -496,20 +492,30 @@ def test_a_stop_waits_until_numba_has_compiled(stops):
     "no compiled object yet" and the worker died (the abuse run's second traceback). While
     numba's (or llvmlite's) Python code runs, a stop waits; it lands once the compiler returns.
     The "compiler" here is a function of a module named like one of numba's."""
-    compiler: dict[str, Any] = {"__name__": "numba.core.stand_in", "time": time}
-    exec("def compile(done):\n    time.sleep(0.5)\n    done.append(True)\n", compiler)
-    done: list[bool] = []
-    started = time.monotonic()
-    stopped_after = None
+    events: list[str] = []
+    alarm = signal.getsignal(signal.SIGALRM)
+    assert callable(alarm)
+
+    def noted(signum: int, frame: Any) -> None:
+        if events[-1:] != ["alarm"]:
+            events.append("alarm")
+        alarm(signum, frame)
+
+    signal.signal(signal.SIGALRM, noted)
+    # The "compiler" runs until the move's time is up (the first alarm), then returns.
+    compiler: dict[str, Any] = {"__name__": "numba.core.stand_in"}
+    exec("def compile(events):\n    while not events:\n        pass\n", compiler)
+    broken = time.monotonic() + 60  # only a broken run gets this far
     try:
         with stops.deadline(0.2):
-            compiler["compile"](done)
-            while time.monotonic() - started < 5.0:  # the search, past its time
+            compiler["compile"](events)
+            events.append("compiled")
+            while time.monotonic() < broken:  # the search, past its time
                 pass
     except stops.Stopped:
-        stopped_after = time.monotonic() - started
-    assert done == [True], "the stop cut through the compiler"
-    assert stopped_after is not None and 0.5 <= stopped_after < 1.0, stopped_after
+        events.append("stopped")
+    # The alarm came while it compiled, did not cut through it, and the stop landed after.
+    assert events == ["alarm", "compiled", "alarm", "stopped"], events
 
 
 def test_a_search_that_fails_plays_the_fallback_then_the_worker_exits(stops, monkeypatch):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 
 import pytest
 
@@ -15,13 +16,26 @@ from gamehall.core import Limit
 from gamehall.protocol import ErrorCode, ProtocolError
 from gamehall.web.compute import jobs, workers
 from gamehall.web.compute.computers import Computers
-from gamehall.web.compute.workers import Lane, RateLimit
+from gamehall.web.compute.workers import Lane, Progress, RateLimit
 
 # The jobs run in worker processes are those of gamehall.web.compute.jobs.JOBS (probes of the worker);
 # on threads any function runs.
 counting = jobs.probe_count
 slow = jobs.probe_sleep
 was_warmed = jobs.probe_warmed
+
+
+def _reports() -> tuple[list[tuple[int, int]], Progress, asyncio.Event]:
+    """Progress reports as a job's callback sees them, and an event set by the last one."""
+    seen: list[tuple[int, int]] = []
+    reported = asyncio.Event()
+
+    def report(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done == total:
+            reported.set()
+
+    return seen, report, reported
 
 
 def test_a_worker_runs_only_the_jobs_of_its_table():
@@ -41,9 +55,9 @@ def test_worker_processes_are_warm_before_their_first_job_and_report_progress():
             assert await computers.warm() > 0  # each worker loaded the kernels at its start
             assert all(slot.ready for one in computers.lanes.values() for slot in one.slots)
             assert await lane.run(was_warmed)
-            seen: list[tuple[int, int]] = []
-            assert await lane.run(counting, 3, progress=lambda d, t: seen.append((d, t))) == 30
-            await asyncio.sleep(0.05)  # the last report's callback runs on the loop
+            seen, report, reported = _reports()
+            assert await lane.run(counting, 3, progress=report) == 30
+            await asyncio.wait_for(reported.wait(), 30)  # the last report's callback ran
             assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)]
         finally:
             await computers.stop()
@@ -72,7 +86,8 @@ def test_an_analysis_job_past_its_time_fails_and_a_dead_worker_is_replaced_and_a
             before = slot.process.pid
             lane.seconds = 60.0
             running = asyncio.ensure_future(lane.run(slow, 1.0))
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0)  # the job is queued and its slot takes it at once
+            assert slot.busy and lane.waiting == 1
             os.kill(before, signal.SIGKILL)
             assert await running == 1.0  # asked again of a new worker
             assert slot.process.pid != before and computers.replaced == 1
@@ -109,32 +124,40 @@ def test_analysis_lanes_on_threads_serve_clients_in_turn_and_refuse_work_past_th
         computers = Computers(processes=False, analysis={"test": 1})
         await computers.start()
         lane = Lane("test", computers, limit=3, seconds=30.0)
+        gate = threading.Event()
         try:
             assert await computers.warm() == 0.0
-            seen: list[tuple[int, int]] = []
-            assert await lane.run(counting, 2, progress=lambda d, t: seen.append((d, t))) == 20
-            await asyncio.sleep(0.01)
+            seen, report, reported = _reports()
+            assert await lane.run(counting, 2, progress=report) == 20
+            await asyncio.wait_for(reported.wait(), 30)  # the last report's callback ran
             assert seen == [(0, 2), (1, 2), (2, 2)]
             order: list[str] = []
 
-            async def ask(client: str, seconds: float) -> None:
-                await lane.run(slow, seconds, client=client)
+            def gated() -> None:
+                gate.wait(30)
+
+            async def ask(client: str) -> None:
+                await lane.run(gated, client=client)
                 order.append(client)
 
-            # one client's two jobs, then another's: the other is served between them
-            jobs = [asyncio.ensure_future(ask("greedy", 0.1))]
-            await asyncio.sleep(0.02)
-            jobs.append(asyncio.ensure_future(ask("greedy", 0.0)))
-            await asyncio.sleep(0.01)
-            jobs.append(asyncio.ensure_future(ask("patient", 0.0)))
-            await asyncio.sleep(0.01)
+            # one client's two jobs, then another's: the other is served between them. The
+            # first holds the lane's one worker until the gate opens; each job is queued (the
+            # lane counts it) before the next is asked.
+            jobs = []
+            for client in ("greedy", "greedy", "patient"):
+                jobs.append(asyncio.ensure_future(ask(client)))
+                await asyncio.sleep(0)  # the job's first step: it is queued
+                assert lane.waiting == len(jobs)
             with pytest.raises(ProtocolError) as refused:
                 await lane.run(counting, 1)
             assert refused.value.code == ErrorCode.BUSY and "at most 3" in refused.value.message
-            await asyncio.gather(*jobs)
+            assert order == []  # the first job still holds the worker
+            gate.set()
+            await asyncio.wait_for(asyncio.gather(*jobs), 30)
             assert order == ["greedy", "patient", "greedy"]
             assert await lane.run(counting, 1) == 10  # room again
         finally:
+            gate.set()
             await computers.stop()
 
     asyncio.run(scenario())

@@ -32,6 +32,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from gamehall.store import Store
+from gamehall.web.hall.stored import WAIT_LEASE
 from tests.pg_cluster import fresh_database
 
 pytestmark = [
@@ -61,11 +62,12 @@ class Process:
     """One ``gamehall serve`` process, its output read as it comes (the serving lines are the
     events the tests wait for; reading also keeps the pipes from filling up)."""
 
-    def __init__(self, db: str, workers: int = 1) -> None:
+    def __init__(self, db: str, workers: int = 1, log_level: str = "info") -> None:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         command = [*GAMEHALL, "serve", "--port", str(self.port), "--db", db]
+        command += ["--log-level", log_level]  # the log lines some tests wait for
         for item in SETTINGS:
             command += ["--set", item]
         if workers > 1:
@@ -81,6 +83,8 @@ class Process:
         """How many "… is serving at …" lines it printed: one per server process once its
         workers are warm (one, or one per ``--workers`` process and per replacement)."""
         self.errors: collections.deque[str] = collections.deque(maxlen=100)
+        self.said: list[str] = []
+        """Every line of its standard error: its log (see ``--log-level``)."""
         self._said = threading.Condition()
         self._readers = [
             threading.Thread(target=self._read, args=(stream, out), daemon=True)
@@ -94,6 +98,7 @@ class Process:
             with self._said:
                 if not out:
                     self.errors.append(line)
+                    self.said.append(line)
                 elif " is serving at " in line:
                     self.serving += 1
                 self._said.notify_all()
@@ -110,6 +115,22 @@ class Process:
             if self.popen.poll() is not None:
                 raise AssertionError(f"the server exited: {''.join(self.errors)[-2000:]}")
             assert self.serving >= count, f"{self.serving} of {count} servers serve"
+
+    def lines(self, text: str) -> list[str]:
+        """The log lines so far that contain ``text``."""
+        with self._said:
+            return [line for line in self.said if text in line]
+
+    def wait_said(self, text: str, count: int = 1, timeout: float = TIMEOUT) -> list[str]:
+        """Wait until ``count`` log lines contain ``text`` (the timeout only fails a broken
+        run); those lines."""
+        with self._said:
+            self._said.wait_for(
+                lambda: len(self.lines(text)) >= count or self.popen.poll() is not None, timeout
+            )
+            lines = self.lines(text)
+            assert len(lines) >= count, f"{len(lines)} of {count} lines with {text!r}"
+            return lines
 
     def wait_up(self) -> None:
         # A server serves once its workers have loaded the solvers' kernels: 20-25 s each at a
@@ -144,8 +165,8 @@ class Process:
 
 
 @contextlib.contextmanager
-def hall(db: str, count: int, workers: int = 1) -> Iterator[list[Process]]:
-    processes = [Process(db, workers) for _ in range(count)]
+def hall(db: str, count: int, workers: int = 1, log_level: str = "info") -> Iterator[list[Process]]:
+    processes = [Process(db, workers, log_level) for _ in range(count)]
     try:
         for process in processes:
             process.wait_up()
@@ -208,10 +229,10 @@ class Socket:
         self.send({"type": "hello", "version": had})
         return self.until(lambda m: m["type"] == "state")
 
-    def until(self, wanted: Any) -> dict[str, Any]:
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            message = self.receive()
+    def until(self, wanted: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            message = self.receive(timeout=left)
             if wanted(message):
                 return message
         raise AssertionError("no such message in time")
@@ -564,14 +585,13 @@ def test_a_seek_made_on_one_process_is_accepted_on_another_and_rated_once(hall_d
         assert final["over"]
         for s in (s0, s1):
             s.close()
-        deadline = time.monotonic() + TIMEOUT
-        while not _ratings(hall_db, game["id"])[0]:  # the rows, written by another process
-            assert time.monotonic() < deadline, "the game was not rated"
-            time.sleep(0.05)
-        # TODO(event): Hall.finished (src/gamehall/web/hall/hall.py) could say, where a test
-        # can hear it, that Standings.rate has decided (rated, or already rated by another
-        # process); until then the other process is given half a second to rate it twice.
-        time.sleep(0.5)
+        # Both processes saw the game end and decided (Standings.rate logs it): one counted
+        # it, the other found it counted already.
+        decided = [p.wait_said(f"rated game {game['id']}: ")[0] for p in (a, b)]
+        assert sorted(line.rpartition(": ")[2].strip() for line in decided) == [
+            "counted",
+            "counted already",
+        ], decided
         ratings, history = _ratings(hall_db, game["id"])
         assert [games for _, games in ratings] == [1, 1] and history == 2
         profile = ada.call(b, "GET", "/api/players/Ada")
@@ -706,10 +726,10 @@ def test_a_flag_falls_once_though_both_processes_watch_the_clock(hall_db):
             over = s.until(lambda m: m["type"] == "state" and m["over"])
             assert over["outcome"]["winner"] == 1 - late
             assert "ran out of time" in over["outcome"]["reason"]
-        # TODO(event): Hub._timer (src/gamehall/web/play/hub.py) logs the losing timer's stale
-        # version at INFO, which `gamehall serve` does not print; a line a test can read would
-        # end this wait. Until then the losing timer is given a second to try.
-        time.sleep(1.0)
+        # Each process's timer says how it ended (Arbiter._timer logs it): the flag it stored,
+        # or the one the other stored first, or the game over already when it woke.
+        ends = [p.wait_said(f"the timer of {game_id}: ")[0] for p in (p0, p1)]
+        assert sum("fell" in line for line in ends) == 1, ends
         log = entries(hall_db, game_id)
         assert [kind for kind, _, _ in log].count("flag") == 1
         assert log[-1][0] == "flag" and log[-1][2] == late
@@ -768,7 +788,7 @@ def test_quick_pairing_pairs_two_players_waiting_on_different_processes_once(hal
 
 @pytest.mark.postgres
 def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
-    with hall(hall_db, 2) as (a, b):
+    with hall(hall_db, 2, log_level="debug") as (a, b):
         ada, bob = Member(), Member()
         ada.call(a, "GET", "/api/me")
         bob.call(b, "GET", "/api/me")
@@ -781,23 +801,17 @@ def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
         a.kill()
         bob_lobby = bob.socket(b, "/ws/lobby")
         bob_lobby.send({"type": "hello"})
-        # Ada's wait is stored, but nobody renews it: within the lease it lapses on B.
-        # TODO(event): Processes.reload_seeks (src/gamehall/web/hall/processes.py) does not tell
-        # the lobby room (room.changed()) when the store's waits changed, so B's lobby pages
-        # are not told of the lapse; until they are, Bob's page asks again every second.
-        deadline = time.monotonic() + 45
-        while True:
-            seen = bob_lobby.until(lambda m: m["type"] == "lobby")
-            if not seen["pools"]:
-                break
-            assert time.monotonic() < deadline, "the dead process's wait did not lapse"
-            bob_lobby.send({"type": "hello"})
-            time.sleep(1)
+        assert bob_lobby.until(lambda m: m["type"] == "lobby")["pools"]  # Ada's wait, stored
+        # Ada's wait is stored, but nobody renews it: within the lease it lapses on B, and B's
+        # lobby page is told (Processes.reload_seeks tells the room when the waits change); the
+        # timeout only fails a broken run.
+        bob_lobby.until(lambda m: m["type"] == "lobby" and not m["pools"], timeout=WAIT_LEASE + 30)
         bob_lobby.send({"type": "pair", **pool})
         bob_lobby.until(lambda m: m["type"] == "lobby" and m["waiting"])
-        # TODO(event): Hall.tick (src/gamehall/web/hall/hall.py) gives no sign of a pairing
-        # round that paired nobody; until it does, two rounds' time passes on the clock.
-        time.sleep(2.5)  # two pairing rounds: Bob waits alone
+        # Two pairing rounds on B (Hall.tick logs each): Bob waits alone.
+        rounds = len(b.lines("pairing round: "))
+        after = b.wait_said("pairing round: ", rounds + 2)[rounds:]
+        assert all("0 pairs" in line for line in after), after
         bob_lobby.send({"type": "hello"})
         assert bob_lobby.until(lambda m: m["type"] == "lobby")["waiting"] is not None
         bob_lobby.close()
@@ -856,10 +870,10 @@ def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
         for s in seats.values():
             after = s.at_least(version + 1)
             assert after["pause"] is None
-        # TODO(event): the hub (src/gamehall/web/play/hub.py, _release and _chance) gives no
-        # sign, outside its process, that a process declined to draw a chance another drew;
-        # until it does, half a second passes for a second draw to show in the store.
-        time.sleep(0.5)
+        # p0 and p2 heard p1's continue and decided (Arbiter.went_on logs it): gone on already,
+        # or released too and their draw refused as stale. No other draw can come after.
+        for p in (p0, p2):
+            p.wait_said(f"going on in {game_id} at {version}: ")
         log = entries(hall_db, game_id)
         assert len(log) >= version + 1 and log[version][2] == -1  # chance, after the pause
         assert seats[0].actions == seats[1].actions == [t for k, t, _ in log if k == "action"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-import time
 
 import pytest
 
@@ -105,6 +104,8 @@ def test_perfect_thinking_on_200_discs_when_stopped_moves_within_its_bound_after
     body["options"] = {"discs": BIG_DISCS}
     long_search = dataclasses.replace(TEST_SETTINGS, computer_seconds=120.0)
     with server_factory(processes=True, settings=long_search) as server:
+        searching = threading.Event()
+        server.hub.computers.taken.append(lambda lane: lane == "search" and searching.set())
         game = server.client.post("/api/games", json=body).json()
         with server.client.websocket_connect(f"/ws/games/{game['id']}") as ws:
             state = play_random(
@@ -113,10 +114,8 @@ def test_perfect_thinking_on_200_discs_when_stopped_moves_within_its_bound_after
             )  # fmt: skip
         assert state["to_move"] == 0 and server.stored(game["id"])[0] == state["version"]
         # The move is in a worker's hands: perfect is searching (for minutes, were it not
-        # stopped). TODO(event): Computers (src/gamehall/web/compute/computers.py) could say
-        # when a worker takes a job; until then the slot's flag is read.
-        searching = server.hub.computers.lanes["search"].slots
-        _until(lambda: any(slot.busy for slot in searching), "the search never started")
+        # stopped). The timeout only fails a broken run.
+        assert searching.wait(60), "the search never started"
     assert server.stored(game["id"])[0] == state["version"], "the move came before the stop"
 
     bounded = dataclasses.replace(TEST_SETTINGS, computer_seconds=1.0)
@@ -129,11 +128,3 @@ def test_perfect_thinking_on_200_discs_when_stopped_moves_within_its_bound_after
                 after = server.receive_state(ws, state["version"] + 1, timeout=60)
         assert after["movers"][state["version"]] == 0
         assert after["actions"][: state["version"]] == state["actions"]
-
-
-def _until(condition, what: str, timeout: float = 20.0) -> None:
-    """Wait for ``condition()``, read every 20 ms (for state no event tells of)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)

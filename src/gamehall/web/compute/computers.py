@@ -88,6 +88,9 @@ class Computers:
         )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._warming: asyncio.Task[None] | None = None
+        self.taken: list[Callable[[str], None]] = []
+        """Called on the event loop with a lane's name each time one of its workers takes a
+        job (for tests and monitoring: a job in a worker's hands)."""
 
     @property
     def replaced(self) -> int:
@@ -224,6 +227,8 @@ class Computers:
                     job.overdue.cancel()  # a worker has it: the worker's bounds hold from here
                 slot.busy = True
                 self._background(self._run(slot, job))
+                for listener in self.taken:
+                    listener(lane.name)
 
     async def _run(self, slot: Slot, job: Job) -> None:
         try:

@@ -243,7 +243,9 @@ class Hall:
         await self.seeks.lapse(now)
         if self.bus.shared:
             await self.processes.shared_round(now)
-        for a, b in self.lobby.pair(now):
+        pairs = self.lobby.pair(now)
+        log.debug("pairing round: %d pairs, %d left waiting", len(pairs), len(self.lobby.waiting))
+        for a, b in pairs:
             if not await self.quick.claim(a, b):
                 continue
             seats = game_class(a.game)().num_players

@@ -108,7 +108,9 @@ class Processes:
             log.exception("cannot tell the other processes of a pairing")
 
     async def reload_seeks(self) -> None:
-        """Make this process's seeks and waits those of the store."""
+        """Make this process's seeks and waits those of the store; when they changed (a
+        dead process's lapsed, another's player came or was paired), this process's lobby
+        pages hear of it."""
         rows = await self.hub.db(self.store.open_seeks)
         now, wall = self.clock(), datetime.datetime.now(datetime.UTC)
         known = self.lobby.seeks
@@ -123,9 +125,12 @@ class Processes:
                 continue
             old = known.get(row["id"])
             seeks[row["id"]] = old if old is not None else restored_seek(row, now, wall)
+        changed = set(waits) != set(self.lobby.waiting) or set(seeks) != set(known)
         self.lobby.seeks = seeks
         self.lobby.waiting = waits
         self.waits_here &= set(waits)  # the others were paired through another process
+        if changed:
+            self.room.changed()
 
     async def shared_round(self, now: float) -> None:
         """Of a lobby round with other processes: renew this process's waits, drop the lapsed

@@ -62,7 +62,10 @@ class Standings:
         resignation, a loss on time, a claimed win). An aborted game has no result: it is
         marked counted and changes no rating."""
         info = await self.db(self.store.hall_game, live.id)
-        if info is None or not info[0] or info[2]:
+        if info is None or not info[0]:
+            return
+        if info[2]:
+            log.info("rated game %s: counted already", live.id)
             return
         ended = live.played.ended
         if ended is not None and ended.kind == "abort":
@@ -84,7 +87,8 @@ class Standings:
             RatedResult(first, 0, score, *_triple(new_first)),
             RatedResult(second, 1, 1.0 - score, *_triple(new_second)),
         ]
-        await self.db(self.store.count_rated, live.id, live.game.name, results)
+        counted = await self.db(self.store.count_rated, live.id, live.game.name, results)
+        log.info("rated game %s: %s", live.id, "counted" if counted else "counted already")
 
     async def ratings(self, player_id: str) -> list[RatingInfo]:
         """A player's ratings as their profile shows them: each game's rating, its history

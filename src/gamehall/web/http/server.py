@@ -11,6 +11,7 @@ worker on it is refused.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,24 @@ from gamehall.web.http.collector import Collector
 
 _CHILD_ENV = "GAMEHALL_SERVE_CHILD"
 """How ``serve`` hands the store URL and the settings to its worker processes (JSON)."""
+
+LOG_LEVELS = ("debug", "info", "warning")
+"""The levels ``gamehall serve --log-level`` prints the server's own log from."""
+
+
+def show_log(level: str) -> None:
+    """Print the server's own log lines (the ``gamehall`` loggers') from ``level`` up, one a
+    line on standard error (its level and logger first). At ``warning`` (the default) nothing
+    changes: Python prints warnings and errors as they are."""
+    if level == "warning":
+        return
+    if level not in LOG_LEVELS:
+        raise ValueError(f"no log level {level!r}; the levels are {', '.join(LOG_LEVELS)}")
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("gamehall")
+    logger.setLevel(level.upper())
+    logger.addHandler(handler)
 
 
 class HttpProtocol(HttpToolsProtocol):
@@ -66,6 +85,7 @@ def serve(
     puzzles: Path | str | None = None,
     settings: Settings | None = None,
     workers: int = 1,
+    log_level: str = "warning",
 ) -> None:
     """Serve the web app at ``http://host:port`` on the store ``db`` (a SQLAlchemy URL such as
     ``postgresql+psycopg://user@host/gamehall``; default: SQLite in the user's data directory)
@@ -73,8 +93,11 @@ def serve(
     1). Computer players, hints and reviews think in worker processes of each server, so a long
     search never holds up other games; each job is bounded in time and memory, and each worker
     loads the solvers' kernels before the server serves. Puzzles come from ``puzzles``
-    (default: the user's data directory) and each game's starter set."""
+    (default: the user's data directory) and each game's starter set. The server's own log
+    lines are printed from ``log_level`` up (see :func:`show_log`)."""
     import uvicorn
+
+    show_log(log_level)
 
     config = settings or Settings()
     url = db or default_url()
@@ -127,6 +150,7 @@ def serve(
             "settings": _settings_json(config),
             "puzzles": str(puzzles_dir) if puzzles_dir is not None else None,
             "shown": f"http://{shown}:{port}/  (store: {_safe(url)}{processes})",
+            "log_level": log_level,
         }
     )
     uvicorn.run("gamehall.web.http.server:child_app", factory=True, workers=workers, **options)
@@ -135,6 +159,7 @@ def serve(
 def child_app() -> Any:
     """The app of one of ``serve``'s worker processes (uvicorn calls this in each)."""
     given = json.loads(os.environ[_CHILD_ENV])
+    show_log(given.get("log_level", "warning"))
     settings = Settings().replace(given["settings"])
     collector = Collector(full_seconds=settings.collect_seconds)
 

@@ -103,7 +103,7 @@ class Arbiter:
     async def went_on(self, live: LiveGame, event: Event) -> None:
         """Seats went on from a pause through another process (when no one is left to wait
         for, this process releases the pause too: the chance drawn is the same, and the store
-        keeps the first of the two)."""
+        keeps the first of the two). What it did is logged at INFO."""
         seats, version = event.get("seats"), event.get("version")
         if not isinstance(seats, list) or not isinstance(version, int):
             return
@@ -111,15 +111,18 @@ class Arbiter:
             async with live.lock:
                 pause = live.pause
                 if pause is None or live.over or live.version != version:
+                    log.info("going on in %s at %d: gone on already", live.id, version)
                     return
                 went = {int(seat) for seat in seats}
                 pause.waiting -= went
                 if pause.waiting:
                     live.broadcast_state(self.clock.now())
+                    log.info("going on in %s at %d: still waiting", live.id, version)
                 else:
                     await self.release(live)
-        except ProtocolError as error:
-            log.info("going on in %s: %s", live.id, error.message)
+                    log.info("going on in %s at %d: released here", live.id, version)
+        except ProtocolError as error:  # (stale: another process drew the chance first)
+            log.info("going on in %s at %d: %s", live.id, version, error.message)
         self._after(live)
 
     async def release(self, live: LiveGame) -> None:
@@ -202,13 +205,19 @@ class Arbiter:
         live.timer = self._background(self._timer(live, min(due)))
 
     async def _timer(self, live: LiveGame, due: int) -> None:
+        """Wait for what is due, and do it. How a timer of a game that ends on it ends is
+        logged at INFO: the flag it stored, the flag another process stored first (its stale
+        version), or the game over already (ended meanwhile, here or through another process)."""
         try:
             await self.clock.sleep_until(due)
             async with live.lock:
                 now = self.clock.now()
                 seat = live.running()
-                if seat is not None and flag_is_due(live, self.clock.now()):
+                if live.over:
+                    log.info("the timer of %s: the game is over already", live.id)
+                elif seat is not None and flag_is_due(live, self.clock.now()):
                     await self.end(live, "flag", seat)
+                    log.info("the timer of %s: the flag of seat %d fell", live.id, seat)
                 elif (
                     live.pause is not None
                     and live.pause.until is not None
@@ -217,6 +226,8 @@ class Arbiter:
                     await self.release(live)
             self._after(live)
         except asyncio.CancelledError:
+            if live.over:
+                log.info("the timer of %s: the game is over already", live.id)
             raise
         except ProtocolError as error:
             if error.code == ErrorCode.STALE_VERSION:  # another process stored it first
