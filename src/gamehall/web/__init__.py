@@ -24,7 +24,8 @@ __all__ = ["create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    # Imported lazily, so `python -m gamehall.protocol` does not load the whole app first.
+    # Imported lazily, so a process that imports one layer (a worker imports web.compute) does
+    # not load FastAPI and the whole app with it.
     if name == "create_app":
         from gamehall.web.http.app import create_app
 
