@@ -86,8 +86,9 @@ def _account_needed() -> ProtocolError:
     return ProtocolError(ErrorCode.ACCOUNT_NEEDED, "rated games need an account: sign in")
 
 
-class Seeks:
-    """Open offers to play: made, cancelled, taken by an accepter, lapsed."""
+class _Offers:
+    """What seeks and quick pairing both work with: the hub, the hall's store, the lobby room
+    and the other pieces of the hall they ask."""
 
     def __init__(
         self,
@@ -108,6 +109,10 @@ class Seeks:
         self.players = players
         self.standings = standings
         self.clock = clock
+
+
+class Seeks(_Offers):
+    """Open offers to play: made, cancelled, taken by an accepter, lapsed."""
 
     async def create(self, me: Me, body: CreateSeek, address: str | None = None) -> Seek:
         address = address_key(address) if address is not None else None
@@ -206,28 +211,8 @@ class Seeks:
             await self.processes.lobby_changed()
 
 
-class QuickPairing:
+class QuickPairing(_Offers):
     """Players waiting in a pool (a game, a time control, rated or casual) to be paired."""
-
-    def __init__(
-        self,
-        hub: Any,
-        store: HallStore,
-        *,
-        room: LobbyRoom,
-        processes: Processes,
-        players: Players,
-        standings: Standings,
-        clock: Callable[[], float],
-    ) -> None:
-        self.hub = hub
-        self.store = store
-        self.room = room
-        self.lobby = room.lobby
-        self.processes = processes
-        self.players = players
-        self.standings = standings
-        self.clock = clock
 
     async def wait(self, me: Me, message: Pair) -> None:
         """The player waits in the message's pool (one wait a player)."""
