@@ -6,6 +6,11 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test check lint bench clean chromium postgres warm
 
+# pytest-xdist workers: the suite waits on servers, processes and browsers as much as it computes,
+# and two workers halve it on a 2-core machine (each worker starts its own PostgreSQL cluster and
+# servers on free ports). WORKERS=0 runs everything in one process, for reading a failure.
+WORKERS ?= 2
+
 # The worked example of docs/adding-a-game.md is a distribution of its own, installed beside
 # gamehall: the suite shows gamehall passes with a third-party game installed, and checks it.
 $(STAMP): pyproject.toml examples/tictactoe/pyproject.toml
@@ -38,14 +43,15 @@ postgres:
 # The browser tests run in their own pytest invocation (a plain pytest leaves them out): Playwright's
 # sync fixtures leave an event loop running that would upset the async tests of the rest.
 # Chromium and PostgreSQL are hard dependencies of the suite: without them tests fail, never skip.
+# A browser test module starts a server of its own: --dist loadfile keeps a module on one worker.
 test: warm chromium postgres
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS)
 	$(BIN)/gamehall check-game tictactoe
 	$(BIN)/python -m pytest examples/tictactoe
-	$(BIN)/python -m pytest tests/browser
+	$(BIN)/python -m pytest tests/browser -n $(WORKERS) --dist loadfile
 
 # The inner loop: the lint of `make test` and every test not marked slow or postgres (the browser
 # tests are left out as in any plain pytest run), with no cluster and no chromium to start; it
@@ -54,7 +60,7 @@ check: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -m "not slow and not postgres" -q
+	$(BIN)/python -m pytest -m "not slow and not postgres" -q -n $(WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
