@@ -30,11 +30,11 @@ def test_a_decided_result_on_an_unfinished_game_needs_a_termination_off_the_boar
 @pytest.mark.parametrize(
     ("termination", "said"),
     [
-        ("resignation", "ended by resignation"),
-        ("time forfeit", "ended by time forfeit"),
-        ("Time forfeit", "ended by time forfeit"),  # read in any case, as lichess writes it
-        ("claim", "ended by claim"),
-        ("abandoned", "ended by abandoned"),  # PGN's word, read and never written
+        ("resignation", 'Termination "resignation"'),
+        ("time forfeit", 'Termination "time forfeit"'),
+        ("Time forfeit", 'Termination "time forfeit"'),  # any case, as lichess writes it
+        ("claim", 'Termination "claim"'),
+        ("abandoned", 'Termination "abandoned"'),  # PGN's word, read and never written
     ],
 )
 def test_a_game_ended_off_the_board_replays_and_says_how(termination, said):
@@ -42,12 +42,13 @@ def test_a_game_ended_off_the_board_replays_and_says_how(termination, said):
     states = record.replay()
     assert len(states) == 2 and not states[-1].is_terminal()
     ending = record.ending(states[-1])
+    assert ending.startswith("The game ended off the board after 1 move")
     assert said in ending and "result 0-1" in ending and "not played out" in ending
 
 
 def test_an_aborted_game_has_no_result():
     record = _stopped("*", "aborted")
-    assert "aborted after 1 action, with no result" in record.ending(record.replay()[-1])
+    assert "aborted after 1 move, with no result" in record.ending(record.replay()[-1])
     with pytest.raises(RecordError, match="aborted game has no result"):
         _stopped("1-0", "aborted").replay()
 
@@ -68,7 +69,10 @@ def test_the_writer_tags_an_ending_off_the_board_and_it_round_trips():
     assert record.tags["Ending"] == "Light resigned: Dark wins"
     again = Record.parse(str(record))
     assert again == record and again.termination == "resignation"
-    assert "(Light resigned: Dark wins; result 1-0)" in again.ending(again.replay()[-1])
+    assert again.ending(again.replay()[-1]) == (
+        "The game ended off the board after 1 move: Light resigned: Dark wins (Termination "
+        '"resignation", result 1-0). Its last position was not played out.'
+    )
 
 
 def test_a_game_ended_on_the_board_is_tagged_normal():
