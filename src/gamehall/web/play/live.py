@@ -52,7 +52,7 @@ from gamehall.web.base.engine import start_state
 from gamehall.web.base.position import Position
 from gamehall.web.play.conduct import leave_grace_ms
 from gamehall.web.play.connection import Connection, Transport
-from gamehall.web.play.history import Played
+from gamehall.web.play.history import Ending, Played
 from gamehall.web.play.messages import Fixed, history_text, seat_infos, splice
 
 RECORD_TERMINATIONS: dict[str, str] = {
@@ -63,6 +63,14 @@ RECORD_TERMINATIONS: dict[str, str] = {
 }
 """Each ending entry of a game's log (:data:`gamehall.web.play.history.ENDINGS`) as the
 Termination tag of its record (:data:`gamehall.core.record.TERMINATIONS`)."""
+
+
+def record_termination(ended: Ending, game: Game) -> Termination:
+    """An ending of the log as its record says it: Termination, Result and the sentence."""
+    outcome = ended.outcome(game)
+    # An ending with no result is an abort, whatever entry made it.
+    kind = "aborted" if outcome.result == "*" else RECORD_TERMINATIONS[ended.kind]
+    return Termination(kind, outcome.result, outcome.reason)
 
 
 @dataclass
@@ -228,10 +236,7 @@ class LiveGame:
         ended = self.played.ended
         if ended is None or self.state.is_terminal():
             return None
-        outcome = ended.outcome(self.game)
-        # An ending with no result is an abort, whatever entry made it.
-        kind = "aborted" if outcome.result == "*" else RECORD_TERMINATIONS[ended.kind]
-        return Termination(kind, outcome.result, outcome.reason)
+        return record_termination(ended, self.game)
 
     def check_start(self, game: str, options: dict[str, object]) -> None:
         """Refuse a new game from this one's positions that names another game, or options of
