@@ -193,19 +193,19 @@ class Record:
         termination = self.termination
         said = self.tags.get("Ending", "").strip()
         count = len(self.actions)
-        moves = f"after {count} action" + ("" if count == 1 else "s")
+        moves = f"after {count} move" + ("" if count == 1 else "s")
         if termination is None or termination == "normal":
-            return (
-                f"The game is not over {moves} (result {result}): it stops where the record ends."
-            )
+            return f"The game is not over {moves} (result {result}): the record stops there."
         if result == "*" and termination in ("aborted", ABANDONED):
             return f"The game was {termination} {moves}, with no result" + (
                 f" ({said})." if said else "."
             )
-        how = "; ".join(part for part in (said, f"result {result}") if part)
+        tags = f'(Termination "{termination}", result {result})'
         return (
-            f"The game ended by {termination} {moves} ({how}). It ended off the board: its "
-            "last position was not played out."
+            f"The game ended off the board {moves}"
+            + (f": {said} " if said else " ")
+            + tags
+            + ". Its last position was not played out."
         )
 
     def game(self) -> Game:
