@@ -316,7 +316,9 @@ async def test_a_clock_that_runs_out_ends_the_game(tmp_path):
         assert "time ran out" in svg_text(await shot(pilot, "clock"))
     record = read_record(tmp_path / "clock.txt")
     assert record.tags["Forfeit"] == session.game.player_names[mover]
-    assert record.tags["Result"] == "*"
+    assert record.tags["Termination"] == "time forfeit"
+    assert record.tags["Result"] == ("0-1" if mover == 0 else "1-0")
+    assert not record.replay()[-1].is_terminal()  # a decided result the tags explain
 
 
 # --- saving --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Game review: every move of a finished game, its value before and after, and what it cost.
+"""Game review: every move of a game, its value before and after, and what it cost.
 
 For each decision of a record (chance actions are not judged) the review gives, from the mover's
 side and in the game's solver unit (:class:`~gamehall.core.search.ValueKind`):
@@ -27,6 +27,11 @@ budget: the one before holds it and more.
     31. keep F {value ~34% → ~30%, cost ~4 pp, good}
 
 An estimate is marked ``~``; proven bounds alone read ``-1..+2``.
+
+A game that stops on a position that is not over (resigned, lost on time, claimed, aborted, or
+still going on: the record's Termination tag says which) is reviewed move by move all the same;
+its review says plainly that there is no final exact outcome (:attr:`Review.unfinished`, the
+annotated record's ``ReviewNote`` tag).
 """
 
 from __future__ import annotations
@@ -173,6 +178,9 @@ class Review:
     judgement: Judgement | None
     seconds: float
     budget: dict[str, Any]
+    unfinished: str | None = None
+    """Where the record stops on a position that is not over (a game resigned, lost on time,
+    claimed, aborted, or still going on), what that means for the review, in words."""
 
     def summary(self) -> dict[str, dict[str, Any]]:
         """Per player: moves judged, how many exactly, the value given up (exact costs as an
@@ -213,6 +221,8 @@ class Review:
         )
         for name in self.game.player_names:
             tags[f"{name.capitalize()}Review"] = self.summary_text(name)
+        if self.unfinished is not None:
+            tags["ReviewNote"] = self.unfinished
         comments = dict(self.record.comments)
         for move in self.moves:
             comments[move.number] = str(move.annotation())
@@ -229,6 +239,7 @@ class Review:
             "judgement": judgement,
             "budget": self.budget,
             "seconds": round(self.seconds, 3),
+            "unfinished": self.unfinished,
             "summary": {
                 name: {**data, "given_up": json_number(data["given_up"])}
                 for name, data in self.summary().items()
@@ -384,7 +395,29 @@ def review(
         budget["total_seconds"] = total_seconds
     unit = analyst.solver.unit if analyst.solver is not None else "mean return"
     return Review(
-        game, record, reviewed, kind, unit, judgement, time.perf_counter() - start, budget
+        game,
+        record,
+        reviewed,
+        kind,
+        unit,
+        judgement,
+        time.perf_counter() - start,
+        budget,
+        unfinished_note(record, states[-1], len(decisions)),
+    )
+
+
+def unfinished_note(record: Record, final: State, judged: int) -> str | None:
+    """What a review of a game that stops before its end judges, in words (None when the last
+    position is over: the moves lead to the game's exact outcome)."""
+    if final.is_terminal():
+        return None
+    if judged == 0:
+        return f"{record.ending(final)} No player made a move, so there is nothing to judge."
+    moves = "move" if judged == 1 else "moves"
+    return (
+        f"{record.ending(final)} The review judges the {judged} {moves} played; there is no "
+        "final exact outcome to measure them against."
     )
 
 

@@ -425,7 +425,9 @@ def replay(
         bool, typer.Option("--json", help="Print JSON: the tags and every move with its position.")
     ] = False,
 ) -> None:
-    """Check a record and show it move by move (or print only the final state)."""
+    """Check a record and show it move by move, and how the game ended (or print only the final
+    state). A game ended off the board (resigned, on time, claimed, aborted) stops on a position
+    that is not over; its Termination tag says why."""
     record = _read_record(path)
     states = record.replay()
     game = record.game()
@@ -441,11 +443,13 @@ def replay(
                 zip(record.actions, states, states[1:], strict=False), 1
             )
         ]
-        typer.echo(
-            json.dumps(
-                {"game": game.name, "tags": record.tags, "moves": moves, **_summary(states[-1])}
-            )
-        )
+        ending = {
+            "result": record.tags.get("Result", "*"),
+            "termination": record.termination,
+            "ending": record.ending(states[-1]),
+        }
+        payload = {"game": game.name, "tags": record.tags, "moves": moves}
+        typer.echo(json.dumps({**payload, **ending, **_summary(states[-1])}))
         return
     if final:
         typer.echo(str(states[-1]))
@@ -466,6 +470,7 @@ def replay(
         if boards:
             console.print(view(state, text))
     console.print(view(states[-1], record.actions[-1] if record.actions else None))
+    typer.echo(record.ending(states[-1]))
     typer.echo(f"{len(record.actions)} moves checked; final position: {states[-1]}")
 
 

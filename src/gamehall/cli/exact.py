@@ -163,7 +163,7 @@ VERDICT_STYLE = {
 
 
 def review(
-    path: Annotated[Path, typer.Argument(help="A finished game's record file.")],
+    path: Annotated[Path, typer.Argument(help="A game's record file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the annotated record to this file.")
@@ -180,7 +180,9 @@ def review(
     where the solver settles the position, estimated elsewhere), and the best alternative.
 
     Prints the annotated record (each move followed by a comment such as {value +1 → 0, cost 1,
-    mistake, best RCxRT+BT}); --out writes it to a file instead, --json prints the review."""
+    mistake, best RCxRT+BT}); --out writes it to a file instead, --json prints the review. A game
+    that ended off the board (resigned, on time, claimed, aborted) has its moves reviewed, and
+    the review says that it has no final exact outcome (its ReviewNote tag)."""
     from gamehall.ai.review import review as review_game
 
     record = _read_record(path)
@@ -214,6 +216,8 @@ def review(
             console.print(
                 f"{name.capitalize()}: {escape(result.summary_text(name))}", highlight=False
             )
+        if result.unfinished is not None:
+            console.print(escape(result.unfinished), highlight=False)
         console.print(
             f"Annotated record written to {out} ({result.seconds:.1f} s)", highlight=False
         )

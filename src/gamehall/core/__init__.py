@@ -15,7 +15,7 @@ from gamehall.core.game import CHANCE, TERMINAL, Action, Game, Option, Outcome, 
 from gamehall.core.metrics import Collector
 from gamehall.core.play import PlayedGame, play_game
 from gamehall.core.plugin import Diagram, GamePlugin, Playthrough, Playthroughs
-from gamehall.core.record import Record, make_record
+from gamehall.core.record import Record, Termination, make_record
 from gamehall.core.registry import (
     find_game,
     find_plugin,
@@ -53,6 +53,7 @@ __all__ = [
     "Solution",
     "Solver",
     "State",
+    "Termination",
     "TooManyOutcomesError",
     "UnknownGameError",
     "ValueKind",

@@ -8,6 +8,8 @@
     [Second "random"]
     [Seed "7"]
     [Result "1-0"]
+    [Termination "normal"]
+    [Ending "the last heap was taken"]
 
     1. deal 3,4,5
     2. take 2 from 1
@@ -18,6 +20,12 @@ followed by a comment in braces (``12. RTxBS {value +1 → 0, cost 1, mistake, b
 ``gamehall review`` writes them); a comment has no braces inside and stays on its line. Lines
 starting with ``#`` are ignored. Writing a record and replaying it reproduces the game exactly; a
 record that contains an illegal action is rejected with the move number and the reason.
+
+``Result`` and ``Termination`` say how the game ended, as in PGN: ``Termination`` is one word of
+:data:`TERMINATIONS` (``normal`` on the board; ``resignation``, ``time forfeit``, ``claim`` or
+``aborted`` off it) and ``Ending`` says the same in the game's words (``Light resigned: Dark
+wins``). A game ended off the board stops on a position that is not over, so its decided
+``Result`` is taken from the tags, not the moves; an aborted game has no result (``*``).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 from gamehall.core.errors import GamehallError, RecordError
 from gamehall.core.game import Game, State
@@ -44,7 +53,29 @@ STANDARD_TAGS = (
     "SetUp",
     "Result",
     "Termination",
+    "Ending",
 )
+
+RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
+"""The Result tag's values: the first player won, the second won, a draw, no result."""
+
+TERMINATIONS: Final[dict[str, str]] = {
+    "normal": "the game ended on the board, by its rules",
+    "resignation": "a player resigned",
+    "time forfeit": "a player's time ran out",
+    "claim": "a player left the game, and the other claimed the win",
+    "aborted": "the game was called off before both sides had moved: no result",
+}
+"""The Termination tag's words, as PGN's (read in any case): why the game ended. All but
+``normal`` end a game off the board, on a position that is not over."""
+
+OFF_BOARD: Final = ("resignation", "time forfeit", "claim", "aborted")
+"""The terminations that end a game off the board (``aborted`` with Result ``*``, the others
+with a decided result)."""
+
+ABANDONED: Final = "abandoned"
+"""PGN's word for a game a player left or that never started (lichess writes it for aborted
+games): read, with a decided result or none, and never written."""
 
 
 def _escape(value: str) -> str:
@@ -61,6 +92,28 @@ def _comment_problem(text: str) -> str | None:
     if text != text.strip():
         return "a comment cannot begin or end with spaces"
     return None
+
+
+@dataclass(frozen=True)
+class Termination:
+    """How a game ended off the board, for its record: ``kind`` is one of :data:`OFF_BOARD`,
+    ``result`` the Result tag (``*`` exactly when aborted) and ``text`` the same in the game's
+    words, written as the ``Ending`` tag (``Light resigned: Dark wins``)."""
+
+    kind: str
+    result: str
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in OFF_BOARD:
+            raise ValueError(f"termination {self.kind!r} is not one of {', '.join(OFF_BOARD)}")
+        if self.result not in RESULTS:
+            raise ValueError(f"result {self.result!r} is not one of {', '.join(RESULTS)}")
+        if (self.kind == "aborted") != (self.result == "*"):
+            raise ValueError(
+                f"a game ended by {self.kind} cannot have result {self.result!r}: "
+                "an aborted game has result '*', every other a decided one"
+            )
 
 
 @dataclass
@@ -123,6 +176,38 @@ class Record:
             raise RecordError('the record has no [Game "..."] tag')
         return record
 
+    @property
+    def termination(self) -> str | None:
+        """The Termination tag as one of :data:`TERMINATIONS` (or ``abandoned``), in lower case;
+        None when there is none or it says something else (older records wrote a sentence)."""
+        value = " ".join(self.tags.get("Termination", "").lower().split())
+        return value if value in TERMINATIONS or value == ABANDONED else None
+
+    def ending(self, final: State) -> str:
+        """How the game ended, in a sentence for a person; ``final`` is the last state
+        (``replay()[-1]``)."""
+        result = self.tags.get("Result", "*")
+        outcome = final.outcome()
+        if outcome is not None:
+            return f"The game ended on the board: {outcome.reason}; result {outcome.result_tag()}."
+        termination = self.termination
+        said = self.tags.get("Ending", "").strip()
+        count = len(self.actions)
+        moves = f"after {count} move" + ("" if count == 1 else "s")
+        if termination is None or termination == "normal":
+            return f"The game is not over {moves} (result {result}): the record stops there."
+        if result == "*" and termination in ("aborted", ABANDONED):
+            return f"The game was {termination} {moves}, with no result" + (
+                f" ({said})." if said else "."
+            )
+        tags = f'(Termination "{termination}", result {result})'
+        return (
+            f"The game ended off the board {moves}"
+            + (f": {said} " if said else " ")
+            + tags
+            + ". Its last position was not played out."
+        )
+
     def game(self) -> Game:
         """The game (with its variant) this record is of."""
         cls = game_class(self.tags["Game"])
@@ -141,7 +226,9 @@ class Record:
         """Every state of the game, from the start to after the last action.
 
         Raises RecordError with the move number and the reason at the first illegal action, and if
-        the Result tag disagrees with how the game ended.
+        the Result tag disagrees with how the game ended: with the moves, or where they stop
+        before the end, with the Termination tag (a decided result needs a resignation, a time
+        forfeit or a claim; an aborted game has none).
         """
         game = self.game()
         if "SetUp" in self.tags:
@@ -159,16 +246,32 @@ class Record:
                 raise RecordError(str(error), move_number=number) from None
             state = state.apply_trusted(action)
             states.append(state)
+        self._check_result(state)
+        return states
+
+    def _check_result(self, final: State) -> None:
+        """The Result tag agrees with the moves, or with a Termination off the board."""
         result = self.tags.get("Result", "*")
-        outcome = state.outcome()
-        if result != "*":
-            if outcome is None:
-                raise RecordError(f"Result is {result!r} but the game is not over")
+        if result not in RESULTS:
+            raise RecordError(f"Result is {result!r}: it is one of {', '.join(RESULTS)}")
+        if result == "*":
+            return  # no result: unfinished, aborted, or not known
+        outcome = final.outcome()
+        if outcome is not None:
             if outcome.result_tag() != result:
                 raise RecordError(
                     f"Result is {result!r} but the moves end in {outcome.result_tag()!r}"
                 )
-        return states
+            return
+        termination = self.termination
+        if termination == "aborted":
+            raise RecordError(f"Result is {result!r} but an aborted game has no result ('*')")
+        if termination not in ("resignation", "time forfeit", "claim", ABANDONED):
+            raise RecordError(
+                f"Result is {result!r} but the game is not over, and no Termination tag says "
+                'why it ended off the board ([Termination "resignation"], "time forfeit" or '
+                '"claim")'
+            )
 
 
 def make_record(
@@ -181,8 +284,11 @@ def make_record(
     setup: State | None = None,
     final: State | None = None,
     extra: dict[str, str] | None = None,
+    ended: Termination | None = None,
 ) -> Record:
-    """Build a record of a game played from ``setup`` (default: the initial state)."""
+    """Build a record of a game played from ``setup`` (default: the initial state) to
+    ``final``; ``ended`` says how it ended off the board (resigned, on time, claimed,
+    aborted), when it did."""
     tags: dict[str, str] = {"Game": game.name, "RulesVersion": game.rules_version}
     tags.update(game.record_tags())
     for name, player in zip(game.player_names, players, strict=False):
@@ -196,7 +302,12 @@ def make_record(
     if extra:
         tags.update(extra)
     outcome = final.outcome() if final is not None else None
-    tags["Result"] = outcome.result_tag() if outcome else "*"
-    if outcome:
-        tags["Termination"] = outcome.reason
+    if outcome is not None:
+        tags.update(Result=outcome.result_tag(), Termination="normal", Ending=outcome.reason)
+    elif ended is not None:
+        tags.update(Result=ended.result, Termination=ended.kind)
+        if ended.text:
+            tags["Ending"] = ended.text
+    else:
+        tags["Result"] = "*"
     return Record(tags=tags, actions=[str(a) for a in actions])

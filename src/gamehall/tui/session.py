@@ -19,7 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gamehall.ai import make_agent
-from gamehall.core import Action, Agent, Game, GamehallError, Record, State, make_record
+from gamehall.core import (
+    Action,
+    Agent,
+    Game,
+    GamehallError,
+    Record,
+    State,
+    Termination,
+    make_record,
+)
 
 HUMAN = "human"
 
@@ -361,9 +370,13 @@ class Session:
             extra["TimeLeft"] = " ".join(
                 f"{self.clock.remaining(seat, now):.1f}" for seat in range(self.game.num_players)
             )
+        ended = None
         if self.forfeit is not None:
             extra["Forfeit"] = self.game.player_names[self.forfeit]
-            extra["Termination"] = self.result_text() or ""
+            # with two players the other one wins; with more, nobody does (a draw)
+            players = self.game.num_players
+            result = ("0-1" if self.forfeit == 0 else "1-0") if players == 2 else "1/2-1/2"
+            ended = Termination("time forfeit", result, self.result_text() or "")
         return make_record(
             self.game,
             self.actions,
@@ -373,6 +386,7 @@ class Session:
             setup=self.setup,
             final=self.state,
             extra=extra,
+            ended=ended,
         )
 
     def save(self, path: Path | None = None) -> Path | None:

@@ -24,7 +24,15 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from gamehall.core import Game, GamehallError, Record, State, find_plugin, make_record
+from gamehall.core import (
+    Game,
+    GamehallError,
+    Record,
+    State,
+    Termination,
+    find_plugin,
+    make_record,
+)
 from gamehall.protocol import (
     ClockInfo,
     ErrorCode,
@@ -44,8 +52,25 @@ from gamehall.web.base.engine import start_state
 from gamehall.web.base.position import Position
 from gamehall.web.play.conduct import leave_grace_ms
 from gamehall.web.play.connection import Connection, Transport
-from gamehall.web.play.history import Played
+from gamehall.web.play.history import Ending, Played
 from gamehall.web.play.messages import Fixed, history_text, seat_infos, splice
+
+RECORD_TERMINATIONS: dict[str, str] = {
+    "resign": "resignation",
+    "flag": "time forfeit",
+    "claim": "claim",
+    "abort": "aborted",
+}
+"""Each ending entry of a game's log (:data:`gamehall.web.play.history.ENDINGS`) as the
+Termination tag of its record (:data:`gamehall.core.record.TERMINATIONS`)."""
+
+
+def record_termination(ended: Ending, game: Game) -> Termination:
+    """An ending of the log as its record says it: Termination, Result and the sentence."""
+    outcome = ended.outcome(game)
+    # An ending with no result is an abort, whatever entry made it.
+    kind = "aborted" if outcome.result == "*" else RECORD_TERMINATIONS[ended.kind]
+    return Termination(kind, outcome.result, outcome.reason)
 
 
 @dataclass
@@ -194,7 +219,7 @@ class LiveGame:
         extra = {"Site": "gamehall web", "GameId": self.id}
         if self.row.clock:
             extra["TimeControl"] = self.row.clock
-        record = make_record(
+        return make_record(
             self.game,
             self.actions,
             players=players,
@@ -202,13 +227,16 @@ class LiveGame:
             setup=self.start() if self.row.setup is not None else None,
             final=self.state,
             extra=extra,
+            ended=self.termination(),
         )
-        outcome = self.played.outcome()
-        if self.played.ended is not None and outcome is not None:
-            # Ended off the board (resigned, aborted, on time, claimed): the record says so.
-            record.tags["Result"] = outcome.result
-            record.tags["Termination"] = outcome.reason
-        return record
+
+    def termination(self) -> Termination | None:
+        """How the game ended off the board (resigned, on time, claimed, aborted), as its record
+        says it; None while it goes on or when it ended on the board."""
+        ended = self.played.ended
+        if ended is None or self.state.is_terminal():
+            return None
+        return record_termination(ended, self.game)
 
     def check_start(self, game: str, options: dict[str, object]) -> None:
         """Refuse a new game from this one's positions that names another game, or options of
