@@ -186,8 +186,11 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
         assert store.chat(GAME, "players") == []
         store.add_chat(GAME, "players", 0, "hello")
         assert [c.text for c in store.chat(GAME, "players")] == ["hello"]
-        assert store.add_chat(GAME, "spectators", None, "full", most=1) is None  # bounded
-        assert store.chat(GAME, "spectators") == []
+        assert store.add_chat(GAME, "players", 0, "full", most=1) is None  # bounded per room
+        assert store.add_chat(GAME, "spectators", None, "first", most=1) is not None
+        assert store.add_chat(GAME, "spectators", None, "then", most=1, roll=True) is not None
+        assert [c.text for c in store.chat(GAME, "spectators")] == ["then"]  # the oldest went
+        assert [c.text for c in store.chat(GAME, "players")] == ["hello"]
         new = _row("g_newgame000")
         new.rules_version = "7"
         store.create_game(new)

@@ -50,6 +50,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -619,19 +620,36 @@ class Store:
         text: str,
         most: int | None = None,
         notify: Callable[[ChatRow], str | None] | None = None,
+        *,
+        roll: bool = False,
     ) -> ChatRow | None:
-        """Store a chat message, numbered after the game's last one (in one transaction); None
-        (and nothing stored) when the game's chat holds ``most`` messages already. On
-        PostgreSQL, ``notify`` gives the bus payload for the stored message, sent in the same
-        transaction (delivered if and only if the message is committed)."""
+        """Store a chat message, numbered after the game's last one (in one transaction). When
+        the game's ``room`` holds ``most`` messages already: None (and nothing stored), or with
+        ``roll`` its oldest give way. On PostgreSQL, ``notify`` gives the bus payload for the
+        stored message, sent in the same transaction (delivered if and only if the message is
+        committed)."""
+        in_room = (chat_table.c.game_id == game_id) & (chat_table.c.room == room)
         for _ in range(5):  # two writers may take the same number: the key refuses one
             try:
                 with self.engine.begin() as conn:
                     last = conn.execute(
                         select(func.max(chat_table.c.number)).where(chat_table.c.game_id == game_id)
                     ).scalar()
-                    if most is not None and (last or 0) >= most:
-                        return None
+                    if most is not None:
+                        held = conn.execute(select(func.count()).where(in_room)).scalar() or 0
+                        if held >= most and not roll:
+                            return None
+                        if held >= most:  # the oldest give way: the room keeps ``most``
+                            oldest = (
+                                select(chat_table.c.number)
+                                .where(in_room)
+                                .order_by(chat_table.c.number)
+                                .limit(held - most + 1)
+                            )
+                            numbers = list(conn.execute(oldest).scalars())
+                            conn.execute(
+                                delete(chat_table).where(in_room, chat_table.c.number.in_(numbers))
+                            )
                     row = ChatRow((last or 0) + 1, room, seat, text, now_text())
                     conn.execute(
                         insert(chat_table).values(

@@ -10,12 +10,14 @@ import random
 
 import anyio
 import pytest
+from argon2 import PasswordHasher
 
 from gamehall.ai.evaluation import Analyst
 from gamehall.ai.hints import advise
 from gamehall.analysis.puzzles import PuzzleStore, examine
 from gamehall.core import Record, find_game
 from gamehall.store import Store
+from gamehall.web.hall.accounts import Passwords
 from tests.web.web_helpers import hello, play_random
 
 SMALL_DISCS = "RT:BS,RS:BT,YC:BS,BC:YT,YS:RC,RC:YT,BT:YS,YT:RS"
@@ -157,6 +159,30 @@ def test_hints_are_rate_limited_per_player(assisted):
 
 
 # --- reviews -------------------------------------------------------------------------------------
+
+
+def test_a_review_is_started_by_a_player_or_a_signed_in_account_only(assisted):
+    cheap = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    with assisted(passwords=cheap) as server:
+        game_id, _ = _finished_game(server)
+        stranger = server.browser()
+        refused = stranger.post(f"/api/games/{game_id}/review")
+        assert refused.status_code == 403, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "account_needed" and "game's players" in error["message"]
+        assert server.client.get(f"/api/games/{game_id}/review").json()["status"] == "none"
+        body = {"username": "Watcher", "password": "a long password"}
+        assert stranger.post("/api/account/signup", json=body).status_code == 200
+        started = stranger.post(f"/api/games/{game_id}/review")
+        assert started.status_code == 200 and started.json()["status"] in (
+            "queued",
+            "running",
+            "done",
+        )
+        # Once started, anyone may follow it (asking again starts nothing).
+        again = server.browser().post(f"/api/games/{game_id}/review")
+        assert again.status_code == 200, again.text
+        assert _wait_review(server, game_id)["status"] == "done"
 
 
 def test_a_finished_game_is_reviewed_once_and_the_review_survives_a_restart(assisted, db_url):

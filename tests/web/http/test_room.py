@@ -444,7 +444,7 @@ def test_chat_is_rate_limited(server_factory):
             assert _chat(server, ws)["lines"][0]["text"] == "later"
 
 
-def test_a_games_chat_holds_a_bounded_number_of_messages(server, monkeypatch):
+def test_each_chat_room_holds_a_bounded_number_of_messages(server, monkeypatch):
     monkeypatch.setattr("gamehall.web.play.hub.CHAT_STORED", 3)
     game_id, creator, _, watcher = _online(server)
     with (
@@ -454,16 +454,17 @@ def test_a_games_chat_holds_a_bounded_number_of_messages(server, monkeypatch):
         for socket in (ws, spectator):
             hello(server, socket)
             _chat(server, socket)
-        for n in range(2):
+        for n in range(4):  # the spectators' room: its oldest lines give way
+            spectator.send_json({"type": "chat", "text": f"from the stands {n}"})
+            _chat(server, spectator)
+        stands = [row.text for row in server.hub.store.chat(game_id, "spectators")]
+        assert stands == [f"from the stands {n}" for n in (1, 2, 3)]
+        for n in range(3):  # ... and the players' room is the players' own
             ws.send_json({"type": "chat", "text": f"message {n}"})
             _chat(server, ws)
-        spectator.send_json({"type": "chat", "text": "from the stands"})
-        _chat(server, spectator)
-        # Both rooms count: the game's chat is full for players and spectators alike.
-        for socket in (ws, spectator):
-            error = _refused(server, socket, game_id, {"type": "chat", "text": "more"}, "bad_chat")
-            assert "holds its 3 messages" in error["message"]
-        assert len(server.hub.store.chat(game_id, "players")) == 2
+        error = _refused(server, ws, game_id, {"type": "chat", "text": "more"}, "bad_chat")
+        assert "players' chat holds its 3 messages" in error["message"]
+        assert len(server.hub.store.chat(game_id, "players")) == 3
 
 
 def test_a_takeback_offer_at_a_rounds_end_keeps_the_pause(server):

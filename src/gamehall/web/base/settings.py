@@ -81,6 +81,11 @@ class Settings:
     """Chat messages one browser may send at once (then ``chat_per_second``)."""
     chat_per_second: float = 0.5
     """Chat messages one browser may send per second, past its burst."""
+    chat_address_burst: int = 20
+    """Chat messages one network address may send at once (then ``chat_address_per_second``),
+    whatever identities it comes with."""
+    chat_address_per_second: float = 2.0
+    """Chat messages one network address may send per second, past its burst."""
     takebacks_per_minute: int = 6
     """Takeback requests (offers, answers) one browser may send per minute (bursts of half)."""
     max_connections: int = 4096

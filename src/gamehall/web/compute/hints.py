@@ -21,7 +21,7 @@ from gamehall.core import find_plugin
 from gamehall.protocol import ErrorCode, HintAnswer, ProtocolError
 from gamehall.web.base.engine import derived_seed, make_game, replay
 from gamehall.web.base.position import Position
-from gamehall.web.compute.workers import Lane, RateLimit
+from gamehall.web.compute.workers import InFlight, Lane, RateLimit
 
 log = logging.getLogger("gamehall.web")
 
@@ -30,7 +30,10 @@ HINT_SECONDS = 3.0
 HINT_COUNT = 3
 """How many moves a hint shows."""
 PER_MINUTE = 6
-"""Hints a player may ask for in a minute (one at a time)."""
+"""Hints a player may ask for in a minute (one at a time; one refused as ``busy`` is not
+counted)."""
+PER_ADDRESS = 2
+"""Hints being worked out at once for one network address (of the lane's few)."""
 KEPT = 256
 """Positions whose hints are kept."""
 HINT_MODES = ("computer", "hotseat")
@@ -92,6 +95,7 @@ class HintService:
         self.seconds = seconds
         self.count = count
         self.limit = RateLimit("hint", per_minute, 60.0)
+        self.addresses = InFlight("hint", PER_ADDRESS)
         self._kept: OrderedDict[tuple[str, int], HintAnswer] = OrderedDict()
         self._working: dict[tuple[str, int], asyncio.Future[HintAnswer]] = {}
 
@@ -129,8 +133,9 @@ class HintService:
         seats: frozenset[int],
         player_id: str,
         version: int | None = None,
+        address: str = "",
     ) -> HintAnswer:
-        """The hints for ``position``, for a reader holding ``seats``."""
+        """The hints for ``position``, for a reader holding ``seats`` (at ``address``)."""
         self.check(position, seats, version)
         key = (position.game_id, position.version)
         kept = self._kept.get(key)
@@ -140,7 +145,7 @@ class HintService:
         working = self._working.get(key)
         if working is not None:  # asked twice at once (two tabs): worked out once
             return await asyncio.shield(working)
-        with self.limit.hold(player_id):
+        with self.addresses.hold(address), self.limit.hold(player_id):
             future: asyncio.Future[HintAnswer] = asyncio.get_running_loop().create_future()
             self._working[key] = future
             try:

@@ -4,7 +4,9 @@
 in the store (``reviews``, status ``queued``) and starts a background job in the review lane's
 worker (:class:`~gamehall.web.compute.workers.Lane`: a process of its own, so a long review holds up no
 hint and no computer move); every later ask, from anyone, gets the same job's progress or the
-stored result (asked twice, it is computed once). The result is stored with the game, so it
+stored result (asked twice, it is computed once). A review is started only for one of the
+game's players or a signed-in account (``account_needed`` otherwise; anyone may read one that
+is done), and one network address has at most :data:`PER_ADDRESS` reviews in flight. The result is stored with the game, so it
 survives a restart, and a server that restarts with reviews unfinished carries them on.
 
 The review itself is :func:`gamehall.ai.review.review` on the game's record with the web's
@@ -34,7 +36,7 @@ from gamehall.protocol import (
 )
 from gamehall.web.base.engine import played_item
 from gamehall.web.base.position import Load, Position, StoreCall
-from gamehall.web.compute.workers import Lane, Progress, RateLimit
+from gamehall.web.compute.workers import InFlight, Lane, Progress, RateLimit
 
 log = logging.getLogger("gamehall.web")
 
@@ -48,6 +50,9 @@ BUDGET: dict[str, float] = {
 each estimated position, and the whole review's time after which only the positions the solver
 settles quickly are solved (the rest estimated)."""
 PER_HOUR = 20
+PER_ADDRESS = 4
+"""Reviews queued or running at once for one network address (of the lane's
+:data:`~gamehall.web.http.assist.REVIEWS_QUEUED`)."""
 """Reviews a player may ask for in an hour."""
 KEPT = 32
 """Reviews kept in memory, ready to send (the store keeps them all)."""
@@ -181,6 +186,8 @@ class _Job:
     done: int
     total: int
     task: asyncio.Task[None] | None = None
+    address: str = ""
+    """The network address that asked for it ("" for one carried on after a restart)."""
 
 
 class ReviewService:
@@ -203,6 +210,7 @@ class ReviewService:
         self.lane = lane
         self.budget = dict(budget or BUDGET)
         self.limit = RateLimit("review", PER_HOUR, 3600.0, at_once=PER_HOUR)
+        self.addresses = InFlight("review", PER_ADDRESS)
         self.jobs: dict[str, _Job] = {}
         self._ready: OrderedDict[str, ReviewData] = OrderedDict()
         self._annotated: OrderedDict[str, str] = OrderedDict()
@@ -226,9 +234,18 @@ class ReviewService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    async def request(self, position: Position, player_id: str) -> ReviewAnswer:
-        """Ask for the review of ``position``'s game (with its record): start it if nobody has,
-        else its progress or result."""
+    async def request(
+        self,
+        position: Position,
+        player_id: str,
+        *,
+        player: bool = True,
+        signed_in: bool = False,
+        address: str = "",
+    ) -> ReviewAnswer:
+        """Ask for the review of ``position``'s game (with its record): start it if nobody has
+        (and the asker is one of its players, ``player``, or ``signed_in``), else its progress
+        or result."""
         if not position.state.is_terminal():
             raise ProtocolError(
                 ErrorCode.NOT_FINISHED,
@@ -238,6 +255,13 @@ class ReviewService:
             answer = await self.status(position)
             if answer.status in ("queued", "running", "done"):
                 return answer
+            if not player and not signed_in:
+                raise ProtocolError(
+                    ErrorCode.ACCOUNT_NEEDED,
+                    "a review is started by one of the game's players or a signed-in account; "
+                    "sign in to ask for the review of a game you watched",
+                )
+            self.addresses.check(address, sum(job.address == address for job in self.jobs.values()))
             with self.limit.hold(player_id):
                 if len(self.jobs) >= self.lane.limit:
                     raise ProtocolError(
@@ -247,14 +271,15 @@ class ReviewService:
                     )
                 _, claimed = await self.db(self.store.claim_review, position.game_id, self.budget)
                 if claimed:
-                    self._launch(position, player_id)
+                    self._launch(position, player_id, address)
             return await self.status(position)
 
-    def _launch(self, position: Position, client: str = "") -> None:
-        """Start the review job, in turn with ``client``'s others (who asked for it)."""
+    def _launch(self, position: Position, client: str = "", address: str = "") -> None:
+        """Start the review job, in turn with ``client``'s others (who asked for it, from
+        ``address``)."""
         if position.record is None:
             raise ValueError(f"the position of game {position.game_id} is given without a record")
-        job = _Job("queued", 0, position.decisions())
+        job = _Job("queued", 0, position.decisions(), address=address)
         self.jobs[position.game_id] = job
         job.task = asyncio.get_running_loop().create_task(self._run(position, job, client))
 

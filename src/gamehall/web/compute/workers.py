@@ -375,15 +375,56 @@ class RateLimit:
         self._flying[key] = self._flying.get(key, 0) + 1
         try:
             yield
+        except ProtocolError as error:
+            if error.code == ErrorCode.BUSY:  # refused for want of room: the asker loses nothing
+                with contextlib.suppress(ValueError):
+                    times.remove(now)
+            raise
         finally:
             self._flying[key] -= 1
             if not self._flying[key]:
                 del self._flying[key]
 
 
+class InFlight:
+    """At most ``at_once`` jobs of one kind in flight for each network address, so identities
+    made up at one address cannot hold a lane (several people behind one address share it;
+    an unknown address, "", is not counted)."""
+
+    def __init__(self, what: str, at_once: int) -> None:
+        self.what = what
+        self.at_once = at_once
+        self._flying: dict[str, int] = {}
+
+    def check(self, address: str, flying: int) -> None:
+        """Refuse (ProtocolError(rate_limited)) when ``address`` has ``flying`` jobs already."""
+        if address and flying >= self.at_once:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"{flying} {self.what}s asked for from your network address are being worked "
+                f"out already (at most {self.at_once} at once); ask again when one is done",
+            )
+
+    @contextlib.contextmanager
+    def hold(self, address: str) -> Any:
+        """Count one job of ``address`` while it runs (refused past ``at_once``)."""
+        self.check(address, self._flying.get(address, 0))
+        if not address:
+            yield
+            return
+        self._flying[address] = self._flying.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            self._flying[address] -= 1
+            if not self._flying[address]:
+                del self._flying[address]
+
+
 __all__ = [
     "GRACE_SECONDS",
     "JOB_MODULES",
+    "InFlight",
     "Lane",
     "ProcessWorker",
     "Progress",

@@ -335,10 +335,17 @@ class Hall:
             await self.quick.unwait(me.id)  # a wait ends with the page
 
     async def receive(self, me: Me, connection: Connection, text: str | bytes) -> None:
+        """Handle one message of a lobby page (within ``messages_per_second``, as a game's)."""
+
+        def refuse(error: ProtocolError) -> None:
+            connection.send(LobbyError(code=error.code, message=error.message))
+
+        if not connection.within_rate(self.hub.settings.messages_per_second, refuse):
+            return
         try:
             message = parse_lobby_message(text)
             if isinstance(message, LobbyHello):
-                connection.send(await self.lobby_message(me))
+                await self.room.hello(me, connection)
             elif isinstance(message, LobbyPing):
                 connection.send(LobbyPong())
             elif isinstance(message, Pair):

@@ -5,6 +5,13 @@ and waits lapse after :data:`~gamehall.web.hall.pairing.LEAVE_GRACE`). Every cha
 marks it changed; a broadcaster then sends each client the whole lobby, soon and once for many
 changes: the open seeks, the quick-pairing pools and the player's own wait, and the live games
 (this process's, or with other processes the whole hall's as last read from the store).
+
+Each change also moves the lobby's :attr:`LobbyRoom.version` on. The lobby a client was last sent
+is kept with the version it showed, so a ``hello`` is answered from it while the lobby has not
+changed (and for at most :data:`HELLO_FRESH` seconds, for the live games' running clocks): a
+client repeating ``hello`` never has the lobby built again for it. A lobby socket sends at most
+``messages_per_second`` like a game's (:meth:`~gamehall.web.play.connection.Connection.within_rate`:
+past it dropped, and a flood closes it).
 """
 
 from __future__ import annotations
@@ -33,6 +40,9 @@ if TYPE_CHECKING:  # the store is built by the transport layer and injected
 log = logging.getLogger("gamehall.web.hall")
 
 LIVE_GAMES_SHOWN = 50
+HELLO_FRESH = 1.0
+"""Seconds a lobby message kept for a client answers its ``hello`` while the lobby has not
+changed (past it the message is built again: the live games' clocks count on from it)."""
 
 
 class LobbyRoom:
@@ -50,17 +60,30 @@ class LobbyRoom:
         """Players whose last lobby page went away, and when (the hall's clock)."""
         self.live: list[LiveInfo] | None = None
         """The whole hall's live games as last read from the store (with other processes)."""
+        self.unwatched: dict[str, float] = {}
+        """Players with seeks who have had no lobby page here since they made them (REST),
+        and since when (the hall's clock)."""
+        self.version = 0
+        """Moves on with every change of the lobby (:meth:`changed`)."""
+        self.builds = 0
+        """Lobby messages built (for the tests: a repeated ``hello`` builds none)."""
+        self._sent: dict[Connection, tuple[int, float, str]] = {}
+        """The lobby each client was last sent: the version it shows, when it was built, its
+        text."""
         self._dirty = asyncio.Event()
 
     def attach(self, me: Me, connection: Connection) -> None:
         self.connections.setdefault(me.id, {})[connection] = me
         self.away.pop(me.id, None)
+        self.unwatched.pop(me.id, None)
+        connection.limit_messages(self.hub.settings.messages_per_second)
         connection.start()
 
     async def leave(self, me: Me, connection: Connection) -> bool:
         """A lobby page went away; returns whether it was the player's last (now away)."""
         held = self.connections.get(me.id, {})
         held.pop(connection, None)
+        self._sent.pop(connection, None)
         await connection.stop()
         if held:
             return False
@@ -75,6 +98,7 @@ class LobbyRoom:
 
     def changed(self) -> None:
         """The lobby changed: every lobby client hears of it (soon, once for many changes)."""
+        self.version += 1
         self._dirty.set()
 
     async def broadcaster(self) -> None:
@@ -83,6 +107,7 @@ class LobbyRoom:
             await self._dirty.wait()
             await asyncio.sleep(0.05)
             self._dirty.clear()
+            version = self.version
             for player, connections in list(self.connections.items()):
                 try:
                     row = await self.hub.db(self.store.player, player)  # names may have changed
@@ -91,7 +116,30 @@ class LobbyRoom:
                     continue
                 for connection, me in list(connections.items()):
                     fresh = Me(row or me.player, me.browser, me.session)
-                    connection.send(await self.lobby_message(fresh))
+                    if connection in connections:  # still here (the store call yielded)
+                        connections[connection] = fresh  # a hello is answered with this name
+                    connection.send(await self._build(fresh, connection, version))
+
+    async def hello(self, me: Me, connection: Connection) -> None:
+        """Answer a client's ``hello``: the lobby it was last sent, if the lobby has not changed
+        since (and that is at most :data:`HELLO_FRESH` seconds old), else the lobby built now."""
+        sent = self._sent.get(connection)
+        if sent is not None:
+            version, built, text = sent
+            if version == self.version and self.clock() - built < HELLO_FRESH:
+                connection.send(text)
+                return
+        me = self.connections.get(me.id, {}).get(connection, me)
+        connection.send(await self._build(me, connection, self.version))
+
+    async def _build(self, me: Me, connection: Connection, version: int) -> str:
+        """The lobby as ``me`` sees it, kept as what ``connection`` was last sent at
+        ``version``."""
+        text = (await self.lobby_message(me)).model_dump_json()
+        self.builds += 1
+        if connection in self.connections.get(me.id, {}):
+            self._sent[connection] = (version, self.clock(), text)
+        return text
 
     async def stop(self) -> None:
         """Close every lobby connection."""
@@ -99,6 +147,7 @@ class LobbyRoom:
             for connection in list(connections):
                 await connection.stop()
         self.connections.clear()
+        self._sent.clear()
 
     def seek_info(self, seek: Seek, reader: str | None) -> SeekInfo:
         return SeekInfo(
@@ -178,4 +227,4 @@ class LobbyRoom:
         )
 
 
-__all__ = ["LIVE_GAMES_SHOWN", "LobbyRoom"]
+__all__ = ["HELLO_FRESH", "LIVE_GAMES_SHOWN", "LobbyRoom"]

@@ -32,6 +32,9 @@ MAX_SEEKS = 500
 SEEK_LIFETIME = 20 * 60.0
 LEAVE_GRACE = 10.0
 """Seconds a player may be away from the lobby (a reload) before their seeks and waits lapse."""
+UNWATCHED_GRACE = 30.0
+"""Seconds a seek made with no lobby page open (over REST) stays open unless its creator
+opens one: a seek lapses when nobody is there to be told it was taken."""
 MAX_WAITING = 1000
 WINDOW_START = 100.0
 WINDOW_GROWTH = 20.0
@@ -298,6 +301,7 @@ __all__ = [
     "MAX_SEEKS_PER_PLAYER",
     "QUICK_CONTROLS",
     "SEEK_LIFETIME",
+    "UNWATCHED_GRACE",
     "Lobby",
     "LobbyError",
     "Seek",

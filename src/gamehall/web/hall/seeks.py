@@ -24,6 +24,7 @@ from gamehall.web.hall.lobby import LobbyRoom
 from gamehall.web.hall.pairing import (
     LEAVE_GRACE,
     SEEK_LIFETIME,
+    UNWATCHED_GRACE,
     Seek,
     check_clock,
     seat_of_creator,
@@ -157,6 +158,10 @@ class Seeks(_Offers):
             raise refused(error) from None
         await self.hub.db(self.store.add_seek, stored_seek(seek))
         self.lobby.seeks[seek.id] = seek  # again, if a reload meanwhile missed it
+        if me.id not in self.room.connections and not self.processes.shared:
+            # Made with no lobby page open here: it lapses unless one opens soon. (With other
+            # processes the creator's page may be on another one, which this one cannot see.)
+            self.room.unwatched.setdefault(me.id, now)
         await self.processes.lobby_changed()
         return seek
 
@@ -195,15 +200,20 @@ class Seeks(_Offers):
 
     async def lapse(self, now: float) -> None:
         """Of a lobby round: old seeks lapse, and those of players away longer than
-        :data:`~gamehall.web.hall.pairing.LEAVE_GRACE` (their waits too)."""
+        :data:`~gamehall.web.hall.pairing.LEAVE_GRACE` (their waits too), or who made them
+        with no lobby page open and have opened none for
+        :data:`~gamehall.web.hall.pairing.UNWATCHED_GRACE`."""
         gone = [s.id for s in self.lobby.expire(now)]
-        away = self.room.away
-        for player, since in list(away.items()):
-            if now - since >= LEAVE_GRACE:
-                del away[player]
-                seeks, _ = self.lobby.leave(player)
-                gone += [s.id for s in seeks]
-                self.room.changed()
+        for absent, grace in (
+            (self.room.away, LEAVE_GRACE),
+            (self.room.unwatched, UNWATCHED_GRACE),
+        ):
+            for player, since in list(absent.items()):
+                if now - since >= grace:
+                    del absent[player]
+                    seeks, _ = self.lobby.leave(player)
+                    gone += [s.id for s in seeks]
+                    self.room.changed()
         if gone:
             await self.hub.db(self.store.remove_seeks, gone)
             for seek_id in gone:  # again, if a reload meanwhile brought them back

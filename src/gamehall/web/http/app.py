@@ -415,12 +415,17 @@ def create_app(
         """The seats of ``live`` held by whoever asks (kept on the server)."""
         return live.seats_for(await holder_key(request, response))
 
+    async def signed_in(request: Request, response: Response) -> bool:
+        return (await current(hall(), request, response)).signed_in
+
     assistance.register(
         app,
         hub=hub,
         assist=lambda: holder["assist"],
         player_id=holder_key,
         held_seats=held_seats,
+        signed_in=signed_in,
+        address=address,
     )
 
     # --- the WebSocket ---

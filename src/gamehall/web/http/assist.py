@@ -126,6 +126,8 @@ class Assist:
 
 PlayerOf = Callable[[Request, Response], Awaitable[str]]
 SeatsOf = Callable[[Request, Response, LiveGame], Awaitable[frozenset[int]]]
+SignedIn = Callable[[Request, Response], Awaitable[bool]]
+AddressOf = Callable[[Request], str]
 
 
 def register(
@@ -135,8 +137,11 @@ def register(
     assist: Callable[[], Assist],
     player_id: PlayerOf,
     held_seats: SeatsOf,
+    signed_in: SignedIn,
+    address: AddressOf,
 ) -> None:
-    """Add the routes of hints, reviews and puzzles to ``app``."""
+    """Add the routes of hints, reviews and puzzles to ``app`` (``signed_in``: whether the
+    asker is signed in; ``address``: the asker's network address, which the lanes count)."""
 
     @app.post("/api/games/{game_id}/hint")
     async def hint(
@@ -145,14 +150,25 @@ def register(
         live = await hub().get(game_id)
         seats = await held_seats(request, response, live)
         return await assist().hints.hint(
-            live.position(), seats, await player_id(request, response), body.version
+            live.position(),
+            seats,
+            await player_id(request, response),
+            body.version,
+            address=address(request),
         )
 
     @app.post("/api/games/{game_id}/review")
     async def ask_review(game_id: str, request: Request, response: Response) -> ReviewAnswer:
         live = await hub().get(game_id)
         me = await player_id(request, response)
-        return await assist().reviews.request(live.position(record=True), me)
+        seats = await held_seats(request, response, live)
+        return await assist().reviews.request(
+            live.position(record=True),
+            me,
+            player=bool(seats),
+            signed_in=await signed_in(request, response),
+            address=address(request),
+        )
 
     @app.get("/api/games/{game_id}/review")
     async def get_review(game_id: str) -> ReviewAnswer:

@@ -3,11 +3,14 @@
 Players (anyone holding a seat) write to and read the players' room; everyone else writes to and
 reads the spectators' room, so spectators never talk to the players during a game. Messages are
 stored with the game (:meth:`gamehall.store.Store.add_chat`), at most :data:`CHAT_LENGTH`
-characters of plain text (clients show them as text, never as markup), and each browser may send
-a burst of ``chat_burst`` messages, then ``chat_per_second`` (settings of the server,
-:mod:`gamehall.web.base.settings`, counted per client by :class:`Chats`); a game's chat holds
-at most :data:`CHAT_STORED` messages. Each player can turn the chat off in their page (a
-preference of the page).
+characters of plain text (clients show them as text, never as markup; the characters that
+reorder or hide text, :data:`HIDDEN`, are taken out), and each browser may send a burst of
+``chat_burst`` messages, then ``chat_per_second``, and each network address ``chat_address_burst``,
+then ``chat_address_per_second`` (settings of the server, :mod:`gamehall.web.base.settings`,
+counted by :class:`Chats`), so made-up identities gain nothing. Each room of a game holds at most
+:data:`CHAT_STORED` messages: the players' room then refuses more, while in the spectators'
+room the oldest give way, so spectators can never fill the players' chat, nor their own for
+good. Each player can turn the chat off in their page (a preference of the page).
 
 :class:`Chats` is the hub's chat: it stores a message (the bus is told in the transaction that
 stores it, so the other processes of a hall tell their clients in its room), tells the writer's
@@ -43,11 +46,21 @@ CHAT_WINDOW_MS = 10_000
 """With the default settings a writer may send :data:`CHAT_BURST` messages at once, and as many
 again after :data:`CHAT_WINDOW_MS` milliseconds (``chat_burst``, ``chat_per_second``)."""
 CHAT_STORED = 2000
-"""The most messages a game's chat holds (both rooms together); then it refuses more."""
+"""The most messages each room of a game's chat holds: then the players' room refuses more, and
+the spectators' oldest give way."""
 CHAT_HISTORY = 100
 """How many of a room's last messages a client gets when it connects."""
 
 PLAYERS, SPECTATORS = "players", "spectators"
+
+HIDDEN = frozenset(
+    [chr(c) for c in range(0x202A, 0x202F)]  # bidi embeddings and overrides
+    + [chr(c) for c in range(0x2066, 0x206A)]  # bidi isolates
+    + ["\u200e", "\u200f", "\u061c"]  # bidi marks
+    + ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]  # zero-width characters
+)
+"""Characters that reorder the text around them or are invisible: taken out of a chat message
+(a line cannot show another's words backwards, or two that look alike differ unseen)."""
 
 
 def room_of(seats: frozenset[int]) -> str:
@@ -55,9 +68,10 @@ def room_of(seats: frozenset[int]) -> str:
 
 
 def clean(text: str) -> str:
-    """The message as stored: trimmed; refused (BAD_CHAT) if empty, too long, or holding control
-    characters other than line breaks and tabs (which become spaces)."""
-    text = text.strip()
+    """The message as stored: without the characters of :data:`HIDDEN`, trimmed; refused
+    (BAD_CHAT) if empty, too long, or holding control characters other than line breaks and
+    tabs (which become spaces)."""
+    text = "".join(char for char in text if char not in HIDDEN).strip()
     if not text:
         raise ProtocolError(ErrorCode.BAD_CHAT, "a chat message cannot be empty")
     if len(text) > CHAT_LENGTH:
@@ -96,14 +110,26 @@ class Chats:
         self.settings = settings
         self._db = db
         self._rates = RateTable(settings.chat_per_second, settings.chat_burst, clock=seconds)
+        self._address_rates = RateTable(
+            settings.chat_address_per_second, settings.chat_address_burst, clock=seconds
+        )
 
     async def say(
         self, live: LiveGame, connection: Connection, text: str, *, most: int = CHAT_STORED
     ) -> None:
-        """Store a chat message and tell the writer's room (the game's chat holds ``most``)."""
+        """Store a chat message and tell the writer's room (each room holds ``most``)."""
         line = clean(text)
+        settings = self.settings
+        if connection.address and not self._address_rates.take(connection.address):
+            burst, rate = settings.chat_address_burst, settings.chat_address_per_second
+            raise ProtocolError(
+                ErrorCode.CHAT_TOO_FAST,
+                f"at most {burst} chat messages at once and {rate:g} a second after from one "
+                "network address (limits chat_address_burst, chat_address_per_second): "
+                "wait a few seconds",
+            )
         if not self._rates.take(connection.client):
-            burst, rate = self.settings.chat_burst, self.settings.chat_per_second
+            burst, rate = settings.chat_burst, settings.chat_per_second
             raise ProtocolError(
                 ErrorCode.CHAT_TOO_FAST,
                 f"at most {burst} chat messages at once and {rate:g} a second after "
@@ -119,7 +145,10 @@ class Chats:
             return self.bus.in_transaction(self._event(live, row))
 
         try:
-            row = await self._db(self.store.add_chat, live.id, room, seat, line, most, notify)
+            row = await self._db(
+                self.store.add_chat, live.id, room, seat, line, most, notify,
+                roll=room == SPECTATORS,
+            )  # fmt: skip
         except Exception as error:
             log.exception("cannot store a chat message of %s", live.id)
             raise ProtocolError(
@@ -128,7 +157,7 @@ class Chats:
         if row is None:
             raise ProtocolError(
                 ErrorCode.BAD_CHAT,
-                f"this game's chat holds its {most} messages already; it takes no more",
+                f"this game's players' chat holds its {most} messages already; it takes no more",
             )
         message = ChatMessage(room=room, lines=[chat_line(live, row)])  # type: ignore[arg-type]
         text_out = message.model_dump_json()
@@ -186,6 +215,7 @@ __all__ = [
     "CHAT_LENGTH",
     "CHAT_STORED",
     "CHAT_WINDOW_MS",
+    "HIDDEN",
     "PLAYERS",
     "SPECTATORS",
     "Chats",

@@ -95,8 +95,7 @@ class Clients:
         if self.connections >= self.settings.max_connections:
             raise over_limit("max_connections", "the server holds all the connections it can")
         self.connections += 1
-        per_second = self.settings.messages_per_second
-        connection.rates["messages"] = Rate(per_second, 2 * per_second, time.monotonic())
+        connection.limit_messages(self.settings.messages_per_second)
         resyncs = self.settings.resyncs_per_minute
         connection.rates["resyncs"] = Rate(resyncs / 60, resyncs, time.monotonic())
         before, mine = live.connected(), live.local_seats()
@@ -122,23 +121,13 @@ class Clients:
         self._tell_presence(live, mine)
 
     def within_rate(self, connection: Connection) -> bool:
-        """Whether a client's message is within ``messages_per_second``: past it the message is
-        dropped (the first dropped one of a run is answered with ``over_limit``), and a client
-        that has had 20 seconds' worth of messages dropped is disconnected (counted over the
-        connection's life, so a slow link or a busy server cannot stretch a flood out of it)."""
-        rate = connection.rates.get("messages")
-        if not isinstance(rate, Rate) or rate.take(time.monotonic()):
-            connection.warned = False
-            return True
-        connection.dropped += 1
-        if not connection.warned:
-            connection.warned = True
-            limit = self.settings.messages_per_second
-            error = over_limit("messages_per_second", f"more than {limit:g} messages a second")
+        """Whether a client's message is within ``messages_per_second`` (see
+        :meth:`Connection.within_rate`: past it dropped, and a flood closes the client)."""
+
+        def refuse(error: ProtocolError) -> None:
             connection.send(ErrorMessage(code=error.code, message=error.message, version=None))
-        if connection.dropped > 20 * self.settings.messages_per_second:
-            connection.close(1008)
-        return False
+
+        return connection.within_rate(self.settings.messages_per_second, refuse)
 
     def count_takeback(self, connection: Connection) -> None:
         """Count one takeback request of the connection's client, or refuse it (over_limit)."""

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from collections.abc import Callable
 from typing import Protocol
 
 from pydantic import BaseModel
 
+from gamehall.protocol import ProtocolError
+from gamehall.web.base.limits import Rate, over_limit
+
 SEND_QUEUE_LIMIT = 512
 """A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
+DROPPED_SECONDS = 20
+"""A client that has had this many seconds' worth of messages (at its rate) dropped over its
+life is disconnected (1008)."""
 
 
 class Transport(Protocol):
@@ -60,12 +68,37 @@ class Connection:
         """Messages dropped for being over the rate (the socket closes past a bound)."""
         self.warned = False
         """Whether this run of dropped messages was answered with ``over_limit`` already."""
+        self.seconds: Callable[[], float] = time.monotonic
+        """The clock of the message rate (a test may give one it moves by hand)."""
 
     @property
     def client(self) -> str:
         """Whose rates the connection's chat and takebacks count against: its browser, else its
         network address, else the connection alone."""
         return self.identity or self.address or f"connection {id(self)}"
+
+    def limit_messages(self, per_second: float) -> None:
+        """Give the client its message rate: ``per_second``, with a burst of twice that (the
+        setting ``messages_per_second``; the game's and the lobby's sockets alike)."""
+        self.rates["messages"] = Rate(per_second, 2 * per_second, self.seconds())
+
+    def within_rate(self, per_second: float, refuse: Callable[[ProtocolError], None]) -> bool:
+        """Whether the client's next message is within its rate (see :meth:`limit_messages`):
+        past it the message is dropped (the first dropped one of a run is answered through
+        ``refuse`` with ``over_limit``), and a client that has had :data:`DROPPED_SECONDS`'
+        worth of messages dropped is closed (counted over the connection's life, so a slow
+        link or a busy server cannot stretch a flood out of it)."""
+        rate = self.rates.get("messages")
+        if not isinstance(rate, Rate) or rate.take(self.seconds()):
+            self.warned = False
+            return True
+        self.dropped += 1
+        if not self.warned:
+            self.warned = True
+            refuse(over_limit("messages_per_second", f"more than {per_second:g} messages a second"))
+        if self.dropped > DROPPED_SECONDS * per_second:
+            self.close(1008)
+        return False
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._pump())
@@ -106,4 +139,4 @@ class Connection:
                 await self.task
 
 
-__all__ = ["SEND_QUEUE_LIMIT", "Connection", "Transport"]
+__all__ = ["DROPPED_SECONDS", "SEND_QUEUE_LIMIT", "Connection", "Transport"]

@@ -212,7 +212,10 @@ class Hub:
             insert=self._insert,
             get=self.get,
         )
-        self.memory = Memory(store, settings, self.games, db=self.db)
+        self.memory = Memory(
+            store, settings, self.games, db=self.db, clock=clock, wake=self.get,
+            spawn=self._background,
+        )  # fmt: skip
 
     @property
     def connections(self) -> int:
@@ -344,6 +347,7 @@ class Hub:
         control = TimeControl.parse(row.clock) if row.clock else None
         live = LiveGame(row, game, played, now=self.clock.now(), control=control)
         live.set_holders(holders)
+        self.memory.woken(live)  # left with its clock running: the clock ran on meanwhile
         return live
 
     async def create(
