@@ -109,6 +109,18 @@ def test_headers_past_the_limit_are_refused_with_431():
             assert answer(fine).endswith(b"hello")
 
 
+def test_a_body_is_not_counted_as_headers():
+    body = b"x" * 40_000
+    with serving(Settings(max_header_bytes=4096)) as port, opened(port) as client:
+        client.sendall(
+            b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % len(body)
+            + body
+            + b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        both = answer(client)
+        assert both.count(b"HTTP/1.1 200") == 2, both
+
+
 def test_an_idle_connection_is_closed_between_requests():
     with serving(Settings(keep_alive_seconds=0.3)) as port, opened(port) as client:
         client.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")

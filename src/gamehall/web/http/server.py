@@ -128,6 +128,8 @@ class HttpProtocol(HttpToolsProtocol):
         self.counted: str | None = None
         """The address this connection counts against (None: not counted)."""
         self.too_large = False
+        self.completed = False
+        """Whether a request was completed in the chunk being read."""
 
     # --- the connection ---
 
@@ -177,6 +179,7 @@ class HttpProtocol(HttpToolsProtocol):
         self._unset_keepalive_if_required()
         if self.reading_headers and self.header_timer is None:
             self.start_header_timer()
+        self.completed = False
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
@@ -193,7 +196,10 @@ class HttpProtocol(HttpToolsProtocol):
             self.logger.warning(message)
             self.send_400_response(message)
             return
-        if self.reading_headers:  # still within a request's headers
+        if self.reading_headers and not self.completed:
+            # Still within one request's headers: the chunk is all theirs. (A chunk that ended
+            # a request and began the next is not counted: at most one chunk more is read, and
+            # headers that complete are measured exactly, in on_headers_complete.)
             self.header_bytes += len(data)
             if self.header_bytes > self.limits.max_header_bytes:
                 self.refuse_large()
@@ -213,6 +219,7 @@ class HttpProtocol(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         self.reading_headers = True  # what comes next is the next request's
+        self.completed = True
         super().on_message_complete()
 
     def start_header_timer(self) -> None:
