@@ -176,3 +176,17 @@ def test_x_forwarded_for_from_a_trusted_proxy_names_the_client(db_url):
     settings = Settings(games_per_minute=1, address_factor=2, trusted_proxies=("127.0.0.1",))
     with serving(settings, create_app(db_url, settings=settings)) as port:
         assert [_made(port, f"10.9.0.{n}") for n in range(3)] == [200] * 3
+
+
+def test_the_whole_server_answers_head_and_only_its_host_names(db_url):
+    settings = with_bound_host(Settings(), "127.0.0.1")
+    with (
+        serving(settings, create_app(db_url, settings=settings)) as port,
+        httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=TIMEOUT) as http,
+    ):
+        for path in ("/", "/api/meta"):
+            head = http.head(path)
+            assert head.status_code == 200 and head.content == b"", path
+            assert int(head.headers["content-length"]) == len(http.get(path).content)
+        rebound = http.get("/api/meta", headers={"host": f"rebound.example:{port}"})
+        assert rebound.status_code == 400 and "host_names" in rebound.text
