@@ -190,3 +190,11 @@ def test_the_whole_server_answers_head_and_only_its_host_names(db_url):
             assert int(head.headers["content-length"]) == len(http.get(path).content)
         rebound = http.get("/api/meta", headers={"host": f"rebound.example:{port}"})
         assert rebound.status_code == 400 and "host_names" in rebound.text
+
+
+def test_the_address_listened_on_is_a_host_name_answered():
+    assert with_bound_host(Settings(), "192.168.1.20").host_names == ("192.168.1.20",)
+    assert with_bound_host(Settings(), "::1").host_names == ("::1",)
+    assert with_bound_host(Settings(), "0.0.0.0").host_names == ()  # a wildcard: no one's name
+    named = Settings(host_names=("games.example.org",))
+    assert with_bound_host(named, "10.0.0.5").host_names == ("games.example.org", "10.0.0.5")
