@@ -1,11 +1,16 @@
-"""Replay the attacks of issue 10 against a server (not a test), and print, per attack, whether
-the server stayed responsive and whether anything stored changed.
+"""Replay the attacks of issues 10 and 33 against a server (not a test), and print, per attack,
+whether the server stayed responsive and whether anything stored changed.
 
 By default it starts ``gamehall serve`` of its own (default settings, a temporary SQLite store);
 ``--url http://HOST:PORT`` targets a running server instead (then "stored" is judged through the
-REST answers alone, and the attacks that restart the server are left out). Clients are told apart
-the way a TLS proxy in front would tell them: by ``X-Forwarded-For`` (uvicorn believes it from
-loopback), so the victims and each attack are clients of their own.
+REST answers alone, and the attacks that restart the server, or start one of their own, are left
+out). The bench plays the TLS proxy in front: it starts its server with loopback named a trusted
+proxy (``--set trusted_proxies=127.0.0.1``, see ``server_kit``), and tells its clients apart the
+way that proxy would, by ``X-Forwarded-For``, so the victims and each attack are clients of their
+own. A server started with ``--url`` must trust 127.0.0.1 the same way. The attacks on the
+connections themselves (slow or huge headers, hoarded connections) come from other loopback
+addresses (127.0.0.2 and on), which the server does not trust, as clients reaching it directly;
+``forwarded-rotation`` starts a second server that trusts no proxy at all.
 
 Before the attacks, victims make games of their own (an online game between two browsers, a few
 moves in; a game against the computer; a hot-seat game). Throughout, a separate process asks for
@@ -15,6 +20,7 @@ with ``--url``, any of their states), and what the server answered::
 
     .venv/bin/python bench/abuse.py
     .venv/bin/python bench/abuse.py --only hello-flood,stolen-seats --log abuse.log
+    .venv/bin/python bench/abuse.py --only forwarded-rotation,slowloris,huge-header,idle-hoard,many-sockets
 
 The server's log (its stderr) outlives the run: it is copied to ``--log`` (default: a new file
 in the system's temporary directory), whose path is printed at the end with the count of the
@@ -48,6 +54,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from abuse_connections import CONNECTION_ATTACKS
 from server_kit import (
     Browser,
     Server,
@@ -854,10 +861,11 @@ def main() -> None:
         "bidi-chat": attack_bidi_chat,
         "lane-hoarding": attack_lane_hoarding,
         "review-strangers": attack_review_strangers,
+        **CONNECTION_ATTACKS,
     }
     chosen = list(attacks) if not args.only else args.only.split(",")
     if args.url:
-        chosen = [name for name in chosen if name != "discs-200-restart"]
+        chosen = [n for n in chosen if n not in ("discs-200-restart", "forwarded-rotation")]
     with tempfile.TemporaryDirectory(prefix="gamehall-abuse-") as workdir:
         server = None if args.url else Server(Path(workdir))
         if server is not None:

@@ -79,6 +79,8 @@ from websockets.asyncio.client import connect  # noqa: E402
 SERVER_SETTINGS = [
     "games_per_minute=1000000",
     "max_connections=30000",
+    "sockets_per_address=30000",
+    "connections_per_address=30000",
     "max_live_games=30000",
     "messages_per_second=1000",
     "resyncs_per_minute=1000",

@@ -5,8 +5,9 @@
   (the server's tracebacks are counted from it), and its descendants (the computer workers) found
   through ``psutil``.
 * :class:`Browser`: one browser as the server sees it: one identity cookie (``gh_player``), and
-  a network address of its own given in ``X-Forwarded-For`` (uvicorn believes that header from
-  loopback, as it would from a TLS proxy in front), so one bench can be many clients.
+  a network address of its own given in ``X-Forwarded-For``. The bench plays the proxy in front:
+  its servers name loopback a trusted proxy (``trusted_proxies=127.0.0.1``, unless the settings
+  given say otherwise), so they believe that header from it, and one bench can be many clients.
 * :func:`store_rows`: every row the store holds, read from the SQLite file, for "did anything
   stored change".
 """
@@ -67,7 +68,8 @@ class Server:
         self.workdir = workdir
         self.db_path = workdir / "bench.sqlite3"
         self.log_path = workdir / "server.log"
-        self.settings = dict(settings or {})
+        # the bench plays the proxy in front: its X-Forwarded-For names each browser
+        self.settings = {"trusted_proxies": "127.0.0.1", **dict(settings or {})}
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -333,6 +333,19 @@ def test_serve_on_a_busy_port_is_one_line_exit_2(capsys):
     assert_one_line_error(code, err, "cannot listen", str(port))
 
 
+def test_serve_takes_trusted_proxies_and_host_names(capsys, monkeypatch):
+    seen: dict = {}
+    monkeypatch.setattr("gamehall.web.http.server.serve", lambda **given: seen.update(given))
+    monkeypatch.setattr("gamehall.cli.app._check_port", lambda host, port: None)
+    argv = ["serve", "--trusted-proxy", "127.0.0.1", "--trusted-proxy", "10.0.0.0/8"]
+    code, _, err = run(capsys, *argv, "--host-name", "games.example.org")
+    assert code == 0, err
+    assert seen["settings"].trusted_proxies == ("127.0.0.1", "10.0.0.0/8")
+    assert seen["settings"].host_names == ("games.example.org",)
+    code, _, err = run(capsys, "serve", "--trusted-proxy", "proxy.internal")
+    assert_one_line_error(code, err, "trusted proxy 'proxy.internal'", "10.0.0.0/8")
+
+
 @pytest.mark.slow
 def test_a_broken_pipe_exits_quietly(tmp_path):
     path = tmp_path / "long.txt"

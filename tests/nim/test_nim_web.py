@@ -20,7 +20,8 @@ from tests.nim.game import NimGame
 
 @pytest.fixture
 def client(nim, tmp_path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'nim.sqlite3'}")) as running:
+    app = create_app(f"sqlite:///{tmp_path / 'nim.sqlite3'}")
+    with TestClient(app, base_url="http://localhost") as running:
         yield running
 
 
@@ -61,7 +62,7 @@ def test_a_hot_seat_game_plays_to_the_end_over_the_websocket(client):
     game_id, game = created.json()["id"], NimGame(**options)
     assert created.json()["you"] == [0, 1]
     rng = random.Random(2)
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with client.websocket_connect(f"ws://localhost/ws/games/{game_id}") as ws:
         ws.send_json({"type": "hello", "version": -1})
         state = next_state(ws)
         assert state["actions"][:2] == [a for a in state["actions"] if a.startswith("deal")]

@@ -130,5 +130,6 @@ def test_the_deployment_guide_names_every_setting_and_option():
     text = DOCS.read_text(encoding="utf-8")
     missing = [name for name in Settings().describe() if f"`{name}`" not in text]
     assert not missing, f"docs/deploy.md does not explain {missing}"
-    for option in ("--workers", "--db", "--config", "--set", "--https", "--allow-origin"):
+    options = ("--workers", "--db", "--config", "--set", "--https", "--allow-origin")
+    for option in (*options, "--trusted-proxy", "--host-name"):
         assert f"`{option}" in text

@@ -9,12 +9,16 @@ import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urljoin
 
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
 from gamehall.protocol import SERVER_MESSAGE, ErrorAnswer
+
+TEST_HOST = "localhost"
+"""The host the test clients ask for (one the server answers for by default)."""
 
 # --- what the server sends, checked ---
 
@@ -74,10 +78,21 @@ class CheckedClient(TestClient):
 
     checked = 0
 
+    def __init__(self, app: Any, *args: Any, **kwargs: Any) -> None:
+        # The server answers only the host names it is configured for (localhost by default),
+        # not Starlette's made-up "testserver".
+        kwargs.setdefault("base_url", f"http://{TEST_HOST}")
+        super().__init__(app, *args, **kwargs)
+
+    def websocket_connect(self, url: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return super().websocket_connect(urljoin(f"ws://{TEST_HOST}", url), *args, **kwargs)
+
     def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         response = super().request(method, url, *args, **kwargs)
         path = response.request.url.path
         json_answer = response.headers.get("content-type", "").startswith("application/json")
+        if method.upper() == "HEAD":
+            return response  # GET's headers, no body to check
         if path.startswith("/api/") or json_answer:
             if not json_answer:
                 return response  # records and rules are text

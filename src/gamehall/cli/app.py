@@ -334,6 +334,20 @@ def serve(
         list[str] | None,
         typer.Option(help="Another origin whose pages may play here (repeatable)."),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A proxy in front (address or network) whose X-Forwarded-For names the client "
+            "(repeatable; default: none, the client is the connection's address)."
+        ),
+    ] = None,
+    host_name: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A host name the server answers for besides localhost and the address it "
+            "listens on, such as its public name behind a proxy (repeatable)."
+        ),
+    ] = None,
     workers: Annotated[
         int,
         typer.Option(
@@ -361,6 +375,11 @@ def serve(
         if allow_origin:
             origins = (*settings.allowed_origins, *allow_origin)
             settings = settings.replace({"allowed_origins": list(origins)})
+        if trusted_proxy:
+            proxies = (*settings.trusted_proxies, *trusted_proxy)
+            settings = settings.replace({"trusted_proxies": list(proxies)})
+        if host_name:
+            settings = settings.replace({"host_names": [*settings.host_names, *host_name]})
     except SettingsError as error:
         raise UsageError(str(error)) from None
     try:

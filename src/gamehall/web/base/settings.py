@@ -8,7 +8,8 @@ each limit does to a client that reaches it; every refusal names the setting.
 A TOML file holds the names below as top-level keys, for example::
 
     https = true                                 # behind a TLS proxy: Secure cookies
-    allowed_origins = ["https://games.example.org"]
+    trusted_proxies = ["127.0.0.1"]              # the proxy, whose X-Forwarded-For is believed
+    host_names = ["games.example.org"]           # the public name the server answers for
     computer_games = 3
     computer_seconds = 20.0
 """
@@ -16,6 +17,7 @@ A TOML file holds the names below as top-level keys, for example::
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import tomllib
 from collections.abc import Mapping
@@ -45,6 +47,14 @@ class Settings:
     same origin is ``https://<host>``."""
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may play (``scheme://host[:port]``)."""
+    host_names: tuple[str, ...] = ()
+    """Host names the server answers besides ``localhost``, ``127.0.0.1``, ``[::1]`` and the
+    address it listens on (the public name behind a proxy); a request for any other ``Host`` is
+    refused (a page of a made-up name resolving to this machine may not drive it)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.0/8``) of the proxies in front: from these alone the
+    client's address is read from ``X-Forwarded-For``; from anyone else it is the connection's
+    own (none by default)."""
 
     # --- input ---
     max_body_bytes: int = 64 * 1024
@@ -90,6 +100,21 @@ class Settings:
     """Takeback requests (offers, answers) one browser may send per minute (bursts of half)."""
     max_connections: int = 4096
     """WebSocket connections the server holds at once."""
+    sockets_per_address: int = 100
+    """WebSocket connections (games, watching, the lobby) one network address may hold at once,
+    so one client cannot take the sockets of everyone else."""
+
+    # --- connections (per server process) ---
+    connections_per_address: int = 100
+    """TCP connections one network address may hold open at once (not counted for trusted
+    proxies, whose own limits apply)."""
+    header_seconds: float = 10.0
+    """A connection whose request headers are not complete this long after they began (or after
+    it opened) is closed."""
+    max_header_bytes: int = 16 * 1024
+    """The largest request line and headers read (431 beyond)."""
+    keep_alive_seconds: float = 10.0
+    """An idle connection between requests is closed after this long."""
 
     # --- computers ---
     computer_seconds: float = 30.0
@@ -123,6 +148,19 @@ class Settings:
                 continue
             if isinstance(value, int | float) and not value > 0:
                 raise SettingsError(f"setting {name} must be positive, not {value}")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise SettingsError(
+                    f"trusted proxy {proxy!r} must be an IP address or a network such as 10.0.0.0/8"
+                ) from None
+        for name in self.host_names:
+            if not name or any(c in name for c in "/ @?#") or name.count(":") == 1:
+                raise SettingsError(
+                    f"host name {name!r} must be a name or an address, with no scheme, port "
+                    "or path (games.example.org, 192.0.2.7, [2001:db8::7])"
+                )
         for origin in self.allowed_origins:
             if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
                 raise SettingsError(
