@@ -1,0 +1,105 @@
+"""Ratings that cannot be farmed (issue 33, point 2), over REST and the WebSockets: a resignation
+before both sides have moved is an abort that rates no one; a browser stays one browser after
+signing out, so its two accounts still cannot play each other rated; rated games between the
+same two players are limited per day; the leaderboard lists only players with several
+different opponents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import pytest
+
+from gamehall.core import register_plugin, unregister_plugin
+from tests.nim.plugin import PLUGIN
+from tests.web.http.test_hall_api import CHEAP, seek, signed_up
+from tests.web.web_helpers import hello
+
+
+@pytest.fixture
+def hall_server(server_factory) -> Iterator[Any]:
+    """A server with Nim, a cheap password hasher, a lobby that pairs only when told, and a
+    leaderboard that shows anyone with a rated game (and as many opponents)."""
+    register_plugin(PLUGIN)
+    try:
+        with server_factory(passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350)) as server:
+            yield server
+    finally:
+        unregister_plugin(PLUGIN.name)
+
+
+def _wait_for(server: Any, check: Any) -> None:
+    for _ in range(500):
+        if check():
+            return
+        server.client.portal.call(anyio.sleep, 0.02)
+    raise AssertionError("it did not happen")
+
+
+def _counted(server: Any, game_id: str) -> bool:
+    hall = server.app.state.hall
+    row = server.client.portal.call(hall.db, hall.store.hall_game, game_id)
+    return bool(row and row[2])
+
+
+def _rated_game(server: Any, first: Any, second: Any) -> str:
+    """A rated Nim game made from ``first``'s seek (seat 0) accepted by ``second`` (seat 1)."""
+    info = seek(first, rated=True, side=0).json()
+    answer = second.post(f"/api/seeks/{info['id']}/accept")
+    assert answer.status_code == 200, answer.text
+    return answer.json()["id"]
+
+
+# --- a resignation before both sides have moved ------------------------------------------------
+
+
+def test_a_resignation_before_both_sides_have_moved_is_an_abort(server):
+    creator, guest = server.client, server.browser()
+    answer = creator.post("/api/games", json={"game": "acadmu", "mode": "online"}).json()
+    game_id = answer["id"]
+    guest.post(f"/api/games/{game_id}/join", json={"seat": answer["invite"].split("?seat=")[1]})
+    with (
+        creator.websocket_connect(f"/ws/games/{game_id}") as ws0,
+        guest.websocket_connect(f"/ws/games/{game_id}") as ws1,
+    ):
+        state = hello(server, ws0)
+        hello(server, ws1)
+        sockets = {0: ws0, 1: ws1}
+        mover = state["to_move"]  # one side moves; the other resigns before its first move
+        sockets[mover].send_json(
+            {"type": "move", "version": state["version"], "action": state["legal"][0]["text"]}
+        )
+        state = server.receive_state(ws0, state["version"] + 1)
+        server.receive_state(ws1, state["version"])
+        sockets[1 - mover].send_json({"type": "resign"})
+        over = server.receive_state(sockets[mover], state["version"] + 1)
+    side = ("Dark", "Light")[1 - mover]
+    reason = f"Game aborted: {side} resigned before both sides had moved"
+    assert over["over"] and over["outcome"] == {
+        "winner": None, "winner_name": None, "reason": reason, "scores": [0.0, 0.0],
+        "result": "*",
+    }  # fmt: skip
+    assert server.hub.store.actions(game_id)[-1].kind == "abort"
+    record = creator.get(f"/api/games/{game_id}/record").text
+    assert '[Result "*"]' in record and reason in record
+
+
+def test_a_rated_game_resigned_at_once_rates_no_one(hall_server):
+    ada, bob = signed_up(hall_server, "Ada"), signed_up(hall_server, "Bob")
+    game_id = _rated_game(hall_server, ada, bob)
+    with bob.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = hello(hall_server, ws)
+        assert state["you"] == [1]
+        ws.send_json({"type": "resign"})
+        over = hall_server.receive_state(ws, state["version"] + 1)
+    assert over["outcome"]["result"] == "*" and over["outcome"]["winner"] is None
+    assert over["outcome"]["reason"] == "Game aborted: Second resigned before both sides had moved"
+    _wait_for(hall_server, lambda: _counted(hall_server, game_id))
+    for name in ("Ada", "Bob"):
+        profile = ada.get(f"/api/players/{name}").json()
+        assert profile["ratings"] == []
+        (shown,) = profile["games"]
+        assert shown["rated"] and shown["result"]["result"] == "*"
+    assert ada.get("/api/leaderboard/nim").json()["players"] == []
