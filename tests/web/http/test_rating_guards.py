@@ -14,7 +14,7 @@ import pytest
 
 from gamehall.core import register_plugin, unregister_plugin
 from tests.nim.plugin import PLUGIN
-from tests.web.http.test_hall_api import CHEAP, seek, signed_up
+from tests.web.http.test_hall_api import CHEAP, PASSWORD, refused, seek, signed_up
 from tests.web.web_helpers import hello
 
 
@@ -103,3 +103,30 @@ def test_a_rated_game_resigned_at_once_rates_no_one(hall_server):
         (shown,) = profile["games"]
         assert shown["rated"] and shown["result"]["result"] == "*"
     assert ada.get("/api/leaderboard/nim").json()["players"] == []
+
+
+# --- the browser's marker ---------------------------------------------------------------------
+
+
+def test_signing_out_does_not_make_a_browser_a_stranger_to_its_accounts(hall_server):
+    """Ada seeks a rated game, signs out, and signs up as Bob in the same browser: the identity
+    cookie is new, the marker is not, and Bob may not take Ada's rated seek (nor may Ada, from
+    her phone, take a rated seek Bob makes there)."""
+    browser = signed_up(hall_server, "Ada")
+    marker = browser.cookies.get("gh_browser")
+    identity = browser.cookies.get("gh_player")
+    assert marker and identity
+    rated = seek(browser, rated=True).json()
+    assert browser.post("/api/account/logout").status_code == 200
+    assert browser.cookies.get("gh_browser") == marker  # kept through signing out
+    answer = browser.post("/api/account/signup", json={"username": "Bob", "password": PASSWORD})
+    assert answer.status_code == 200 and browser.cookies.get("gh_player") != identity
+    error = refused(browser.post(f"/api/seeks/{rated['id']}/accept"), 409, "self_pairing")
+    assert "Ada" in error["message"]
+    bobs = seek(browser, rated=True).json()
+    phone = hall_server.browser()
+    phone.post("/api/account/login", json={"username": "Ada", "password": PASSWORD})
+    refused(phone.post(f"/api/seeks/{bobs['id']}/accept"), 409, "self_pairing")
+    # Another person's browser may take either.
+    carol = signed_up(hall_server, "Carol")
+    assert carol.post(f"/api/seeks/{rated['id']}/accept").status_code == 200

@@ -179,9 +179,10 @@ class Hall:
 
     # --- who is asking, names and accounts ---
 
-    async def me(self, browser: str | None, session: str | None) -> Me:
-        """The player behind a browser identity and session cookie (see :class:`Players`)."""
-        return await self.players.me(browser, session)
+    async def me(self, browser: str | None, session: str | None, marker: str | None = None) -> Me:
+        """The player behind a browser identity and session cookie, with the browser's marker
+        (see :class:`Players`)."""
+        return await self.players.marked(await self.players.me(browser, session), marker)
 
     async def browsers_of(self, me: Me) -> frozenset[str]:
         return await self.players.browsers_of(me)
