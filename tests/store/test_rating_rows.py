@@ -5,6 +5,7 @@ two players that the hall's daily limit reads."""
 
 from __future__ import annotations
 
+import datetime
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -13,11 +14,16 @@ from sqlalchemy import update
 
 from gamehall.store import GameRow, HallStore, RatedResult, RatingRow, Seat, Store, now_text
 from gamehall.store.db import games_table
-from gamehall.store.ratings import day_before
 
 RESULTS = 8
 STEP = 10.0
 """Each result moves the loser down and the winner up by this much (a rule easy to check)."""
+
+
+def day_before() -> str:
+    """The store's time text a day ago."""
+    ago = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=1)
+    return ago.isoformat(timespec="milliseconds")
 
 
 def _game(game_id: str) -> GameRow:
@@ -130,3 +136,26 @@ def test_rated_games_between_two_players_are_counted_over_a_day(hall):
     assert hall.rated_between("a", "c", day_before()) == 1
     assert hall.rated_between("b", "c", day_before()) == 0
     assert hall.rated_between("a", "b", now_text()) == 0  # all made before the window
+    assert hall.rated_pairs(["a", "b", "c"], day_before(), 2) == [("a", "b")]
+    assert hall.rated_pairs(["a", "b", "c"], day_before(), 1) == [("a", "b"), ("a", "c")]
+    assert hall.rated_pairs(["b", "c"], day_before(), 1) == []
+    assert hall.rated_pairs(["a"], day_before(), 0) == []
+
+
+def test_the_leaderboard_asks_for_different_opponents(hall):
+    """Twelve wins over one account (a farm) list no one; wins over five players do."""
+    opponents = [f"o{n}" for n in range(5)]
+    _players(hall, "farmer", "fair", "alt", *opponents)
+    for n in range(12):
+        _rated_game(hall, f"g_farm{n}", "farmer", "alt")
+        _rated_game(hall, f"g_fair{n}", "fair", opponents[n % 5])
+        for game_id, player, opponent in (
+            (f"g_farm{n}", "farmer", "alt"),
+            (f"g_fair{n}", "fair", opponents[n % 5]),
+        ):
+            players = [player, opponent]
+            hall.rate_game(game_id, "nim", players, _stepped(players, [1.0, 0.0]))
+    board = hall.leaderboard("nim", min_games=10, max_deviation=350, min_opponents=5)
+    assert [name for name, _ in board] == ["Fair"]
+    board = hall.leaderboard("nim", min_games=10, max_deviation=350, min_opponents=1)
+    assert [name for name, _ in board] == ["Fair", "Farmer", "Alt"]  # equal ratings: by name

@@ -15,7 +15,6 @@ caller's (:mod:`gamehall.web.hall.ratings`); the store hands them the rows it ho
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -131,35 +130,62 @@ class RatingRows:
         """How many rated games ``first`` and ``second`` have played each other since
         ``since`` (an ISO time): those going on and those with a result (an aborted game, which
         has none, is not one)."""
+        query = self._rated_pairs([first, second], since)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return int(row.games) if row is not None else 0
+
+    def rated_pairs(
+        self, players: Sequence[str], since: str, at_least: int
+    ) -> list[tuple[str, str]]:
+        """The pairs of ``players`` who have played each other at least ``at_least`` rated
+        games since ``since`` (counted as :meth:`rated_between` does), each pair once."""
+        if len(players) < 2:
+            return []
+        query = (
+            self._rated_pairs(players, since)
+            .order_by("first", "second")
+            .having(func.count(games_table.c.id.distinct()) >= at_least)
+        )
+        with self.engine.connect() as conn:
+            return [(r.first, r.second) for r in conn.execute(query)]
+
+    @staticmethod
+    def _rated_pairs(players: Sequence[str], since: str) -> Any:
+        """Each pair of ``players`` (ids in order) with the rated games they played each other
+        since ``since``, games going on or with a result. The seats are found through
+        ``holdings``' index on the game."""
         mine = holdings_table.alias("mine")
         theirs = holdings_table.alias("theirs")
-        rated = (
-            select(games_table.c.id)
+        counted = (
+            select(rating_history_table.c.id)
+            .where(
+                rating_history_table.c.player_id == mine.c.player_id,
+                rating_history_table.c.game == games_table.c.game,
+                rating_history_table.c.game_id == games_table.c.id,
+            )
+            .exists()
+        )
+        return (
+            select(
+                mine.c.player_id.label("first"),
+                theirs.c.player_id.label("second"),
+                func.count(games_table.c.id.distinct()).label("games"),
+            )
+            .select_from(games_table)
             .join(hall_games_table, hall_games_table.c.game_id == games_table.c.id)
             .join(mine, mine.c.game_id == games_table.c.id)
             .join(theirs, theirs.c.game_id == games_table.c.id)
             .where(
                 hall_games_table.c.rated.is_(True),
                 games_table.c.created >= since,
-                mine.c.player_id == first,
-                theirs.c.player_id == second,
-                or_(
-                    games_table.c.status == "ongoing",
-                    select(rating_history_table.c.id)
-                    .where(
-                        rating_history_table.c.player_id == first,
-                        rating_history_table.c.game == games_table.c.game,
-                        rating_history_table.c.game_id == games_table.c.id,
-                    )
-                    .exists(),
-                ),
+                mine.c.player_id.in_(list(players)),
+                theirs.c.player_id.in_(list(players)),
+                mine.c.player_id < theirs.c.player_id,
+                or_(games_table.c.status == "ongoing", counted),
             )
-            .distinct()
+            .group_by(mine.c.player_id, theirs.c.player_id)
         )
-        with self.engine.connect() as conn:
-            return int(
-                conn.execute(select(func.count()).select_from(rated.subquery())).scalar_one()
-            )
 
     # --- ratings ---
 
@@ -319,12 +345,6 @@ class RatingRows:
         return [(r.name, _rating(r)) for r in rows]
 
 
-def day_before(now: datetime.datetime | None = None, days: float = 1.0) -> str:
-    """The store's time text ``days`` before ``now`` (default: now, UTC)."""
-    now = now or datetime.datetime.now(datetime.UTC)
-    return (now - datetime.timedelta(days=days)).isoformat(timespec="milliseconds")
-
-
 def _retryable(error: DBAPIError) -> bool:
     """A PostgreSQL deadlock (40P01) or serialization failure (40001)."""
     return getattr(error.orig, "sqlstate", None) in {"40P01", "40001"}
@@ -346,7 +366,6 @@ __all__ = [
     "RATING_ATTEMPTS",
     "Rate",
     "RatingRows",
-    "day_before",
     "hall_games_table",
     "rating_history_table",
     "ratings_table",

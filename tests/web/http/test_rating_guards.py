@@ -13,8 +13,18 @@ import anyio
 import pytest
 
 from gamehall.core import register_plugin, unregister_plugin
+from gamehall.web.hall.pairing import MAX_RATED_PER_PAIR
 from tests.nim.plugin import PLUGIN
-from tests.web.http.test_hall_api import CHEAP, PASSWORD, refused, seek, signed_up
+from tests.web.http.test_hall_api import (
+    CHEAP,
+    PASSWORD,
+    lobby_receive,
+    lobby_until,
+    refused,
+    seek,
+    signed_up,
+    tick,
+)
 from tests.web.web_helpers import hello
 
 
@@ -130,3 +140,66 @@ def test_signing_out_does_not_make_a_browser_a_stranger_to_its_accounts(hall_ser
     # Another person's browser may take either.
     carol = signed_up(hall_server, "Carol")
     assert carol.post(f"/api/seeks/{rated['id']}/accept").status_code == 200
+
+
+# --- a day's rated games between two players ---------------------------------------------------
+
+
+def test_two_players_play_at_most_a_days_rated_games_with_each_other(hall_server):
+    """Ten rated games between Ada and Bob (going on counts): the eleventh rated seek between
+    them is refused with the reason, and nothing changes; a casual game between them, and a
+    rated one with someone else, are fine."""
+    ada, bob = signed_up(hall_server, "Ada"), signed_up(hall_server, "Bob")
+    for _ in range(MAX_RATED_PER_PAIR):
+        _rated_game(hall_server, ada, bob)
+    last = seek(bob, rated=True).json()  # Bob's seek this time: either way round counts
+    games = len(ada.get("/api/games").json()["games"])
+    error = refused(ada.post(f"/api/seeks/{last['id']}/accept"), 429, "rated_limit")
+    assert "Bob" in error["message"] and f"{MAX_RATED_PER_PAIR} rated games" in error["message"]
+    assert len(ada.get("/api/games").json()["games"]) == games  # no game was made
+    assert [s["id"] for s in ada.get("/api/seeks").json()["seeks"]] == [last["id"]]  # still open
+    casual = seek(bob).json()
+    assert ada.post(f"/api/seeks/{casual['id']}/accept").status_code == 200
+    carol = signed_up(hall_server, "Carol")
+    assert carol.post(f"/api/seeks/{last['id']}/accept").status_code == 200
+
+
+def test_an_aborted_rated_game_does_not_count_towards_the_days_games(hall_server):
+    ada, bob = signed_up(hall_server, "Ada"), signed_up(hall_server, "Bob")
+    aborted = _rated_game(hall_server, ada, bob)
+    with bob.websocket_connect(f"/ws/games/{aborted}") as ws:
+        state = hello(hall_server, ws)
+        ws.send_json({"type": "resign"})
+        hall_server.receive_state(ws, state["version"] + 1)
+    for _ in range(MAX_RATED_PER_PAIR):
+        _rated_game(hall_server, ada, bob)  # all ten accepted: the aborted one is not one
+    info = seek(ada, rated=True).json()
+    refused(bob.post(f"/api/seeks/{info['id']}/accept"), 429, "rated_limit")
+
+
+def test_quick_pairing_pairs_two_players_past_their_days_games_with_others(hall_server):
+    ada, bob, carol = (signed_up(hall_server, n) for n in ("Ada", "Bob", "Carol"))
+    for _ in range(MAX_RATED_PER_PAIR):
+        _rated_game(hall_server, ada, bob)
+    with (
+        ada.websocket_connect("/ws/lobby") as a,
+        bob.websocket_connect("/ws/lobby") as b,
+        carol.websocket_connect("/ws/lobby") as c,
+    ):
+        for ws in (a, b, c):
+            ws.send_json({"type": "hello"})
+            lobby_receive(ws, "lobby")
+        pool = {"type": "pair", "game": "nim", "clock": "3+2", "rated": True}
+        a.send_json(pool)
+        lobby_until(a, lambda m: m["waiting"])
+        b.send_json(pool)
+        lobby_until(b, lambda m: m["waiting"])
+        waiting = hall_server.app.state.hall.lobby.waiting
+        tick(hall_server)
+        assert len(waiting) == 2  # Ada and Bob are not paired with each other
+        c.send_json(pool)
+        lobby_until(c, lambda m: m["waiting"])
+        tick(hall_server)
+        paired = lobby_receive(c, "paired")
+        assert paired["rated"] is True
+        assert len(waiting) == 1  # Ada or Bob waits on

@@ -35,12 +35,16 @@ PROVISIONAL_DEVIATION = 110.0
 """A rating whose deviation is above this is shown as provisional (with a "?")."""
 LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 150.0
+LEADERBOARD_MIN_OPPONENTS = 5
+"""Different opponents a player needs among their rated games to be listed (never more than
+the games needed), so wins over a few accounts of one's own do not make a leader."""
 
 
 class Standings:
     """The players' ratings in the store: rating ended games, showing ratings and leaders.
-    A leaderboard shows the players with at least ``min_games`` rated games and a deviation of
-    at most ``max_deviation``."""
+    A leaderboard shows the players with at least ``min_games`` rated games, against at least
+    ``min_opponents`` different players (at most ``min_games``), and a deviation of at most
+    ``max_deviation``."""
 
     def __init__(
         self,
@@ -49,11 +53,13 @@ class Standings:
         *,
         min_games: int = LEADERBOARD_MIN_GAMES,
         max_deviation: float = LEADERBOARD_MAX_DEVIATION,
+        min_opponents: int = LEADERBOARD_MIN_OPPONENTS,
     ) -> None:
         self.db = db
         self.store = store
         self.min_games = min_games
         self.max_deviation = max_deviation
+        self.min_opponents = min(min_opponents, min_games)
 
     async def rating(self, player_id: str, game: str) -> Rating:
         return _of(await self.db(self.store.rating, player_id, game))
@@ -147,10 +153,12 @@ class Standings:
             name,
             min_games=self.min_games,
             max_deviation=self.max_deviation,
+            min_opponents=self.min_opponents,
         )
         return LeaderboardAnswer(
             game=name,
             min_games=self.min_games,
+            min_opponents=self.min_opponents,
             max_deviation=round(self.max_deviation),
             players=[
                 LeaderRow(
@@ -177,6 +185,7 @@ def _triple(rating: Rating) -> tuple[float, float, float]:
 __all__ = [
     "LEADERBOARD_MAX_DEVIATION",
     "LEADERBOARD_MIN_GAMES",
+    "LEADERBOARD_MIN_OPPONENTS",
     "PROVISIONAL_DEVIATION",
     "Standings",
 ]
