@@ -16,6 +16,9 @@ with ``--url``, any of their states), and what the server answered::
     .venv/bin/python bench/abuse.py
     .venv/bin/python bench/abuse.py --only hello-flood,stolen-seats --log abuse.log
 
+The rating attacks of issue 33 (``rating-farm``, ``concurrent-losses``,
+``self-pairing-signout``) are in ``bench/abuse_ratings.py``.
+
 The server's log (its stderr) outlives the run: it is copied to ``--log`` (default: a new file
 in the system's temporary directory), whose path is printed at the end with the count of the
 tracebacks in it and the first lines of each.
@@ -48,6 +51,11 @@ import httpx
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from abuse_ratings import (
+    attack_concurrent_losses,
+    attack_rating_farm,
+    attack_self_pairing_after_signout,
+)
 from server_kit import (
     Browser,
     Server,
@@ -696,6 +704,9 @@ def main() -> None:
         "cross-origin": attack_cross_origin,
         "unknown-urls": attack_unknown_urls,
         "30-hard-games": attack_hard_games,
+        "rating-farm": attack_rating_farm,
+        "concurrent-losses": attack_concurrent_losses,
+        "self-pairing-signout": attack_self_pairing_after_signout,
     }
     chosen = list(attacks) if not args.only else args.only.split(",")
     if args.url:
