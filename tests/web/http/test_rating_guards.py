@@ -142,6 +142,19 @@ def test_signing_out_does_not_make_a_browser_a_stranger_to_its_accounts(hall_ser
     assert carol.post(f"/api/seeks/{rated['id']}/accept").status_code == 200
 
 
+def test_an_account_that_only_signed_up_and_out_is_known_by_the_browser(hall_server):
+    """Ada signs up and straight out again (no other request); Bob, signed up in the same
+    browser, seeks a rated game: Ada, from her phone, may not take it."""
+    browser = signed_up(hall_server, "Ada")
+    assert browser.post("/api/account/logout").status_code == 200
+    answer = browser.post("/api/account/signup", json={"username": "Bob", "password": PASSWORD})
+    assert answer.status_code == 200
+    bobs = seek(browser, rated=True).json()
+    phone = hall_server.browser()
+    phone.post("/api/account/login", json={"username": "Ada", "password": PASSWORD})
+    refused(phone.post(f"/api/seeks/{bobs['id']}/accept"), 409, "self_pairing")
+
+
 # --- a day's rated games between two players ---------------------------------------------------
 
 

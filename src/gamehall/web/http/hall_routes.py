@@ -99,7 +99,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         """Sign out; ``{"everywhere": true}`` ends every session of the account. The browser
         starts again as a new anonymous player (its old games went to the account)."""
         hall = hall_of()
-        me = await hall.me(identity_key(request), session_token(request))
+        me = await hall.me(identity_key(request), session_token(request), browser_marker(request))
         await hall.logout(me, (body or Logout()).everywhere)
         clear_cookies(response, request.app.state.settings)
         fresh = await hall.me(None, None)
