@@ -14,6 +14,7 @@ from sqlalchemy import update
 
 from gamehall.store import GameRow, HallStore, RatedResult, RatingRow, Seat, Store, now_text
 from gamehall.store.db import games_table
+from gamehall.store.ratings import opponents_by_person
 
 RESULTS = 8
 STEP = 10.0
@@ -159,3 +160,33 @@ def test_the_leaderboard_asks_for_different_opponents(hall):
     assert [name for name, _ in board] == ["Fair"]
     board = hall.leaderboard("nim", min_games=10, max_deviation=350, min_opponents=1)
     assert [name for name, _ in board] == ["Fair", "Farmer", "Alt"]  # equal ratings: by name
+
+
+def test_opponents_who_share_a_browser_are_one_person_on_the_leaderboard(hall):
+    """Wins over five accounts made in one browser (signing out and up: its marker is stored
+    with each) count as one opponent; five people are five."""
+    alts = [f"alt{n}" for n in range(5)]
+    people = [f"person{n}" for n in range(5)]
+    _players(hall, "ring", "fair", *alts, *people)
+    for n, alt in enumerate(alts):
+        hall.note_browser(alt, "one-browser-marker")
+        hall.note_browser(alt, f"identity-{n}")  # each signed in under a new identity
+    for person in people:
+        hall.note_browser(person, f"browser-of-{person}")
+    for n in range(10):
+        for game_id, player, opponent in (
+            (f"g_ring{n}", "ring", alts[n % 5]),
+            (f"g_fair{n}", "fair", people[n % 5]),
+        ):
+            _rated_game(hall, game_id, player, opponent)
+            hall.rate_game(game_id, "nim", [player, opponent], _stepped([player, opponent], [1, 0]))
+    board = hall.leaderboard("nim", min_games=10, max_deviation=350, min_opponents=5)
+    assert [name for name, _ in board] == ["Fair"]
+    board = hall.leaderboard("nim", min_games=10, max_deviation=350, min_opponents=1)
+    assert [name for name, _ in board] == ["Fair", "Ring"]
+
+
+def test_accounts_linked_through_browsers_are_one_person():
+    browsers = {"a": {"x"}, "b": {"x", "y"}, "c": {"y"}, "d": {"z"}}
+    assert opponents_by_person(["a", "b", "c", "d", "e"], browsers) == 3  # a-b-c, d, e
+    assert opponents_by_person([], browsers) == 0

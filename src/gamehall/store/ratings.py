@@ -312,11 +312,12 @@ class RatingRows:
         limit: int = 100,
     ) -> list[tuple[str, RatingRow]]:
         """(name, rating) of the players with at least ``min_games`` rated games against at
-        least ``min_opponents`` different players and a deviation of at most
-        ``max_deviation``, best first."""
+        least ``min_opponents`` different people and a deviation of at most
+        ``max_deviation``, best first. Opponents who share a browser (seen holding both
+        accounts' sessions, or its marker: :func:`opponents_by_person`) are one person."""
         players = metadata.tables["players"]  # the hall's (gamehall.store.hall), same metadata
         mine = rating_history_table.alias("mine")
-        opponents = (
+        accounts = (  # different accounts: at least as many as people, and cheap to count
             select(func.count(holdings_table.c.player_id.distinct()))
             .select_from(mine)
             .join(holdings_table, holdings_table.c.game_id == mine.c.game_id)
@@ -327,22 +328,83 @@ class RatingRows:
             )
             .scalar_subquery()
         )
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(ratings_table, players.c.name)
-                .join(players, players.c.id == ratings_table.c.player_id)
-                .where(
-                    and_(
-                        ratings_table.c.game == game,
-                        ratings_table.c.games >= min_games,
-                        ratings_table.c.deviation <= max_deviation,
-                        opponents >= min_opponents,
-                    )
+        query = (
+            select(ratings_table, players.c.name)
+            .join(players, players.c.id == ratings_table.c.player_id)
+            .where(
+                and_(
+                    ratings_table.c.game == game,
+                    ratings_table.c.games >= min_games,
+                    ratings_table.c.deviation <= max_deviation,
+                    accounts >= min_opponents,
                 )
-                .order_by(ratings_table.c.rating.desc(), players.c.name_key)
-                .limit(limit)
-            ).all()
-        return [(r.name, _rating(r)) for r in rows]
+            )
+            .order_by(ratings_table.c.rating.desc(), players.c.name_key)
+        )
+        with self.engine.connect() as conn:
+            if min_opponents <= 1:
+                rows = conn.execute(query.limit(limit)).all()
+                return [(r.name, _rating(r)) for r in rows]
+            rows = conn.execute(query).all()
+            people = self._people(conn, game, [r.player_id for r in rows])
+        kept = [(r.name, _rating(r)) for r in rows if people.get(r.player_id, 0) >= min_opponents]
+        return kept[:limit]
+
+    @staticmethod
+    def _people(conn: Any, game: str, candidates: list[str]) -> dict[str, int]:
+        """How many different people each candidate has played rated games of ``game``
+        against (see :func:`opponents_by_person`)."""
+        if not candidates:
+            return {}
+        pairs = conn.execute(
+            select(rating_history_table.c.player_id, holdings_table.c.player_id.label("other"))
+            .join(holdings_table, holdings_table.c.game_id == rating_history_table.c.game_id)
+            .where(
+                rating_history_table.c.player_id.in_(candidates),
+                rating_history_table.c.game == game,
+                holdings_table.c.player_id != rating_history_table.c.player_id,
+            )
+            .distinct()
+        ).all()
+        opponents = sorted({other for _, other in pairs})
+        browsers_table = metadata.tables["account_browsers"]
+        players = metadata.tables["players"]
+        seen = conn.execute(
+            select(browsers_table.c.player_id, browsers_table.c.browser).where(
+                browsers_table.c.player_id.in_(opponents)
+            )
+        ).all()
+        merged = conn.execute(
+            select(players.c.merged_into, players.c.id).where(players.c.merged_into.in_(opponents))
+        ).all()
+        browsers: dict[str, set[str]] = {}
+        for account, browser in [*seen, *merged]:
+            browsers.setdefault(account, set()).add(browser)
+        faced: dict[str, set[str]] = {}
+        for player, other in pairs:
+            faced.setdefault(player, set()).add(other)
+        return {p: opponents_by_person(sorted(o), browsers) for p, o in faced.items()}
+
+
+def opponents_by_person(opponents: Sequence[str], browsers: dict[str, set[str]]) -> int:
+    """How many people ``opponents`` (account ids) are: two accounts that share a browser
+    (``browsers``: each account's browsers) are one person, as for rated games."""
+    person = {o: o for o in opponents}
+
+    def root(o: str) -> str:
+        while person[o] != o:
+            person[o] = person[person[o]]
+            o = person[o]
+        return o
+
+    owner: dict[str, str] = {}
+    for o in opponents:
+        for browser in browsers.get(o, ()):
+            if browser in owner:
+                person[root(o)] = root(owner[browser])
+            else:
+                owner[browser] = o
+    return len({root(o) for o in opponents})
 
 
 def _retryable(error: DBAPIError) -> bool:
@@ -367,6 +429,7 @@ __all__ = [
     "Rate",
     "RatingRows",
     "hall_games_table",
+    "opponents_by_person",
     "rating_history_table",
     "ratings_table",
 ]

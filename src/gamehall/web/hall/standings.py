@@ -37,7 +37,8 @@ LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 150.0
 LEADERBOARD_MIN_OPPONENTS = 5
 """Different opponents a player needs among their rated games to be listed (never more than
-the games needed), so wins over a few accounts of one's own do not make a leader."""
+the games needed), so wins over a few accounts of one's own do not make a leader. Accounts used
+in one browser count as one opponent (:func:`gamehall.store.ratings.opponents_by_person`)."""
 
 
 class Standings:
