@@ -16,8 +16,8 @@ with ``--url``, any of their states), and what the server answered::
     .venv/bin/python bench/abuse.py
     .venv/bin/python bench/abuse.py --only hello-flood,stolen-seats --log abuse.log
 
-The rating attacks of issue 33 (``rating-farm``, ``concurrent-losses``,
-``self-pairing-signout``) are in ``bench/abuse_ratings.py``.
+The rating attacks of issue 33 (``rating-farm``, ``rating-farm-one-browser``,
+``concurrent-losses``, ``self-pairing-signout``) are in ``bench/abuse_ratings.py``.
 
 The server's log (its stderr) outlives the run: it is copied to ``--log`` (default: a new file
 in the system's temporary directory), whose path is printed at the end with the count of the
@@ -54,6 +54,7 @@ from websockets.sync.client import connect
 from abuse_ratings import (
     attack_concurrent_losses,
     attack_rating_farm,
+    attack_rating_farm_one_browser,
     attack_self_pairing_after_signout,
 )
 from server_kit import (
@@ -705,6 +706,7 @@ def main() -> None:
         "unknown-urls": attack_unknown_urls,
         "30-hard-games": attack_hard_games,
         "rating-farm": attack_rating_farm,
+        "rating-farm-one-browser": attack_rating_farm_one_browser,
         "concurrent-losses": attack_concurrent_losses,
         "self-pairing-signout": attack_self_pairing_after_signout,
     }

@@ -133,6 +133,58 @@ def _rated_games(member: Member, name: str) -> tuple[int, int]:
     return 0, 0
 
 
+def _patient_farm(context: Any, farmer_name: str, alts: list[Member], rounds: int) -> Counter[str]:
+    """Each alt plays the farmer ``rounds`` rated games, a move each before the alt resigns
+    (each alt seeks, the farmer accepts from a browser of its own per alt: the games-per-minute
+    limits are per creator and per address); what the seeks and games came to."""
+    patient: Counter[str] = Counter()
+
+    def play_alt(index: int) -> None:
+        alt = alts[index]
+        seat = Member(context.base, f"10.6.{context.rng.randrange(256)}.{index + 1}")
+        seat.http.post("/api/account/login", json={"username": farmer_name, "password": PASSWORD})
+        for _ in range(rounds):
+            status, what = _rated_game(alt, seat)
+            if status != 200:
+                patient[f"{status} {what}"] += 1
+                continue
+            _first_moves(context, what, {0: alt, 1: seat})
+            patient["result " + _resign(context, alt, what, None)] += 1
+
+    with ThreadPoolExecutor(len(alts)) as pool:
+        list(pool.map(play_alt, range(len(alts))))
+    return patient
+
+
+def attack_rating_farm_one_browser(context: Any) -> str:
+    """The patient farm with its five accounts all made in one browser (signing up and out in
+    turn), each then playing from a browser of its own: the leaderboard counts them as one
+    opponent (issue 33, point 2)."""
+    farmer_name = _name(context, "farm")
+    farmer = _member(context, farmer_name)
+    maker = Member(context.base, f"10.5.{context.rng.randrange(256)}.1")
+    names = [_name(context, "alt") for _ in range(ALTS)]
+    for name in names:
+        maker.signup(name)
+        maker.http.post("/api/account/logout")
+    alts = []
+    for name in names:
+        alt = Member(context.base, f"10.5.{context.rng.randrange(256)}.2")
+        alt.http.post("/api/account/login", json={"username": name, "password": PASSWORD})
+        alts.append(alt)
+    patient = _patient_farm(context, farmer_name, alts, 10)
+    time.sleep(1.0)  # the hall rates each game right after it ends: give the last a moment
+    games, _ = _rated_games(farmer, farmer_name)
+    board = farmer.http.get("/api/leaderboard/acadmu").json()
+    listed = [row["rank"] for row in board["players"] if row["name"] == farmer_name]
+    return (
+        f"{ALTS} accounts made in one browser, 10 games each with a move first: {dict(patient)}; "
+        f"the farmer's rated games {games}; on the leaderboard (which asks for "
+        f"{board['min_games']} games against {board['min_opponents']} people): "
+        f"{'rank ' + str(listed[0]) if listed else 'no'}"
+    )
+
+
 def attack_rating_farm(context: Any) -> str:
     """Five accounts of one person feed a sixth rated wins (issue 33, point 2). First as the
     issue did it: the five accept the farmer's rated seeks and all resign at once, twice over.
@@ -157,21 +209,7 @@ def attack_rating_farm(context: Any) -> str:
             )
     after_quick = _rated_games(farmer, farmer_name)
 
-    patient: Counter[str] = Counter()
-
-    def rounds(alt: Member) -> None:
-        seat = Member(context.base, f"10.6.{context.rng.randrange(256)}.{alts.index(alt) + 1}")
-        seat.http.post("/api/account/login", json={"username": farmer_name, "password": PASSWORD})
-        for _ in range(FARM_ROUNDS - 1):
-            status, what = _rated_game(alt, seat)
-            if status != 200:
-                patient[f"{status} {what}"] += 1
-                continue
-            _first_moves(context, what, {0: alt, 1: seat})
-            patient["result " + _resign(context, alt, what, None)] += 1
-
-    with ThreadPoolExecutor(ALTS) as pool:
-        list(pool.map(rounds, alts))
+    patient = _patient_farm(context, farmer_name, alts, FARM_ROUNDS - 1)
     time.sleep(1.0)  # the hall rates each game right after it ends: give the last a moment
     games, history = _rated_games(farmer, farmer_name)
     board = farmer.http.get("/api/leaderboard/acadmu").json()["players"]
@@ -236,5 +274,6 @@ def attack_self_pairing_after_signout(context: Any) -> str:
 __all__ = [
     "attack_concurrent_losses",
     "attack_rating_farm",
+    "attack_rating_farm_one_browser",
     "attack_self_pairing_after_signout",
 ]
