@@ -22,6 +22,9 @@ with ``--url``, any of their states), and what the server answered::
     .venv/bin/python bench/abuse.py --only hello-flood,stolen-seats --log abuse.log
     .venv/bin/python bench/abuse.py --only forwarded-rotation,slowloris,huge-header,idle-hoard,many-sockets
 
+The rating attacks of issue 33 (``rating-farm``, ``rating-farm-one-browser``,
+``concurrent-losses``, ``self-pairing-signout``) are in ``bench/abuse_ratings.py``.
+
 The server's log (its stderr) outlives the run: it is copied to ``--log`` (default: a new file
 in the system's temporary directory), whose path is printed at the end with the count of the
 tracebacks in it and the first lines of each.
@@ -55,6 +58,12 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from abuse_connections import CONNECTION_ATTACKS
+from abuse_ratings import (
+    attack_concurrent_losses,
+    attack_rating_farm,
+    attack_rating_farm_one_browser,
+    attack_self_pairing_after_signout,
+)
 from server_kit import (
     Browser,
     Server,
@@ -862,6 +871,10 @@ def main() -> None:
         "lane-hoarding": attack_lane_hoarding,
         "review-strangers": attack_review_strangers,
         **CONNECTION_ATTACKS,
+        "rating-farm": attack_rating_farm,
+        "rating-farm-one-browser": attack_rating_farm_one_browser,
+        "concurrent-losses": attack_concurrent_losses,
+        "self-pairing-signout": attack_self_pairing_after_signout,
     }
     chosen = list(attacks) if not args.only else args.only.split(",")
     if args.url:

@@ -61,12 +61,9 @@ def _mover(pages):
     return None
 
 
-def test_a_timed_online_game_ends_on_time(server, new_context):
-    game_id, creator, friend = _online_pair(server, new_context, clock="0.25+0")
-    pages = [creator, friend]
-    assert creator.locator(".seat-clock").count() == 2
-    rng = random.Random(2)
-    for _ in range(2):  # each side's first move is free
+def _both_move(pages, rng) -> None:
+    """Each side makes its first move."""
+    for _ in range(2):
         for page in pages:
             wait_settled(page)
         # Settled at a chance's version, neither page has the turn until the draw arrives: no
@@ -81,6 +78,13 @@ def test_a_timed_online_game_ends_on_time(server, new_context):
         before = version(page)
         acadmu_click_move(page, rng)
         wait_settled(page, before)
+
+
+def test_a_timed_online_game_ends_on_time(server, new_context):
+    game_id, creator, friend = _online_pair(server, new_context, clock="0.25+0")
+    pages = [creator, friend]
+    assert creator.locator(".seat-clock").count() == 2
+    _both_move(pages, random.Random(2))  # each side's first move is free
     # Now a clock runs (15 s: low from the start); its owner does not move, and the game ends on
     # time.
     creator.wait_for_selector(".seat-clock.running")
@@ -99,6 +103,7 @@ def test_a_timed_online_game_ends_on_time(server, new_context):
 
 def test_a_player_resigns(server, new_context):
     game_id, creator, friend = _online_pair(server, new_context)
+    _both_move([creator, friend], random.Random(3))  # before that, a resignation is an abort
     button = friend.locator('button[data-room="resign"]')
     button.click()
     assert button.inner_text() == "Really resign?"  # asked twice

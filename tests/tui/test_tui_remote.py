@@ -212,7 +212,8 @@ def test_chat_is_left_aside_and_a_resignation_ends_the_game_here(server):
             guest.send(json.dumps({"type": "resign"}))
             wait(lambda: session.version > version)
         assert session.over and session.last_error is None
-        assert session.result_text() == "Light resigned: Dark wins"
+        # Before both sides have moved a resignation is an abort, with no result.
+        assert session.result_text() == "Game aborted: Light resigned before both sides had moved"
     finally:
         session.close()
 

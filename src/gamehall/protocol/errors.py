@@ -53,6 +53,7 @@ class ErrorCode(StrEnum):
     NOT_YOUR_SEEK = "not_your_seek"
     OWN_SEEK = "own_seek"
     SELF_PAIRING = "self_pairing"
+    RATED_LIMIT = "rated_limit"
     BAD_TEXT = "bad_text"
     TOO_LARGE = "too_large"
     OVER_LIMIT = "over_limit"
@@ -125,6 +126,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.NOT_YOUR_SEEK: (403, "only the player who made a seek may cancel it"),
     ErrorCode.OWN_SEEK: (409, "nobody can accept their own seek"),
     ErrorCode.SELF_PAIRING: (409, "a rated game between two accounts used in one browser (one person on both sides)"),
+    ErrorCode.RATED_LIMIT: (429, "these two players have played as many rated games with each other in the last day as two may (casual games are unlimited)"),
     ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
     ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
     ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),

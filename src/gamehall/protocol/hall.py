@@ -187,11 +187,13 @@ class LeaderRow(_Out):
 
 
 class LeaderboardAnswer(_Out):
-    """``GET /api/leaderboard/{game}``: players with at least ``min_games`` rated games and a
-    deviation of at most ``max_deviation``, best first."""
+    """``GET /api/leaderboard/{game}``: players with at least ``min_games`` rated games against
+    at least ``min_opponents`` different players and a deviation of at most ``max_deviation``,
+    best first."""
 
     game: str
     min_games: int
+    min_opponents: int
     max_deviation: int
     players: list[LeaderRow]
 

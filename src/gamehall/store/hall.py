@@ -8,9 +8,9 @@ migrated with it; schema version 3 added them). Tables::
     sessions(token_hash, player_id, created, used)      signed-in browsers (revocable)
     account_browsers(player_id, browser, seen)        browsers seen holding an account's session
     seeks(id, player_id, game, options, clock, rated, side, created, expires, browsers, address)
-    hall_games(game_id, rated, clock, counted)          how a game was made in the hall
-    ratings(player_id, game, rating, deviation, volatility, games, updated)
-    rating_history(id, player_id, game, game_id, seat, score, rating, deviation, at)
+
+and the rating tables of :mod:`gamehall.store.ratings` (``hall_games``, ``ratings``,
+``rating_history``), whose methods :class:`HallStore` has too.
 
 An anonymous player's id is the browser's identity (the ``gh_player`` cookie); an account has
 a player of its own. Signing up or in moves the browser's anonymous games to the account's
@@ -27,10 +27,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     Column,
-    Float,
     ForeignKey,
-    Index,
-    Integer,
     String,
     Table,
     Text,
@@ -49,6 +46,12 @@ from gamehall.store.db import (
     holdings_table,
     metadata,
     now_text,
+)
+from gamehall.store.ratings import (
+    RatingRows,
+    hall_games_table,
+    rating_history_table,
+    ratings_table,
 )
 from gamehall.store.rows import HistoryRow, NameTaken, PlayerRow, RatedResult, RatingRow
 
@@ -109,44 +112,8 @@ seeks_table = Table(
     Column("address", String(32), nullable=True),  # a hash of the creator's network address
 )
 
-hall_games_table = Table(
-    "hall_games",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
-    Column("rated", Boolean, nullable=False),
-    Column("clock", String(16), nullable=True),
-    Column("counted", Boolean, nullable=False, default=False),  # its result is in the ratings
-)
 
-ratings_table = Table(
-    "ratings",
-    metadata,
-    Column("player_id", String(64), ForeignKey("players.id"), primary_key=True),
-    Column("game", String(64), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("deviation", Float, nullable=False),
-    Column("volatility", Float, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("updated", String(40), nullable=False),
-)
-
-rating_history_table = Table(
-    "rating_history",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("player_id", String(64), ForeignKey("players.id"), nullable=False),
-    Column("game", String(64), nullable=False),
-    Column("game_id", String(32), nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("score", Float, nullable=False),
-    Column("rating", Float, nullable=False),
-    Column("deviation", Float, nullable=False),
-    Column("at", String(40), nullable=False),
-)
-Index("rating_history_player", rating_history_table.c.player_id, rating_history_table.c.game)
-
-
-class HallStore:
+class HallStore(RatingRows):
     """The hall's part of the store: the same engine, called from the store thread."""
 
     def __init__(self, store: Store) -> None:
@@ -577,156 +544,12 @@ class HallStore:
         with self.engine.connect() as conn:
             return list(conn.execute(select(seeks_table.c.id)).scalars())
 
-    # --- games made in the hall, ratings ---
-
-    def mark_game(self, game_id: str, rated: bool, clock: str | None) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(hall_games_table).values(
-                    game_id=game_id, rated=rated, clock=clock, counted=False
-                )
-            )
-
-    def hall_game(self, game_id: str) -> tuple[bool, str | None, bool] | None:
-        """(rated, clock, counted) of a game made in the hall, or None."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(hall_games_table).where(hall_games_table.c.game_id == game_id)
-            ).first()
-        return (bool(row.rated), row.clock, bool(row.counted)) if row is not None else None
-
-    def uncounted_rated_games(self) -> list[str]:
-        """Rated games that finished but whose result is not yet in the ratings (a crash
-        between the last move and the rating update)."""
-        with self.engine.connect() as conn:
-            return list(
-                conn.execute(
-                    select(hall_games_table.c.game_id)
-                    .join(games_table, games_table.c.id == hall_games_table.c.game_id)
-                    .where(
-                        hall_games_table.c.rated.is_(True),
-                        hall_games_table.c.counted.is_(False),
-                        games_table.c.status == "finished",
-                    )
-                ).scalars()
-            )
-
-    def rating(self, player_id: str, game: str) -> RatingRow | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(ratings_table).where(
-                    ratings_table.c.player_id == player_id, ratings_table.c.game == game
-                )
-            ).first()
-        return _rating(row) if row is not None else None
-
-    def ratings_of(self, player_id: str) -> list[RatingRow]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(ratings_table)
-                .where(ratings_table.c.player_id == player_id)
-                .order_by(ratings_table.c.game)
-            ).all()
-        return [_rating(r) for r in rows]
-
-    def count_rated(self, game_id: str, game: str, results: list[RatedResult]) -> bool:
-        """Put a rated game's result into the players' ratings, once: False if it was counted
-        already (the ``counted`` flag is claimed in the same transaction)."""
-        at = now_text()
-        with self.engine.begin() as conn:
-            claimed = conn.execute(
-                update(hall_games_table)
-                .where(hall_games_table.c.game_id == game_id, hall_games_table.c.counted.is_(False))
-                .values(counted=True)
-            ).rowcount
-            if claimed != 1:
-                return False
-            for result in results:
-                values = {
-                    "rating": result.rating,
-                    "deviation": result.deviation,
-                    "volatility": result.volatility,
-                    "updated": at,
-                }
-                changed = conn.execute(
-                    update(ratings_table)
-                    .where(
-                        ratings_table.c.player_id == result.player_id,
-                        ratings_table.c.game == game,
-                    )
-                    .values(**values, games=ratings_table.c.games + 1)
-                ).rowcount
-                if changed == 0:
-                    conn.execute(
-                        insert(ratings_table).values(
-                            player_id=result.player_id, game=game, games=1, **values
-                        )
-                    )
-                conn.execute(
-                    insert(rating_history_table).values(
-                        player_id=result.player_id,
-                        game=game,
-                        game_id=game_id,
-                        seat=result.seat,
-                        score=result.score,
-                        rating=result.rating,
-                        deviation=result.deviation,
-                        at=at,
-                    )
-                )
-        return True
-
-    def history(
-        self, player_id: str, game: str | None = None, limit: int = 200
-    ) -> list[HistoryRow]:
-        """A player's rated games, oldest first (the last ``limit``)."""
-        query = select(rating_history_table).where(rating_history_table.c.player_id == player_id)
-        if game is not None:
-            query = query.where(rating_history_table.c.game == game)
-        with self.engine.connect() as conn:
-            rows = conn.execute(query.order_by(rating_history_table.c.id.desc()).limit(limit)).all()
-        return [
-            HistoryRow(r.game, r.game_id, r.seat, r.score, r.rating, r.deviation, r.at)
-            for r in reversed(rows)
-        ]
-
-    def leaderboard(
-        self, game: str, *, min_games: int, max_deviation: float, limit: int = 100
-    ) -> list[tuple[str, RatingRow]]:
-        """(name, rating) of the players with at least ``min_games`` rated games and a
-        deviation of at most ``max_deviation``, best first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(ratings_table, players_table.c.name)
-                .join(players_table, players_table.c.id == ratings_table.c.player_id)
-                .where(
-                    ratings_table.c.game == game,
-                    ratings_table.c.games >= min_games,
-                    ratings_table.c.deviation <= max_deviation,
-                )
-                .order_by(ratings_table.c.rating.desc(), players_table.c.name_key)
-                .limit(limit)
-            ).all()
-        return [(r.name, _rating(r)) for r in rows]
-
 
 def _released_key(player_id: str) -> str:
     """The ``name_key`` of a player who gave its name up: no name's (names have no "~"), unique
     (a player id's first 63 characters), and within the column's 64 (a browser's id is 64 hex
     characters; PostgreSQL refuses a longer value even for an update that matches no row)."""
     return "~" + player_id[:63]
-
-
-def _rating(row: Any) -> RatingRow:
-    return RatingRow(
-        row.player_id,
-        row.game,
-        row.rating,
-        row.deviation,
-        row.volatility,
-        row.games,
-        row.updated,
-    )
 
 
 def _seek_row(seek: dict[str, Any]) -> dict[str, Any]:
@@ -747,4 +570,7 @@ __all__ = [
     "PlayerRow",
     "RatedResult",
     "RatingRow",
+    "hall_games_table",
+    "rating_history_table",
+    "ratings_table",
 ]

@@ -686,8 +686,13 @@ def test_chat_a_takeback_and_a_resignation_cross_processes(hall_db):
             "takeback",
         ]
 
-        # The player on the other process resigns: everyone sees the game over, stored once.
-        version = s1.state["version"]
+        # Both sides move (a resignation before that is an abort, with no result), then the
+        # player on the other process resigns: everyone sees the game over, stored once.
+        for _ in range(2):
+            state = to_people(everyone)
+            mover = seats[state["to_move"]]
+            move(mover, state, [s for s in everyone if s is not mover])
+        version = to_people(everyone)["version"]
         s1.send({"type": "resign"})
         for s in everyone:
             over = s.at_least(version + 1)

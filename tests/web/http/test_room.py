@@ -76,6 +76,10 @@ def test_a_player_resigns_and_the_others_cannot(server_factory):
         ):
             for ws in (ws0, ws1, spectator):
                 state = hello(server, ws)
+            sockets = {0: ws0, 1: ws1}
+            for _ in range(2):  # both sides move (a resignation before that is an abort)
+                mover = state["to_move"]
+                state = _move(server, sockets[mover], state, [sockets[1 - mover], spectator])
             _refused(server, spectator, game_id, {"type": "resign"}, "not_your_seat")
             ws1.send_json({"type": "resign"})
             over = server.receive_state(ws0, state["version"] + 1)

@@ -55,8 +55,8 @@ def test_one_cookie_per_browser_whatever_it_plays(server):
     for _ in range(5):
         answer = server.client.post("/api/games", json={"game": "akros", "mode": "hotseat"})
         names |= {c.split("=")[0] for c in answer.headers.get_list("set-cookie")}
-    assert names <= {"gh_player"}
-    assert set(server.client.cookies.keys()) == {"gh_player"}
+    assert names <= {"gh_player", "gh_browser"}  # the identity, and the browser's marker
+    assert set(server.client.cookies.keys()) == {"gh_player", "gh_browser"}
 
 
 # --- origin ---------------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ from gamehall.web.hall.signin import SignIn
 from gamehall.web.hall.standings import (
     LEADERBOARD_MAX_DEVIATION,
     LEADERBOARD_MIN_GAMES,
+    LEADERBOARD_MIN_OPPONENTS,
     PROVISIONAL_DEVIATION,
     Standings,
 )
@@ -90,6 +91,7 @@ class Hall:
         passwords: Passwords | None = None,
         clock: Callable[[], float] = time.monotonic,
         leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
+        min_opponents: int = LEADERBOARD_MIN_OPPONENTS,
         tick: float | None = TICK,
     ) -> None:
         self.hub = hub
@@ -102,7 +104,10 @@ class Hall:
         self.room = LobbyRoom(hub, store, self.lobby, clock)
         self.processes = Processes(hub, store, self.room, clock)
         min_games, max_deviation = leaderboard
-        self.standings = Standings(self.db, store, min_games=min_games, max_deviation=max_deviation)
+        self.standings = Standings(
+            self.db, store, min_games=min_games, max_deviation=max_deviation,
+            min_opponents=min_opponents,
+        )  # fmt: skip
         self.signin = SignIn(
             self.db, store, self.players, changed=self.room.changed, reseat=self._reseat,
             passwords=passwords, clock=clock,
@@ -179,9 +184,10 @@ class Hall:
 
     # --- who is asking, names and accounts ---
 
-    async def me(self, browser: str | None, session: str | None) -> Me:
-        """The player behind a browser identity and session cookie (see :class:`Players`)."""
-        return await self.players.me(browser, session)
+    async def me(self, browser: str | None, session: str | None, marker: str | None = None) -> Me:
+        """The player behind a browser identity and session cookie, with the browser's marker
+        (see :class:`Players`)."""
+        return await self.players.marked(await self.players.me(browser, session), marker)
 
     async def browsers_of(self, me: Me) -> frozenset[str]:
         return await self.players.browsers_of(me)
@@ -243,7 +249,7 @@ class Hall:
         await self.seeks.lapse(now)
         if self.bus.shared:
             await self.processes.shared_round(now)
-        pairs = self.lobby.pair(now)
+        pairs = self.lobby.pair(now, await self.quick.apart())
         log.debug("pairing round: %d pairs, %d left waiting", len(pairs), len(self.lobby.waiting))
         for a, b in pairs:
             if not await self.quick.claim(a, b):

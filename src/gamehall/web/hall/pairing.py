@@ -11,6 +11,12 @@ any monotonic origin), so the rules are tested without waiting. The hall keeps o
 - **One person, one side**: a rated game never seats two players of one browser (its identity
   cookie, or a browser seen holding both accounts' sessions): that would be one person rating
   themselves. Seeks and waits carry their player's ``browsers`` for this.
+- **A day's rated games between two players** are at most :data:`MAX_RATED_PER_PAIR` (over
+  the last :data:`RATED_PAIR_WINDOW` seconds; games going on count, aborted ones do not): the
+  next rated seek between them is refused (``rated_limit``, with the reason), and quick
+  pairing pairs each of them with someone else (:meth:`Lobby.pair`'s ``apart``). Casual games
+  between them are not limited. (Lichess refuses a bot's game past its daily limit the same
+  way, with a message saying why, rather than quietly making it casual.)
 - **Quick pairing**: a player waits in a pool (a game, a time control, rated or casual); two
   waiting players of one pool are paired once their ratings are within both players' windows,
   each window :data:`WINDOW_START` wide at first and growing by :data:`WINDOW_GROWTH` a second
@@ -36,6 +42,10 @@ UNWATCHED_GRACE = 30.0
 """Seconds a seek made with no lobby page open (over REST) stays open unless its creator
 opens one: a seek lapses when nobody is there to be told it was taken."""
 MAX_WAITING = 1000
+MAX_RATED_PER_PAIR = 10
+"""Rated games two players may play each other within :data:`RATED_PAIR_WINDOW`."""
+RATED_PAIR_WINDOW = 24 * 3600.0
+"""Seconds over which :data:`MAX_RATED_PER_PAIR` counts (a day, rolling)."""
 WINDOW_START = 100.0
 WINDOW_GROWTH = 20.0
 WINDOW_MAX = 600.0
@@ -251,9 +261,12 @@ class Lobby:
     def unwait(self, player: str) -> Waiting | None:
         return self.waiting.pop(player, None)
 
-    def pair(self, now: float) -> list[tuple[Waiting, Waiting]]:
+    def pair(
+        self, now: float, apart: frozenset[frozenset[str]] = frozenset()
+    ) -> list[tuple[Waiting, Waiting]]:
         """Pair whoever can be paired, longest waiting first, each with the closest rating
-        among those it can be paired with; the pairs leave the pools."""
+        among those it can be paired with (never two players ``apart`` names together in a
+        rated pool: they have played their day's rated games); the pairs leave the pools."""
         pairs = []
         queue = sorted(self.waiting.values(), key=lambda w: (w.since, w.player))
         taken: set[str] = set()
@@ -263,7 +276,9 @@ class Lobby:
             candidates = [
                 other
                 for other in queue
-                if other.player not in taken and can_pair(entry, other, now)
+                if other.player not in taken
+                and can_pair(entry, other, now)
+                and not (entry.rated and frozenset((entry.player, other.player)) in apart)
             ]
             if not candidates:
                 continue
@@ -296,10 +311,12 @@ def seat_of_creator(side: Side, seats: int, coin: int) -> int:
 
 __all__ = [
     "LEAVE_GRACE",
+    "MAX_RATED_PER_PAIR",
     "MAX_SEEKS",
     "MAX_SEEKS_PER_ADDRESS",
     "MAX_SEEKS_PER_PLAYER",
     "QUICK_CONTROLS",
+    "RATED_PAIR_WINDOW",
     "SEEK_LIFETIME",
     "UNWATCHED_GRACE",
     "Lobby",

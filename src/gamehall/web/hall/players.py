@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocol import ErrorCode, ProtocolError
@@ -37,6 +37,8 @@ class Me:
     player: PlayerRow
     browser: str | None
     session: str | None
+    marker: str | None = None
+    """The key of the browser's marker cookie, which signing out does not clear."""
 
     @property
     def id(self) -> str:
@@ -86,11 +88,21 @@ class Players:
             self._noted.clear()
         self._noted.add((account, browser))
 
+    async def marked(self, me: Me, marker: str | None) -> Me:
+        """``me`` with the browser's marker; a signed-in browser's is stored with its account's
+        browsers, so it outlives the identity cookie that signing out clears."""
+        if marker is None:
+            return me
+        if me.signed_in:
+            await self.seen(me.id, marker)
+        return replace(me, marker=marker)
+
     async def browsers_of(self, me: Me) -> frozenset[str]:
-        """The browsers this player is known by: this request's identity cookie, those seen
-        (by any process) holding its sessions, and those whose anonymous player moved to its
-        account. Two players sharing one are one person, as far as rated games go."""
-        found = {me.browser} if me.browser is not None else set()
+        """The browsers this player is known by: this request's identity cookie and marker,
+        those seen (by any process) holding its sessions, and those whose anonymous player
+        moved to its account. Two players sharing one are one person, as far as rated games
+        go."""
+        found = {b for b in (me.browser, me.marker) if b is not None}
         if me.player.account:
             found |= set(await self.db(self.store.browsers_of, me.id))
         return frozenset(found)
@@ -113,7 +125,7 @@ class Players:
 
     async def again(self, me: Me) -> Me:
         """The same request's player as stored now (its name may have changed)."""
-        return Me(await self.db(self.store.player, me.id), me.browser, me.session)
+        return Me(await self.db(self.store.player, me.id), me.browser, me.session, me.marker)
 
 
 def checked_name(name: str) -> str:

@@ -11,6 +11,7 @@ is the hall's: :meth:`Seeks.take` and :meth:`QuickPairing.claim` say who plays.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,8 @@ from gamehall.web.base.settings import Settings
 from gamehall.web.hall.lobby import LobbyRoom
 from gamehall.web.hall.pairing import (
     LEAVE_GRACE,
+    MAX_RATED_PER_PAIR,
+    RATED_PAIR_WINDOW,
     SEEK_LIFETIME,
     UNWATCHED_GRACE,
     Seek,
@@ -111,6 +114,26 @@ class _Offers:
         self.standings = standings
         self.clock = clock
 
+    async def check_rated_limit(self, first: str, second: str, name: str) -> None:
+        """Refuse (``rated_limit``) a rated game between two players who have played
+        :data:`~gamehall.web.hall.pairing.MAX_RATED_PER_PAIR` rated games with each other in
+        the last day; ``name`` is the other player's, as the asker sees it."""
+        played = await self.hub.db(self.store.rated_between, first, second, _window_start())
+        if played >= MAX_RATED_PER_PAIR:
+            raise ProtocolError(
+                ErrorCode.RATED_LIMIT,
+                f"you and {name} have played {played} rated games with each other in the last "
+                f"24 hours, the most two players may; play a casual game, or a rated one with "
+                "someone else (the limit frees up as those games get a day old)",
+            )
+
+
+def _window_start() -> str:
+    """The store's time text :data:`~gamehall.web.hall.pairing.RATED_PAIR_WINDOW` ago (the
+    store keeps wall-clock UTC times)."""
+    start = datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=RATED_PAIR_WINDOW)
+    return start.isoformat(timespec="milliseconds")
+
 
 class Seeks(_Offers):
     """Open offers to play: made, cancelled, taken by an accepter, lapsed."""
@@ -188,6 +211,8 @@ class Seeks(_Offers):
             raise refused(error) from None
         if seek.rated and not me.signed_in:
             raise _account_needed()
+        if seek.rated:
+            await self.check_rated_limit(me.id, seek.player, seek.name)
         seats = game_class(seek.game)(**seek.options).num_players
         creator_seat = seat_of_creator(seek.side, seats, secrets.randbelow(seats))
         taken = await self.hub.db(self.store.take_seek, seek.id)  # one accept, of any process
@@ -267,6 +292,18 @@ class QuickPairing(_Offers):
             await self.hub.db(self.store.remove_seeks, [wait_id(player)])
             self.lobby.waiting.pop(player, None)  # again, if a reload meanwhile brought it back
             await self.processes.lobby_changed()
+
+    async def apart(self) -> frozenset[frozenset[str]]:
+        """The pairs of players waiting in rated pools who have played their day's rated games
+        with each other (:data:`~gamehall.web.hall.pairing.MAX_RATED_PER_PAIR`): quick pairing
+        pairs each of them with someone else."""
+        rated = sorted(w.player for w in self.lobby.waiting.values() if w.rated)
+        if len(rated) < 2:
+            return frozenset()
+        pairs = await self.hub.db(
+            self.store.rated_pairs, rated, _window_start(), MAX_RATED_PER_PAIR
+        )
+        return frozenset(frozenset(pair) for pair in pairs)
 
     async def claim(self, a: WaitingEntry, b: WaitingEntry) -> bool:
         """Whether a pair the lobby's rules made is this process's to seat: with other

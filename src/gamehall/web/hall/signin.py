@@ -116,9 +116,10 @@ class SignIn:
         token = new_session_token()
         await self.db(self.store.add_session, token_hash(token), account)
         await self.players.seen(account, me.browser)
+        await self.players.seen(account, me.marker)  # the browser's marker outlives sign-out
         player = await self.db(self.store.player, account)
         self.changed()
-        return Me(player, me.browser, token), token
+        return Me(player, me.browser, token, me.marker), token
 
     async def login(self, me: Me, username: str, password: str, address: str) -> tuple[Me, str]:
         """Sign in; returns who this browser now is and the session token. The anonymous

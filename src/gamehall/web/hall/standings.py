@@ -2,7 +2,9 @@
 
 The rating rules are :mod:`~gamehall.web.hall.ratings` (Glicko-2); this module reads and writes
 them in the store. A rated game is rated once however many processes hear that it ended: the
-rating update claims the game's ``counted`` flag in its own transaction.
+rating update claims the game's ``counted`` flag in its own transaction, and computes the new
+ratings there from the rows that transaction holds (so two results of one player at once both
+count: :meth:`~gamehall.store.ratings.RatingRows.rate_game`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from gamehall.protocol.hall import (
     RatingInfo,
     SeatScore,
 )
-from gamehall.store.rows import RatedResult
+from gamehall.store.rows import RatedResult, RatingRow
 from gamehall.web.hall.ratings import Rating, rate_game
 from gamehall.web.play.live import LiveGame
 
@@ -33,12 +35,17 @@ PROVISIONAL_DEVIATION = 110.0
 """A rating whose deviation is above this is shown as provisional (with a "?")."""
 LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 150.0
+LEADERBOARD_MIN_OPPONENTS = 5
+"""Different opponents a player needs among their rated games to be listed (never more than
+the games needed), so wins over a few accounts of one's own do not make a leader. Accounts used
+in one browser count as one opponent (:func:`gamehall.store.ratings.opponents_by_person`)."""
 
 
 class Standings:
     """The players' ratings in the store: rating ended games, showing ratings and leaders.
-    A leaderboard shows the players with at least ``min_games`` rated games and a deviation of
-    at most ``max_deviation``."""
+    A leaderboard shows the players with at least ``min_games`` rated games, against at least
+    ``min_opponents`` different players (at most ``min_games``), and a deviation of at most
+    ``max_deviation``."""
 
     def __init__(
         self,
@@ -47,15 +54,16 @@ class Standings:
         *,
         min_games: int = LEADERBOARD_MIN_GAMES,
         max_deviation: float = LEADERBOARD_MAX_DEVIATION,
+        min_opponents: int = LEADERBOARD_MIN_OPPONENTS,
     ) -> None:
         self.db = db
         self.store = store
         self.min_games = min_games
         self.max_deviation = max_deviation
+        self.min_opponents = min(min_opponents, min_games)
 
     async def rating(self, player_id: str, game: str) -> Rating:
-        row = await self.db(self.store.rating, player_id, game)
-        return Rating(row.rating, row.deviation, row.volatility) if row is not None else Rating()
+        return _of(await self.db(self.store.rating, player_id, game))
 
     async def rate(self, live: LiveGame) -> None:
         """Rate a rated game that ended, once: by the rules, or as the game room ended it (a
@@ -78,16 +86,18 @@ class Standings:
             return
         (first, _), (second, _) = seats[0], seats[1]
         score = 0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0)
-        new_first, new_second = rate_game(
-            await self.rating(first, live.game.name),
-            await self.rating(second, live.game.name),
-            score,
+
+        def rate(rows: list[RatingRow | None]) -> list[RatedResult]:
+            # Computed in the store's transaction, from the rows it holds (see rate_game).
+            new_first, new_second = rate_game(_of(rows[0]), _of(rows[1]), score)
+            return [
+                RatedResult(first, 0, score, *_triple(new_first)),
+                RatedResult(second, 1, 1.0 - score, *_triple(new_second)),
+            ]
+
+        counted = await self.db(
+            self.store.rate_game, live.id, live.game.name, [first, second], rate
         )
-        results = [
-            RatedResult(first, 0, score, *_triple(new_first)),
-            RatedResult(second, 1, 1.0 - score, *_triple(new_second)),
-        ]
-        counted = await self.db(self.store.count_rated, live.id, live.game.name, results)
         log.info("rated game %s: %s", live.id, "counted" if counted else "counted already")
 
     async def ratings(self, player_id: str) -> list[RatingInfo]:
@@ -144,10 +154,12 @@ class Standings:
             name,
             min_games=self.min_games,
             max_deviation=self.max_deviation,
+            min_opponents=self.min_opponents,
         )
         return LeaderboardAnswer(
             game=name,
             min_games=self.min_games,
+            min_opponents=self.min_opponents,
             max_deviation=round(self.max_deviation),
             players=[
                 LeaderRow(
@@ -162,6 +174,11 @@ class Standings:
         )
 
 
+def _of(row: RatingRow | None) -> Rating:
+    """A stored rating as the rules' value (a newcomer's if none)."""
+    return Rating(row.rating, row.deviation, row.volatility) if row is not None else Rating()
+
+
 def _triple(rating: Rating) -> tuple[float, float, float]:
     return rating.rating, rating.deviation, rating.volatility
 
@@ -169,6 +186,7 @@ def _triple(rating: Rating) -> tuple[float, float, float]:
 __all__ = [
     "LEADERBOARD_MAX_DEVIATION",
     "LEADERBOARD_MIN_GAMES",
+    "LEADERBOARD_MIN_OPPONENTS",
     "PROVISIONAL_DEVIATION",
     "Standings",
 ]

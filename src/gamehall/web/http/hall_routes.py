@@ -29,6 +29,7 @@ from gamehall.web.hall.hall import Hall, Me
 from gamehall.web.hall.names import name_key
 from gamehall.web.http.identity import (
     Identity,
+    browser_marker,
     clear_cookies,
     ensure_identity,
     session_token,
@@ -44,7 +45,7 @@ async def current(hall: Hall, request: Request, response: Response) -> Me:
     """Who sent the request (a browser seen for the first time gets its identity cookie): the
     signed-in account's player, or the browser's own, known by its identity's key."""
     browser = ensure_identity(request, response, request.app.state.settings)
-    return await hall.me(browser.key, session_token(request))
+    return await hall.me(browser.key, session_token(request), browser_marker(request))
 
 
 def identity_key(connection: HTTPConnection) -> str | None:
@@ -98,7 +99,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         """Sign out; ``{"everywhere": true}`` ends every session of the account. The browser
         starts again as a new anonymous player (its old games went to the account)."""
         hall = hall_of()
-        me = await hall.me(identity_key(request), session_token(request))
+        me = await hall.me(identity_key(request), session_token(request), browser_marker(request))
         await hall.logout(me, (body or Logout()).everywhere)
         clear_cookies(response, request.app.state.settings)
         fresh = await hall.me(None, None)
@@ -194,7 +195,9 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
     async def lobby_socket(websocket: WebSocket) -> None:
         await websocket.accept()
         hall = hall_of()
-        me = await hall.me(identity_key(websocket), session_token(websocket))
+        me = await hall.me(
+            identity_key(websocket), session_token(websocket), browser_marker(websocket)
+        )
         connection = Connection(websocket, frozenset())
         hall.attach(me, connection)
         try:

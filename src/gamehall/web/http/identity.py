@@ -25,6 +25,12 @@ with the identity cookie's rules: HttpOnly, SameSite=Lax, Secure behind HTTPS) w
 store keeps only as its SHA-256; while it is valid the browser acts as the account's player: the
 seats it holds are the account's (its anonymous seats move there on signing in), whichever
 browser it signs in from.
+
+A browser also keeps a **marker** (``gh_browser``: a random value, HttpOnly, SameSite=Lax, for
+:data:`IDENTITY_AGE`), set with the identity and never cleared by signing out: signing out
+starts a new identity, but the hall still knows the browser, so two accounts used in it remain
+one person for rated games (:meth:`gamehall.web.hall.players.Players.browsers_of`). It grants
+nothing; the hall only compares it (by its SHA-256, as the identity).
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ IDENTITY_AGE = 400 * 24 * 3600
 _SECRET = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What an identity secret looks like (older servers made 16-character ones)."""
 SESSION_COOKIE = "gh_session"
+MARKER_COOKIE = "gh_browser"
+"""The browser's marker: kept through signing out (see the module docstring)."""
 _SESSION = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
@@ -72,6 +80,26 @@ class Identity:
         return None
 
 
+def browser_marker(connection: HTTPConnection) -> str | None:
+    """The key of the browser's marker cookie (None: it has none, or not one of ours)."""
+    value = connection.cookies.get(MARKER_COOKIE)
+    return player_key(value) if value and _SECRET.fullmatch(value) else None
+
+
+def ensure_marker(connection: HTTPConnection, response: Response, settings: Settings) -> None:
+    """Give a browser without one its marker cookie (which signing out leaves alone)."""
+    if browser_marker(connection) is None:
+        response.set_cookie(
+            MARKER_COOKIE,
+            secrets.token_urlsafe(32),
+            max_age=IDENTITY_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=settings.https,
+            path="/",
+        )
+
+
 def set_identity_cookie(response: Response, identity: Identity, settings: Settings) -> None:
     """Give the browser its identity cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS)."""
     response.set_cookie(
@@ -87,7 +115,8 @@ def set_identity_cookie(response: Response, identity: Identity, settings: Settin
 
 def ensure_identity(connection: HTTPConnection, response: Response, settings: Settings) -> Identity:
     """The browser's identity; a browser without one is given one (its cookie set on
-    ``response``)."""
+    ``response``), and its marker if it has none."""
+    ensure_marker(connection, response, settings)
     found = Identity.from_cookies(connection.cookies)
     if found is not None:
         return found
@@ -117,7 +146,7 @@ def set_session_cookie(response: Response, token: str, settings: Settings) -> No
 
 def clear_cookies(response: Response, settings: Settings) -> None:
     """Signing out: the session ends and the browser starts afresh as a new anonymous player,
-    so nothing of the account stays reachable from it."""
+    so nothing of the account stays reachable from it (its marker stays: it reaches nothing)."""
     for name in (SESSION_COOKIE, IDENTITY_COOKIE):
         response.delete_cookie(name, path="/", httponly=True, samesite="lax", secure=settings.https)
 
@@ -125,10 +154,13 @@ def clear_cookies(response: Response, settings: Settings) -> None:
 __all__ = [
     "IDENTITY_AGE",
     "IDENTITY_COOKIE",
+    "MARKER_COOKIE",
     "SESSION_COOKIE",
     "Identity",
+    "browser_marker",
     "clear_cookies",
     "ensure_identity",
+    "ensure_marker",
     "session_token",
     "set_identity_cookie",
     "set_session_cookie",

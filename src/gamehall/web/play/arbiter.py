@@ -20,7 +20,7 @@ from gamehall.protocol import ErrorCode, ProtocolError
 from gamehall.store.bus import Bus, Event
 from gamehall.web.base.clock import Clock, flag_due
 from gamehall.web.play import conduct
-from gamehall.web.play.history import takeback_text
+from gamehall.web.play.history import RESIGNED, takeback_text
 from gamehall.web.play.live import LiveGame, Pause
 from gamehall.web.play.pools import Spawn
 
@@ -141,7 +141,11 @@ class Arbiter:
         async with live.lock:
             player = live.state.current_player if not live.over else None
             seat = conduct.resign(live.over, seats, player)
-            await self.end(live, "resign", seat)
+            if conduct.resignation_ending(live.moved(), len(live.row.seats)) == "abort":
+                # Stored as an abort whose text says it was a resignation (history.Ending).
+                await self._entry(live, "abort", RESIGNED, seat)
+            else:
+                await self.end(live, "resign", seat)
         self._after(live)
 
     async def abort(self, live: LiveGame, seats: frozenset[int]) -> None:

@@ -3,7 +3,9 @@ win when the opponent left, and go on after a pause. Like the referee, each take
 is now and who asks, and returns what to do or raises :class:`ProtocolError` (and nothing
 changes); none reads a store, a clock or a socket.
 
-* **Resign**: a seated player, at any time while the game goes on.
+* **Resign**: a seated player, at any time while the game goes on. Before every side has made
+  a move a resignation is an abort (as on lichess): the game ends with no result, so no one
+  wins a rated game by a resignation before it began.
 * **Abort**: only before every side has made a move; the game ends with no result.
 * **Takeback**: undoes the asker's last move and whatever followed it, never across chance (a
   pour or a draw is never drawn again). It needs the consent of every other person in the game:
@@ -59,6 +61,12 @@ def resign(over: bool, seats: Collection[int], to_move: int | None) -> int:
     """The seat that resigns."""
     _seated(over, seats)
     return acting_seat(seats, to_move)
+
+
+def resignation_ending(moved: Collection[int], players: int) -> Literal["resign", "abort"]:
+    """How a resignation ends the game: a loss once every side has moved, before that an abort
+    with no result (as on lichess)."""
+    return "resign" if all(seat in moved for seat in range(players)) else "abort"
 
 
 def abort(
@@ -217,6 +225,7 @@ __all__ = [
     "go_on",
     "leave_grace_ms",
     "resign",
+    "resignation_ending",
     "takeback",
     "takeback_span",
 ]

@@ -17,6 +17,9 @@ flag        the game ends: the seat's time ran out        the seat whose time ra
 claim       the game ends: the opponent left              the seat that claims the win
 =========== ============================================= ===============================
 
+An ``abort`` entry whose text is ``resign`` (:data:`RESIGNED`) was a resignation before every
+side had moved: as on lichess, that ends the game with no result, and its outcome says so.
+
 A takeback never deletes an entry: the game's actions are the log's actions with the undone ones
 taken off, so replaying the log gives the same game, takebacks included. A takeback offer lapses
 when a game action is played; a declined offer is not made again before the next game action,
@@ -36,26 +39,37 @@ from gamehall.web.base.engine import outcome_info
 
 ENDINGS = ("resign", "abort", "flag", "claim")
 KINDS = ("action", "offer", "decline", "takeback", *ENDINGS)
+RESIGNED = "resign"
+"""The text of an ``abort`` entry that was a resignation before every side had moved."""
 
 
 @dataclass(frozen=True)
 class Ending:
-    """How a game ended off the board: resigned, aborted, lost on time, or claimed."""
+    """How a game ended off the board: resigned, aborted, lost on time, or claimed
+    (``resigned``: an abort that was asked for as a resignation)."""
 
     kind: str
     seat: int
+    resigned: bool = False
+
+    @classmethod
+    def of(cls, kind: str, seat: int, text: str) -> Ending:
+        """The ending an entry of the log stands for."""
+        return cls(kind, seat, kind == "abort" and text == RESIGNED)
 
     def outcome(self, game: Game) -> OutcomeInfo:
         names = [name.capitalize() for name in game.player_names]
         players = len(names)
         me = names[self.seat]
         if self.kind == "abort":
+            sides = "both sides" if players == 2 else "every side"
+            reason = (
+                f"Game aborted: {me} resigned before {sides} had moved"
+                if self.resigned
+                else f"aborted by {me} before {sides} had moved: no result"
+            )
             return OutcomeInfo(
-                winner=None,
-                winner_name=None,
-                reason=f"aborted by {me} before both sides had moved: no result",
-                scores=[0.0] * players,
-                result="*",
+                winner=None, winner_name=None, reason=reason, scores=[0.0] * players, result="*"
             )
         if self.kind == "claim":
             winner = self.seat
@@ -163,7 +177,7 @@ class Played:
         elif entry.kind == "takeback":
             self.take_back(takeback_count(entry.text))
         else:
-            self.ended = Ending(entry.kind, entry.mover)
+            self.ended = Ending.of(entry.kind, entry.mover, entry.text)
         self.version = entry.number
         self.lengths.append(len(self.actions))
         if entry.clock is not None:
@@ -207,6 +221,7 @@ class ReplayTimeout(Exception):
 __all__ = [
     "ENDINGS",
     "KINDS",
+    "RESIGNED",
     "Ending",
     "Played",
     "ReplayTimeout",

@@ -481,7 +481,7 @@ class Hub:
         ending = kind in ENDINGS
         result = None
         if ending:
-            result = Ending(kind, mover).outcome(live.game).model_dump()
+            result = Ending.of(kind, mover, text).outcome(live.game).model_dump()
             if kind == "flag" and clocks is not None:
                 clocks[mover] = 0
         entry = await self.committer.commit(

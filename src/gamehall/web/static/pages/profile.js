@@ -140,7 +140,7 @@ export function leaderboardPage(ctx, game) {
   document.title = `Leaderboard · ${ctx.titleOf(game)} · gamehall`;
   getJSON(`/api/leaderboard/${encodeURIComponent(game)}`)
     .then((board) => {
-      const note = h("p", { class: "muted" }, `Players with at least ${board.min_games} rated game${board.min_games === 1 ? "" : "s"} and a deviation of at most ${board.max_deviation}.`);
+      const note = h("p", { class: "muted" }, `Players with at least ${board.min_games} rated game${board.min_games === 1 ? "" : "s"} against ${board.min_opponents} different opponent${board.min_opponents === 1 ? "" : "s"} or more, and a deviation of at most ${board.max_deviation}.`);
       if (!board.players.length) {
         replace(body, h("section", { class: "panel" }, note, h("p", {}, "Nobody yet.")));
         return;
