@@ -56,6 +56,7 @@ ALLOWED_ATTRIBUTE_PROBES = {
     ("cli/app.py", "hasattr", "error"),
     ("core/game.py", "getattr", "self"),  # an Option's own limits, by field name
     ("core/plugin.py", "getattr", "value"),  # resolving an import path "module:attribute"
+    ("store/ratings.py", "getattr", "error.orig"),  # a driver error's SQLSTATE, if it has one
 }
 
 
