@@ -80,3 +80,22 @@ def test_bad_names_say_why(name, says):
 def test_random_names_are_allowed_names():
     for _ in range(200):
         assert check_name(random_name())
+
+
+@pytest.mark.parametrize(
+    ("look_alike", "plain"),
+    [("claniel", "daniel"), ("vvendy", "wendy"), ("rnary", "mary"),
+     ("a\u029fice", "alice"),  # ʟ, a small capital L
+     ("alic\u1d07", "alice"),  # ᴇ, a small capital E
+     ("\u0261eorge", "george"),  # ɡ, a script g
+     ("\u0266enry", "henry")],  # ɦ, an h with a hook
+)  # fmt: skip
+def test_letter_pairs_small_capitals_and_phonetic_letters_read_as_plain_letters(look_alike, plain):
+    """Names a reader takes for another (issue 33, point 13) have its key, so the second is
+    ``name_taken``; both are still names one may have."""
+    assert check_name(look_alike) == look_alike
+    assert name_key(look_alike) == name_key(plain)
+
+
+def test_turned_letters_are_not_their_letter():
+    assert name_key("\u0250da") != name_key("ada")  # ɐ, a turned a, does not read as a
