@@ -607,5 +607,7 @@ def test_profiles_and_leaderboards_of_what_does_not_exist(hall_server):
     refused(browser.get("/api/players/Nobody"), 404, "unknown_player")
     refused(browser.get("/api/leaderboard/chess"), 404, "unknown_game")
     name = browser.get("/api/me").json()["name"]
+    refused(browser.get(f"/api/players/{name}"), 404, "unknown_player")  # a guest, not stored
+    browser.post("/api/games", json={"game": "nim", "mode": "hotseat"})  # now it is, so named
     profile = browser.get(f"/api/players/{name.upper()}").json()
     assert profile["name"] == name and profile["ratings"] == [] and not profile["account"]

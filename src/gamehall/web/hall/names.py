@@ -19,6 +19,7 @@ direction back from it (see there).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import unicodedata
@@ -160,11 +161,33 @@ def check_name(name: str) -> str:
     return name
 
 
-def random_name() -> str:
-    """A readable name like ``SwiftOtter42`` (900 000 of them; the store retries on a clash)."""
-    return (
-        secrets.choice(_ADJECTIVES) + secrets.choice(_ANIMALS) + str(secrets.randbelow(900) + 100)
-    )
+FIRST_DIGITS = 3
+"""Digits of a random name's number at first (``SwiftOtter421``: 810 000 names)."""
+MORE_DIGITS_EVERY = 3
+"""Clashing draws after which a random name's number gets one digit more."""
+MOST_DIGITS = 7
+"""The longest number (the longest name is then 20 characters)."""
+
+
+def random_name(attempt: int = 0, seed: str | None = None) -> str:
+    """A readable name like ``SwiftOtter421``. Its number has :data:`FIRST_DIGITS` digits,
+    one more after every :data:`MORE_DIGITS_EVERY` clashing draws (``attempt``), so names never
+    run out; past :data:`MOST_DIGITS` the name is ``Guest`` and 12 random hex digits. A
+    ``seed`` (a browser's key) picks the same first name every time, so a browser shows the
+    name it will be given before it is stored."""
+    digits = FIRST_DIGITS + attempt // MORE_DIGITS_EVERY
+    if digits > MOST_DIGITS:
+        return "Guest" + secrets.token_hex(6)
+    if seed is not None:
+        number = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+    else:
+        number = secrets.randbits(64)
+    adjective = _ADJECTIVES[number % len(_ADJECTIVES)]
+    number //= len(_ADJECTIVES)
+    animal = _ANIMALS[number % len(_ANIMALS)]
+    number //= len(_ANIMALS)
+    low = 10 ** (digits - 1)
+    return f"{adjective}{animal}{low + number % (9 * low)}"
 
 
 __all__ = [

@@ -25,6 +25,7 @@ from gamehall.protocol.hall import (
     SeekInfo,
     SeekList,
 )
+from gamehall.web.hall.accounts import token_hash
 from gamehall.web.hall.hall import Hall, Me
 from gamehall.web.hall.names import name_key
 from gamehall.web.http.identity import (
@@ -40,16 +41,18 @@ PROFILE_GAMES = 30
 CreatedFor = Callable[[Request, Response, LiveGame, frozenset[int], str], CreatedAnswer]
 
 
-async def current(hall: Hall, request: Request, response: Response) -> Me:
+async def current(hall: Hall, request: Request, response: Response, *, keep: bool = False) -> Me:
     """Who sent the request (a browser seen for the first time gets its identity cookie): the
-    signed-in account's player, or the browser's own, known by its identity's key."""
+    signed-in account's player, or the browser's own, known by its identity's key. Only with
+    ``keep`` (the request does something that needs a player) is a guest stored."""
     browser = ensure_identity(request, response, request.app.state.settings)
-    return await hall.me(browser.key, session_token(request))
+    me = await hall.me(browser.key, session_token(request))
+    return await hall.keep(me) if keep else me
 
 
 def identity_key(connection: HTTPConnection) -> str | None:
     """The key of the identity the request carries (None: it carries none)."""
-    found = Identity.from_cookies(connection.cookies)
+    found = Identity.of(connection)
     return found.key if found is not None else None
 
 
@@ -195,7 +198,8 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         await websocket.accept()
         hall = hall_of()
         me = await hall.me(identity_key(websocket), session_token(websocket))
-        connection = Connection(websocket, frozenset())
+        session = token_hash(me.session) if me.session is not None else None
+        connection = Connection(websocket, frozenset(), session=session)
         hall.attach(me, connection)
         try:
             while True:
