@@ -64,7 +64,8 @@ def test_a_made_up_or_altered_identity_cookie_is_a_new_guest(hall_server):
     cookie = owner.cookies.get("gh_player")
     secret, _, mac = cookie.rpartition(".")
     assert secret and mac  # signed: the secret and its MAC
-    for forged in (secret, "A" * 43, f"{secret}.{mac[:-1]}{'A' if mac[-1] != 'A' else 'B'}"):
+    altered = f"{secret}.{mac[:-1]}{'A' if mac[-1] != 'A' else 'B'}"
+    for forged in ("A" * 43, altered, f"{'B' * 43}.{mac}", f"{secret}x.{mac}"):
         stranger = hall_server.browser()
         stranger.cookies.set("gh_player", forged)
         answer = stranger.get("/api/games")
@@ -72,6 +73,23 @@ def test_a_made_up_or_altered_identity_cookie_is_a_new_guest(hall_server):
         assert answer.cookies.get("gh_player") not in (None, forged)  # a new identity given
         assert stranger.get(f"/api/games/{game['id']}").json()["you"] == []
     assert [g["id"] for g in owner.get("/api/games").json()["games"]] == [game["id"]]
+
+
+def test_an_older_servers_unsigned_cookie_is_signed_if_the_store_knows_it(hall_server):
+    """Browsers of servers before signing keep their games; a made-up one is a new guest."""
+    from gamehall.store.rows import player_key
+
+    old = "O" * 43
+    hall_store = hall_server.app.state.hall.store
+    hall_store.ensure_player(player_key(old), lambda: ("Oldtimer", "oldtlmer"))
+    browser = hall_server.browser()
+    browser.cookies.set("gh_player", old)
+    answer = browser.get("/api/me")
+    assert answer.json()["name"] == "Oldtimer"
+    assert answer.cookies.get("gh_player", "").startswith(old + ".")  # signed now
+    stranger = hall_server.browser()
+    stranger.cookies.set("gh_player", "N" * 43)  # unsigned, and no player of the store
+    assert stranger.get("/api/me").cookies.get("gh_player", "").partition(".")[0] != "N" * 43
 
 
 def test_the_server_secret_is_made_once_in_the_data_directory_readable_by_its_owner(hall_server):

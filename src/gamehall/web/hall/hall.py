@@ -185,6 +185,10 @@ class Hall:
         """The player behind a browser identity and session cookie (see :class:`Players`)."""
         return await self.players.me(browser, session)
 
+    async def known(self, browser: str) -> bool:
+        """Whether a browser (its identity's key) is a stored player."""
+        return await self.db(self.store.player, browser) is not None
+
     async def keep(self, me: Me) -> Me:
         """The same player, stored if it was a guest not stored yet (see :class:`Players`)."""
         return await self.players.keep(me)

@@ -488,7 +488,8 @@ def create_app(
             response = FileResponse(page, media_type="text/html", status_code=status_code)
         else:
             response = HTMLResponse(_PLACEHOLDER, status_code=status_code)
-        ensure_identity(request, response, config)
+        if Identity.unsigned(request) is None:  # an older server's cookie: the API decides
+            ensure_identity(request, response, config)
         return response
 
     async def page(request: Request) -> Response:

@@ -33,7 +33,9 @@ from gamehall.web.http.identity import (
     clear_cookies,
     ensure_identity,
     session_token,
+    set_identity_cookie,
     set_session_cookie,
+    signer_of,
 )
 from gamehall.web.play.live import Connection, LiveGame
 
@@ -45,7 +47,14 @@ async def current(hall: Hall, request: Request, response: Response, *, keep: boo
     """Who sent the request (a browser seen for the first time gets its identity cookie): the
     signed-in account's player, or the browser's own, known by its identity's key. Only with
     ``keep`` (the request does something that needs a player) is a guest stored."""
-    browser = ensure_identity(request, response, request.app.state.settings)
+    settings = request.app.state.settings
+    browser = Identity.of(request)
+    older = Identity.unsigned(request) if browser is None else None
+    if older is not None and await hall.known(older.key):  # an older server's cookie: signed
+        browser = older
+        set_identity_cookie(response, older, settings, signer_of(request))
+    if browser is None:
+        browser = ensure_identity(request, response, settings)
     me = await hall.me(browser.key, session_token(request))
     return await hall.keep(me) if keep else me
 

@@ -81,6 +81,13 @@ class Identity:
         """The identity a request or WebSocket carries (None: none, or a made-up one)."""
         return cls.from_cookies(connection.cookies, signer_of(connection))
 
+    @classmethod
+    def unsigned(cls, connection: HTTPConnection) -> Identity | None:
+        """The cookie's identity if it is in the unsigned form servers before signing gave
+        (taken only if the store knows it, then signed: see ``hall_routes.current``)."""
+        value = connection.cookies.get(IDENTITY_COOKIE)
+        return cls(value) if value and _SECRET.fullmatch(value) else None
+
 
 def signer_of(connection: HTTPConnection) -> CookieSigner:
     """The app's cookie signer (made from the server's secret when the app is made)."""
