@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 from gamehall.core import register_plugin, unregister_plugin
 from gamehall.store.hall import players_table
 from gamehall.web.hall.accounts import MAX_ADDRESS_SIGN_INS, MAX_SESSIONS, SESSION_IDLE
-from gamehall.web.hall.players import MAX_RENAMES
+from gamehall.web.hall.players import MAX_ADDRESS_RENAMES, MAX_RENAMES
 from gamehall.web.play.connection import SESSION_ENDED
 from tests.nim.plugin import PLUGIN
 from tests.web.http.test_hall_api import CHEAP, PASSWORD, lobby_receive, refused, signed_up, tick
@@ -163,6 +163,22 @@ def test_renames_are_limited_and_watchers_are_shown_them_once_a_round(hall_serve
         assert state["seats"][0]["player"] == last
         ws.send_json({"type": "ping"})  # nothing else was sent before the answer to this
         assert hall_server.receive(ws)["type"] == "pong"
+
+
+def test_fresh_guests_of_one_address_cannot_squat_names(hall_server):
+    for n in range(MAX_ADDRESS_RENAMES):
+        squatter = hall_server.browser(address="10.0.0.9")
+        assert squatter.put("/api/me/name", json={"name": f"champion{n}"}).status_code == 200
+    error = refused(
+        hall_server.browser(address="10.0.0.9").put("/api/me/name", json={"name": "champion99"}),
+        429, "over_limit",
+    )  # fmt: skip
+    assert "network address" in error["message"]
+    someone = hall_server.browser(address="10.0.0.10")
+    answer = someone.post(
+        "/api/account/signup", json={"username": "champion99", "password": PASSWORD}
+    )
+    assert answer.status_code == 200, answer.text
 
 
 # --- point 7: signing out closes sockets --------------------------------------------------------

@@ -199,11 +199,11 @@ class Hall:
     async def me_answer(self, me: Me) -> MeAnswer:
         return await self.players.me_answer(me)
 
-    async def rename(self, me: Me, name: str) -> Me:
-        """Rename a guest (limited per player). Every live game it sits in has the new name at
+    async def rename(self, me: Me, name: str, address: str | None = None) -> Me:
+        """Rename a guest (limited per player and per address). Every live game it sits in has the new name at
         once, and its watchers are shown it at the next lobby round, once however many renames
         came meanwhile (:meth:`show_renamed`)."""
-        await self.players.rename(me, name)
+        await self.players.rename(me, name, address)
         me = await self.players.again(me)
         for live in list(self.hub.games.values()):
             seats = [seat for seat, pid in live.player_ids.items() if pid == me.id]

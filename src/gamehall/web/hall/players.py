@@ -33,6 +33,9 @@ MAX_RENAMES = 5
 """Renames one player may make within :data:`RENAME_WINDOW` seconds (each is shown to every
 game the player sits in and to the lobby)."""
 RENAME_WINDOW = 600.0
+MAX_ADDRESS_RENAMES = 20
+"""Renames from one network address within the window (fresh guests each taking a name: name
+squatting)."""
 MAX_NOTED = 100_000
 """How many (account, browser) pairs a process remembers having stored already (so a request
 of a signed-in browser writes nothing once its pair is stored)."""
@@ -72,6 +75,7 @@ class Players:
         self.clock = clock
         self.renames = AttemptLimiter(MAX_RENAMES, RENAME_WINDOW)
         """Each player's recent renames (keyed by player id)."""
+        self.address_renames = AttemptLimiter(MAX_ADDRESS_RENAMES, RENAME_WINDOW)
         self._noted: set[tuple[str, str]] = set()
         """(account, browser) pairs this process has stored in ``account_browsers``."""
         self.wall: Callable[[], datetime.datetime] = _utc_now
@@ -143,31 +147,42 @@ class Players:
         sessions = await self.db(self.store.sessions_of, me.id) if me.signed_in else None
         return MeAnswer(name=me.player.name, account=me.signed_in, sessions=sessions)
 
-    async def rename(self, me: Me, name: str) -> None:
-        """Store an anonymous player's new name (an account's name is its username)."""
+    async def rename(self, me: Me, name: str, address: str | None = None) -> None:
+        """Store an anonymous player's new name (an account's name is its username), within
+        :data:`MAX_RENAMES` a player and :data:`MAX_ADDRESS_RENAMES` an address."""
         if me.player.account:
             raise ProtocolError(
                 ErrorCode.SIGNED_IN, "an account's name is its username; it cannot be changed"
             )
         checked = checked_name(name)
         now = self.clock()
-        wait = self.renames.retry_after([me.id], now)
-        if wait > 0:
-            raise ProtocolError(
-                ErrorCode.OVER_LIMIT,
-                f"{MAX_RENAMES} renames within {RENAME_WINDOW / 60:g} minutes, the most allowed; "
-                f"try again in {int(wait) + 1} seconds",
-            )
+        _refuse_rename(self.renames.retry_after([me.id], now), f"{MAX_RENAMES} renames")
+        addresses = [address] if address is not None else []
+        _refuse_rename(
+            self.address_renames.retry_after(addresses, now),
+            f"{MAX_ADDRESS_RENAMES} renames from your network address",
+        )
         me = await self.keep(me)
         try:
             await self.db(self.store.rename, me.id, checked, naming.name_key(checked))
         except NameTaken:
             raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {checked!r} is taken") from None
         self.renames.failed([me.id], now)  # a rename made counts (a refused one changed nothing)
+        self.address_renames.failed(addresses, now)
 
     async def again(self, me: Me) -> Me:
         """The same request's player as stored now (its name may have changed)."""
         return Me(await self.db(self.store.player, me.id), me.browser, me.session)
+
+
+def _refuse_rename(wait: float, limit: str) -> None:
+    """An ``over_limit`` refusal naming the rename limit reached and when to try again."""
+    if wait > 0:
+        raise ProtocolError(
+            ErrorCode.OVER_LIMIT,
+            f"{limit} within {RENAME_WINDOW / 60:g} minutes, the most allowed; "
+            f"try again in {int(wait) + 1} seconds",
+        )
 
 
 def checked_name(name: str) -> str:
@@ -199,4 +214,12 @@ def _text(moment: datetime.datetime) -> str:
     return moment.isoformat(timespec="milliseconds")
 
 
-__all__ = ["MAX_NOTED", "MAX_RENAMES", "RENAME_WINDOW", "Me", "Players", "checked_name"]
+__all__ = [
+    "MAX_ADDRESS_RENAMES",
+    "MAX_NOTED",
+    "MAX_RENAMES",
+    "RENAME_WINDOW",
+    "Me",
+    "Players",
+    "checked_name",
+]

@@ -82,7 +82,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
     @router.put("/api/me/name")
     async def rename(body: NameChange, request: Request, response: Response) -> MeAnswer:
         hall = hall_of()
-        me = await hall.rename(await current(hall, request, response), body.name)
+        me = await hall.rename(await current(hall, request, response), body.name, address(request))
         return await hall.me_answer(me)
 
     # --- accounts ---
