@@ -48,6 +48,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from abuse_accounts import ATTACKS as ACCOUNT_ATTACKS
 from server_kit import (
     Browser,
     Server,
@@ -696,6 +697,7 @@ def main() -> None:
         "cross-origin": attack_cross_origin,
         "unknown-urls": attack_unknown_urls,
         "30-hard-games": attack_hard_games,
+        **ACCOUNT_ATTACKS,  # issue 33: identities and accounts (bench/abuse_accounts.py)
     }
     chosen = list(attacks) if not args.only else args.only.split(",")
     if args.url:
