@@ -133,7 +133,7 @@ def attack_sign_in_flood(context: Any) -> str:
     a browser of its own (a new session each)."""
     owner = context.browser()
     owner.http.post("/api/account/signup", json={"username": "Flooded", "password": PASSWORD})
-    answers = []
+    answers, sessions = [], None
     started = time.monotonic()
     for _ in range(200):
         browser = context.browser("10.7.0.2")
@@ -142,11 +142,13 @@ def attack_sign_in_flood(context: Any) -> str:
                 "/api/account/login", json={"username": "Flooded", "password": PASSWORD}
             )
         )
+        if answers[-1].status_code == 200:
+            sessions = browser.http.get("/api/me").json().get("sessions")
         browser.close()
-    sessions = owner.http.get("/api/me").json().get("sessions")
+    first = owner.http.get("/api/me").json().get("account")
     return (
         f"{len(answers)} sign-ins in {time.monotonic() - started:.1f} s: {_codes(answers)}; "
-        f"the account's sessions: {sessions}"
+        f"the account's sessions after the last: {sessions}; the first still signed in: {first}"
     )
 
 
@@ -207,6 +209,7 @@ def attack_sign_out_everywhere(context: Any) -> str:
     phone = context.browser()
     phone.http.post("/api/account/login", json={"username": "Leaver", "password": PASSWORD})
     paths = [f"/ws/games/{game['id']}", f"/ws/games/{other['id']}", "/ws/lobby"]
+    names = dict(zip(paths, ("seat", "spectator", "lobby"), strict=True))
     sockets = [connect(_ws(context.base, p), additional_headers=_headers(laptop)) for p in paths]
     closed: dict[str, int | None] = {}
     try:
@@ -222,16 +225,16 @@ def attack_sign_out_everywhere(context: Any) -> str:
                 deadline = time.monotonic() + 10
                 while time.monotonic() < deadline:
                     ws.recv(timeout=deadline - time.monotonic())
-                closed[path.split("/")[2]] = None
+                closed[names[path]] = None
             except ConnectionClosed as error:
-                closed.setdefault(path.split("/")[2], error.rcvd.code if error.rcvd else -1)
+                closed.setdefault(names[path], error.rcvd.code if error.rcvd else -1)
             except TimeoutError:
-                closed[path.split("/")[2]] = None
+                closed[names[path]] = None
     finally:
         for ws in sockets:
             ws.close()
     over = laptop.http.get(f"/api/games/{game['id']}").json().get("over")
-    return f"sockets closed with codes {list(closed.values())}; the account's game over: {over}"
+    return f"sockets closed with codes {closed} (None: still open); the account's game over: {over}"
 
 
 ATTACKS: dict[str, Callable[[Any], str]] = {
