@@ -87,9 +87,14 @@ def test_an_older_servers_unsigned_cookie_is_signed_if_the_store_knows_it(hall_s
     answer = browser.get("/api/me")
     assert answer.json()["name"] == "Oldtimer"
     assert answer.cookies.get("gh_player", "").startswith(old + ".")  # signed now
-    stranger = hall_server.browser()
-    stranger.cookies.set("gh_player", "N" * 43)  # unsigned, and no player of the store
-    assert stranger.get("/api/me").cookies.get("gh_player", "").partition(".")[0] != "N" * 43
+    page = hall_server.browser()
+    page.cookies.set("gh_player", old)
+    assert page.get("/lobby").cookies.get("gh_player", "").startswith(old + ".")  # a page too
+    for path in ("/api/me", "/lobby"):
+        stranger = hall_server.browser()
+        stranger.cookies.set("gh_player", "N" * 43)  # unsigned, and no player of the store
+        given = stranger.get(path).cookies.get("gh_player", "")
+        assert given and given.partition(".")[0] != "N" * 43, path
 
 
 def test_the_server_secret_is_made_once_in_the_data_directory_readable_by_its_owner(hall_server):

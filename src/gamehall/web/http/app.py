@@ -58,7 +58,7 @@ from gamehall.web.compute.computers import AgentFactory
 from gamehall.web.hall.accounts import Passwords, token_hash
 from gamehall.web.hall.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
 from gamehall.web.http import assist as assistance
-from gamehall.web.http.hall_routes import add_hall_routes, current
+from gamehall.web.http.hall_routes import add_hall_routes, browser_identity, current
 from gamehall.web.http.identity import Identity, ensure_identity, session_token
 from gamehall.web.http.security import Edge
 from gamehall.web.http.signing import signer_for
@@ -488,12 +488,15 @@ def create_app(
             response = FileResponse(page, media_type="text/html", status_code=status_code)
         else:
             response = HTMLResponse(_PLACEHOLDER, status_code=status_code)
-        if Identity.unsigned(request) is None:  # an older server's cookie: the API decides
+        if Identity.unsigned(request) is None:  # an older server's cookie: page() decides
             ensure_identity(request, response, config)
         return response
 
     async def page(request: Request) -> Response:
-        return index(request)
+        response = index(request)
+        if Identity.unsigned(request) is not None:  # signed if the store knows it, else new
+            await browser_identity(hall(), request, response)
+        return response
 
     for path in (
         "/",

@@ -43,18 +43,24 @@ PROFILE_GAMES = 30
 CreatedFor = Callable[[Request, Response, LiveGame, frozenset[int], str], CreatedAnswer]
 
 
+async def browser_identity(hall: Hall, request: Request, response: Response) -> Identity:
+    """The browser's identity, given one (its cookie set on ``response``) if it has none. An
+    unsigned cookie of a server from before signing is signed if the store knows its player
+    (its games stay its own); otherwise it is replaced, like a made-up one."""
+    settings = request.app.state.settings
+    browser = Identity.of(request)
+    older = Identity.unsigned(request) if browser is None else None
+    if older is not None and await hall.known(older.key):
+        set_identity_cookie(response, older, settings, signer_of(request))
+        return older
+    return browser or ensure_identity(request, response, settings)
+
+
 async def current(hall: Hall, request: Request, response: Response, *, keep: bool = False) -> Me:
     """Who sent the request (a browser seen for the first time gets its identity cookie): the
     signed-in account's player, or the browser's own, known by its identity's key. Only with
     ``keep`` (the request does something that needs a player) is a guest stored."""
-    settings = request.app.state.settings
-    browser = Identity.of(request)
-    older = Identity.unsigned(request) if browser is None else None
-    if older is not None and await hall.known(older.key):  # an older server's cookie: signed
-        browser = older
-        set_identity_cookie(response, older, settings, signer_of(request))
-    if browser is None:
-        browser = ensure_identity(request, response, settings)
+    browser = await browser_identity(hall, request, response)
     me = await hall.me(browser.key, session_token(request))
     return await hall.keep(me) if keep else me
 
@@ -225,4 +231,4 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
             await hall.detach(me, connection)
 
 
-__all__ = ["add_hall_routes", "current"]
+__all__ = ["add_hall_routes", "browser_identity", "current"]
