@@ -57,6 +57,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from abuse_accounts import ATTACKS as ACCOUNT_ATTACKS
 from abuse_connections import CONNECTION_ATTACKS
 from abuse_ratings import (
     attack_concurrent_losses,
@@ -875,6 +876,7 @@ def main() -> None:
         "rating-farm-one-browser": attack_rating_farm_one_browser,
         "concurrent-losses": attack_concurrent_losses,
         "self-pairing-signout": attack_self_pairing_after_signout,
+        **ACCOUNT_ATTACKS,  # issue 33: identities and accounts (bench/abuse_accounts.py)
     }
     chosen = list(attacks) if not args.only else args.only.split(",")
     if args.url:

@@ -188,9 +188,14 @@ def wait_until_up(base: str, timeout: float = 180.0) -> None:
         time.sleep(0.1)
 
 
-def browser() -> dict[str, str]:
-    """A new browser: an identity cookie of its own (the server takes any well-formed one)."""
-    return {"cookie": f"gh_player={secrets.token_urlsafe(24)}"}
+async def browser(http: httpx.AsyncClient) -> dict[str, str]:
+    """A new browser: the identity cookie the server gives (it signs them, so a made-up one
+    would be a new guest on every request), asked for by a client of its own so the shared
+    client's cookie jar stays empty."""
+    async with httpx.AsyncClient(base_url=http.base_url, headers=http.headers) as fresh:
+        answer = await fresh.get("/api/me")
+    answer.raise_for_status()
+    return {"cookie": f"gh_player={answer.cookies['gh_player']}"}
 
 
 async def create_game(
@@ -198,7 +203,7 @@ async def create_game(
 ) -> tuple[str, list[dict[str, str]]]:
     """A new online game made through the first server, its invite taken through the last: its
     id and both seats' browsers."""
-    creator, guest = browser(), browser()
+    creator, guest = await browser(http[0]), await browser(http[-1])
     answer = await http[0].post(
         "/api/games",
         json={"game": "acadmu", "options": options, "mode": "online", "seat": 0},

@@ -156,3 +156,25 @@ def test_the_tests_checks_refuse_what_the_protocol_does_not_say():
     ]:
         with pytest.raises(ValidationError):
             check_server_message(text)
+
+
+@pytest.mark.parametrize("bad", ["pass\x00word-long", "pass\ud800word-long"])
+def test_every_hall_body_refuses_unclean_text_as_bad_text(bad):
+    """A NUL byte or a lone surrogate in any hall body (a password too) is ``bad_text``, as in
+    every other body, never accepted and never a generic ``bad_request``."""
+    from pydantic import ValidationError
+
+    from gamehall.protocol import hall
+
+    bodies = {
+        hall.Credentials: {"username": "Ada", "password": bad},
+        hall.NameChange: {"name": bad},
+        hall.CreateSeek: {"game": bad},
+    }
+    for model, data in bodies.items():
+        with pytest.raises(ValidationError) as caught:
+            model.model_validate(data)
+        assert [e["type"] for e in caught.value.errors()] == ["bad_text"], model
+    with pytest.raises(protocol.ProtocolError) as refused:
+        hall.parse_lobby_message(json.dumps({"type": "pair", "game": bad}))
+    assert refused.value.code is ErrorCode.BAD_TEXT

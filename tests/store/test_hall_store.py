@@ -76,11 +76,31 @@ def test_accounts_sessions_and_signing_out_everywhere(hall):
         hall.create_account("p2", "ADA", "ada", "hash", browser="b2")
     assert hall.player("p2") is None and hall.player("b2").name == "Anon2"
     for token in ("s1", "s2", "s3"):
-        hall.add_session(token, "p1")
+        hall.add_session(token, "p1", now=now_text(), keep=10, idle_since="2000-01-01")
     hall.end_session("s1")
     assert hall.session_player("s1") is None and hall.session_player("s2") == "p1"
-    assert hall.end_sessions("p1") == 2
+    assert sorted(hall.end_sessions("p1")) == ["s2", "s3"]
     assert hall.sessions_of("p1") == 0
+
+
+def _at(day: int) -> str:
+    return f"2030-01-{day:02d}T00:00:00.000+00:00"
+
+
+def test_sessions_are_capped_per_account_and_expire_unused(hall):
+    """An account keeps its most recently used sessions; one unused since the cut-off is
+    refused and removed; a used one has its last use moved on (issue 33, point 10)."""
+    hall.create_account("p1", "Ada", "ada", "hash", browser="b1")
+    for day, token in enumerate(("s1", "s2", "s3"), start=1):
+        assert hall.add_session(token, "p1", now=_at(day), keep=3, idle_since=_at(1)) == []
+    assert hall.session_player("s1", now=_at(4), idle_since=_at(1), touch_before=_at(4)) == "p1"
+    assert hall.add_session("s4", "p1", now=_at(5), keep=3, idle_since=_at(1)) == ["s2"]
+    assert hall.sessions_of("p1") == 3  # s2 was the least recently used (s1 was used on day 4)
+    assert hall.session_player("s3", idle_since=_at(4)) is None  # last used on day 3: expired
+    assert hall.session_player("s3") is None and hall.sessions_of("p1") == 2  # and removed
+    ended = hall.add_session("s5", "p1", now=_at(20), keep=3, idle_since=_at(10))
+    assert sorted(ended) == ["s1", "s4"]  # every session unused since the cut-off is purged
+    assert hall.sessions_of("p1") == 1
 
 
 def test_a_browser_with_a_full_length_id_signs_up_and_gives_its_name_up(hall):

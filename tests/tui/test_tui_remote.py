@@ -55,15 +55,20 @@ def create(base: str, body: dict) -> tuple[dict, str]:
     return answer, cookies["gh_player"].value
 
 
-def join(base: str, game_id: str, secret: str, identity: str) -> None:
-    """POST /api/games/{id}/join as the browser ``identity``: it holds the invite's seat."""
+def join(base: str, game_id: str, secret: str) -> str:
+    """POST /api/games/{id}/join as a new browser: it holds the invite's seat; returns the
+    identity the server gave it (the server signs identities: a made-up one holds nothing)."""
     request = urllib.request.Request(
         f"{base}/api/games/{game_id}/join",
         data=json.dumps({"seat": secret}).encode(),
-        headers={"Content-Type": "application/json", "Cookie": f"gh_player={identity}"},
+        headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert json.loads(response.read())["you"]
+        cookies = SimpleCookie()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookies.load(header)
+    return cookies["gh_player"].value
 
 
 def server_actions(base: str, game_id: str) -> list[str]:
@@ -194,8 +199,7 @@ def test_a_server_error_is_one_line(server):
 def test_chat_is_left_aside_and_a_resignation_ends_the_game_here(server):
     answer, creator = create(server, {"game": "acadmu", "mode": "online"})
     session = connect_session(answer["url"], identity=creator)
-    guest_identity = "a-browser-guest-0123456789"
-    join(server, answer["id"], answer["invite"].split("?seat=")[1], guest_identity)
+    guest_identity = join(server, answer["id"], answer["invite"].split("?seat=")[1])
     from websockets.sync.client import connect
 
     def wait(check) -> None:

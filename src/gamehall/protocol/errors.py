@@ -114,7 +114,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.NAME_TAKEN: (409, "another player has this name (names are unique regardless of case)"),
     ErrorCode.BAD_PASSWORD: (400, "sign-up: a password has 8 to 256 characters"),
     ErrorCode.WRONG_PASSWORD: (401, "sign-in: no account with this username and password"),
-    ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in: too many failed attempts from this address (for this username, or for any); the message names the limit and says when to try again"),
+    ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in or sign-up: too many attempts from this address (failed ones for this username or for any, sign-ins of any kind, or accounts made); the message names the limit and says when to try again"),
     ErrorCode.SIGNED_IN: (409, "signed in already: sign out first (sign-up), or an account's name is its username (renaming)"),
     ErrorCode.ACCOUNT_NEEDED: (403, "rated games, signing out, and starting the review of a game one watched need an account: sign up or sign in"),
     ErrorCode.UNKNOWN_PLAYER: (404, "no player of this name"),

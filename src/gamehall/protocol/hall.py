@@ -17,15 +17,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
 
-from gamehall.protocol.base import _In, _Out
-from gamehall.protocol.errors import ErrorCode, ProtocolError
+from gamehall.protocol.base import _Body, _In, _Out
+from gamehall.protocol.errors import ErrorCode, ProtocolError, find_bad_text
 from gamehall.protocol.server import ClockInfo, OutcomeInfo
 
 Side = Annotated[int, Field(ge=0, le=16)] | Literal["random"]
 
 
-class _Form(BaseModel):
-    """A hall REST body: a field it does not declare is refused."""
+class _Form(_Body):
+    """A hall REST body: a field it does not declare is refused, and every text in it is
+    clean (``bad_text`` for a NUL byte or a lone surrogate, passwords included), as in every
+    other body."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -299,6 +301,11 @@ def parse_lobby_message(text: str | bytes) -> LobbyHello | Pair | Unpair | Lobby
     if not isinstance(data, dict):
         raise ProtocolError(
             ErrorCode.BAD_JSON, 'the message must be a JSON object like {"type": ...}'
+        )
+    bad = find_bad_text(data)
+    if bad is not None:
+        raise ProtocolError(
+            ErrorCode.BAD_TEXT, f"{bad}; text must be valid Unicode without NUL bytes"
         )
     kind = data.get("type")
     if kind not in LOBBY_TYPES:

@@ -5,7 +5,7 @@ migrated with it; schema version 3 added them). Tables::
 
     players(id, name, name_key, created, merged_into)   a player: a browser, or an account
     accounts(player_id, username_key, password_hash, created)
-    sessions(token_hash, player_id, created, used)      signed-in browsers (revocable)
+    sessions(token_hash, player_id, created, used)      signed-in browsers (store/sessions.py)
     account_browsers(player_id, browser, seen)        browsers seen holding an account's session
     seeks(id, player_id, game, options, clock, rated, side, created, expires, browsers, address)
 
@@ -32,7 +32,6 @@ from sqlalchemy import (
     Table,
     Text,
     delete,
-    func,
     insert,
     select,
     update,
@@ -54,6 +53,7 @@ from gamehall.store.ratings import (
     ratings_table,
 )
 from gamehall.store.rows import HistoryRow, NameTaken, PlayerRow, RatedResult, RatingRow
+from gamehall.store.sessions import SessionStore
 
 players_table = Table(
     "players",
@@ -72,15 +72,6 @@ accounts_table = Table(
     Column("username_key", String(64), nullable=False, unique=True),
     Column("password_hash", String(255), nullable=False),
     Column("created", String(40), nullable=False),
-)
-
-sessions_table = Table(
-    "sessions",
-    metadata,
-    Column("token_hash", String(64), primary_key=True),
-    Column("player_id", String(64), ForeignKey("players.id"), nullable=False, index=True),
-    Column("created", String(40), nullable=False),
-    Column("used", String(40), nullable=False),
 )
 
 account_browsers_table = Table(
@@ -113,8 +104,15 @@ seeks_table = Table(
 )
 
 
-class HallStore(RatingRows):
-    """The hall's part of the store: the same engine, called from the store thread."""
+MAX_DRAWS = 40
+"""Names drawn for a new player before giving up (the hall's draws widen as they clash, and
+its last ones cannot clash in practice)."""
+
+
+class HallStore(SessionStore, RatingRows):
+    """The hall's part of the store: the same engine, called from the store thread (its
+    sessions' methods are :class:`~gamehall.store.sessions.SessionStore`'s, its ratings'
+    :class:`~gamehall.store.ratings.RatingRows`')."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -229,7 +227,7 @@ class HallStore(RatingRows):
         found = self.player(player_id)
         if found is not None:
             return found
-        for _ in range(20):
+        for _ in range(MAX_DRAWS):
             name, key = draw()
             try:
                 with self.engine.begin() as conn:
@@ -330,42 +328,6 @@ class HallStore(RatingRows):
                 .where(accounts_table.c.player_id == player_id)
                 .values(password_hash=password_hash)
             )
-
-    def add_session(self, token_hash: str, player_id: str) -> None:
-        now = now_text()
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(sessions_table).values(
-                    token_hash=token_hash, player_id=player_id, created=now, used=now
-                )
-            )
-
-    def session_player(self, token_hash: str) -> str | None:
-        with self.engine.connect() as conn:
-            return conn.execute(
-                select(sessions_table.c.player_id).where(sessions_table.c.token_hash == token_hash)
-            ).scalar()
-
-    def sessions_of(self, player_id: str) -> int:
-        with self.engine.connect() as conn:
-            return int(
-                conn.execute(
-                    select(func.count())
-                    .select_from(sessions_table)
-                    .where(sessions_table.c.player_id == player_id)
-                ).scalar_one()
-            )
-
-    def end_session(self, token_hash: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(delete(sessions_table).where(sessions_table.c.token_hash == token_hash))
-
-    def end_sessions(self, player_id: str) -> int:
-        """Sign the player out everywhere; returns how many sessions ended."""
-        with self.engine.begin() as conn:
-            return conn.execute(
-                delete(sessions_table).where(sessions_table.c.player_id == player_id)
-            ).rowcount
 
     def merge(self, anonymous_id: str, into_id: str) -> int:
         """Move an anonymous player's seats to the account ``into_id``; returns how many games

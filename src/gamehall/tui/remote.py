@@ -490,10 +490,13 @@ def connect_session(url: str, identity: str | None = None) -> RemoteSession:
         record = Record.parse(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise GamehallError(f"{base} sent a record that is not UTF-8 text") from None
-    if seat and not identity:  # the record does not make one: ask for it before joining
-        _, identity = _request(f"{base}/api/games/{quoted}", MAX_RECORD, None)
-        if identity:
-            save_identity(identity)
+    # The record does not make or check an identity; the state does: the server gives one to a
+    # terminal without, and a new one for an identity it did not sign (an older server's is
+    # signed if it knows it), before the invite is posted and the socket opened with it.
+    _, given = _request(f"{base}/api/games/{quoted}", MAX_RECORD, identity)
+    if given and given != identity:
+        identity = given
+        save_identity(identity)
     session = RemoteSession(base, game_id, seat, record, identity)
     if seat:
         try:

@@ -76,9 +76,9 @@ def test_the_seek_limit_per_address_counts_the_seeks_of_every_process(url):
     async def body(one: Hall, two: Hall) -> None:
         made = []
         for n in range(MAX_SEEKS_PER_ADDRESS):  # four people behind one address, on process one
-            me = await one.me(f"browser-{n // MAX_SEEKS_PER_PLAYER}", None)
+            me = await one.keep(await one.me(f"browser-{n // MAX_SEEKS_PER_PLAYER}", None))
             made.append(await one.create_seek(me, CreateSeek(game="acadmu"), "203.0.113.7"))
-        late = await two.me("browser-late", None)
+        late = await two.keep(await two.me("browser-late", None))
         with pytest.raises(Exception, match="network address") as refused:
             await two.create_seek(late, CreateSeek(game="acadmu"), "203.0.113.7")
         assert refused.value.code == "too_many_seeks"
@@ -91,7 +91,7 @@ def test_the_seek_limit_per_address_counts_the_seeks_of_every_process(url):
 
 def test_a_reload_while_a_seek_is_stored_does_not_lose_it(url):
     async def body(hall: Hall, hub: Hub) -> None:
-        me = await hall.me("browser-a", None)
+        me = await hall.keep(await hall.me("browser-a", None))
         # Another process's lobby event arrives between the seek's check and its insert: the
         # reload reads a store without the seek yet.
         hub.before["add_seek"] = hall._reload_seeks
@@ -104,7 +104,7 @@ def test_a_reload_while_a_seek_is_stored_does_not_lose_it(url):
 
 def test_a_seek_made_through_another_process_is_cancelled_here(url):
     async def body(hall: Hall, hub: Hub) -> None:
-        me = await hall.me("browser-a", None)
+        me = await hall.keep(await hall.me("browser-a", None))
         other = Seek("s_elsewhere1", me.id, me.player.name, None, "acadmu", {}, None, False,
                      "random", 0.0, 600.0)  # fmt: skip
         hall.store.add_seek(_stored_seek(other))  # this process has not heard of it yet
@@ -127,7 +127,7 @@ def test_a_seek_made_through_another_process_is_cancelled_here(url):
 
 def test_the_seek_limit_per_player_counts_the_seeks_of_every_process(url):
     async def body(hall: Hall, hub: Hub) -> None:
-        me = await hall.me("browser-a", None)
+        me = await hall.keep(await hall.me("browser-a", None))
         for n in range(3):  # made through other processes
             seek = Seek(f"s_elsewhere{n}", me.id, "x", None, "acadmu", {}, None, False, "random",
                         0.0, 600.0)  # fmt: skip
@@ -143,7 +143,7 @@ def test_a_wait_stored_while_a_reload_runs_stays_this_processs_and_is_renewed(ur
     async def body(hall: Hall, hub: Hub) -> None:
         from gamehall.protocol.hall import Pair
 
-        me = await hall.me("browser-a", None)
+        me = await hall.keep(await hall.me("browser-a", None))
         hub.before["add_wait"] = hall._reload_seeks  # the store has no wait yet
         await hall.pair(me, Pair(type="pair", game="acadmu", clock="3+2"))
         assert me.id in hall.lobby.waiting and hall._waits_here == {me.id}
@@ -164,7 +164,7 @@ def test_a_wait_stored_while_a_reload_runs_stays_this_processs_and_is_renewed(ur
 def test_two_waits_are_paired_by_the_one_process_that_takes_both(url):
     async def body(hall: Hall, hub: Hub) -> None:
         store: HallStore = hall.store
-        players = [await hall.me(f"browser-{n}", None) for n in range(3)]
+        players = [await hall.keep(await hall.me(f"browser-{n}", None)) for n in range(3)]
         for me in players[:2]:  # waiting through other processes
             entry = WaitingEntry(me.id, me.player.name, 1500.0, "acadmu", "3+2", False, 0.0)
             store.add_wait(_stored_wait(entry, 0.0))
@@ -212,10 +212,10 @@ async def _accounts_sharing_a_laptop(one: Hall, two: Hall) -> tuple[Any, Any]:
     """Ada signed up on the laptop through process one; Bob signed up at home and then signed
     in on the same laptop through process two: only process two saw the laptop hold Bob's
     session, only process one saw Ada's. Returns Ada (on the laptop) and Bob (at home)."""
-    ada, _ = await one.signup(await one.me("laptop", None), "Ada", PASSWORD)
-    _, bob_token = await two.signup(await two.me("bob-home", None), "Bob", PASSWORD)
-    await two.login(await two.me("laptop", None), "Bob", PASSWORD, "10.0.0.1")
-    return ada, await two.me("bob-home", bob_token)
+    ada, _ = await one.signup(await one.keep(await one.me("laptop", None)), "Ada", PASSWORD)
+    _, bob_token = await two.signup(await two.keep(await two.me("bob-home", None)), "Bob", PASSWORD)
+    await two.login(await two.keep(await two.me("laptop", None)), "Bob", PASSWORD, "10.0.0.1")
+    return ada, await two.keep(await two.me("bob-home", bob_token))
 
 
 def test_a_rated_seek_of_another_process_knows_its_creators_browsers(url):

@@ -80,3 +80,56 @@ def test_bad_names_say_why(name, says):
 def test_random_names_are_allowed_names():
     for _ in range(200):
         assert check_name(random_name())
+
+
+@pytest.mark.parametrize(
+    ("look_alike", "plain"),
+    [("claniel", "daniel"), ("vvendy", "wendy"), ("rnary", "mary"),
+     ("a\u029fice", "alice"),  # ʟ, a small capital L
+     ("alic\u1d07", "alice"),  # ᴇ, a small capital E
+     ("\u0261eorge", "george"),  # ɡ, a script g
+     ("\u0266enry", "henry")],  # ɦ, an h with a hook
+)  # fmt: skip
+def test_letter_pairs_small_capitals_and_phonetic_letters_read_as_plain_letters(look_alike, plain):
+    """Names a reader takes for another (issue 33, point 13) have its key, so the second is
+    ``name_taken``; both are still names one may have."""
+    assert check_name(look_alike) == look_alike
+    assert name_key(look_alike) == name_key(plain)
+
+
+def test_turned_letters_are_not_their_letter():
+    assert name_key("\u0250da") != name_key("ada")  # ɐ, a turned a, does not read as a
+
+
+def test_random_names_never_run_out(tmp_path, monkeypatch):
+    """With every short name taken, a newcomer's name gets more digits, never an error
+    (issue 33, point 5: a third of newcomers got HTTP 500 once most names were taken)."""
+    import asyncio
+
+    from gamehall.store import HallStore, Store
+    from gamehall.web.hall import names
+    from gamehall.web.hall.players import Players
+
+    monkeypatch.setattr(names, "_ADJECTIVES", ("Only",))
+    monkeypatch.setattr(names, "_ANIMALS", ("Owl",))
+    monkeypatch.setattr(names, "FIRST_DIGITS", 1)  # nine names: OnlyOwl1 to OnlyOwl9
+    store = Store(f"sqlite:///{tmp_path / 'names.sqlite3'}")
+    hall_store = HallStore(store)
+
+    async def db(function, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return function(*args, **kwargs)
+
+    async def newcomers() -> list[str]:
+        players = Players(db, hall_store)
+        kept = []
+        for n in range(120):
+            me = await players.me(f"browser-{n}", None)
+            kept.append((await players.keep(me)).player.name)
+        return kept
+
+    try:
+        kept = asyncio.run(newcomers())
+    finally:
+        store.dispose()
+    assert len(set(kept)) == 120
+    assert {len(name) for name in kept} > {len("OnlyOwl1")}  # wider numbers came

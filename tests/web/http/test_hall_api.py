@@ -109,7 +109,7 @@ def test_a_new_browser_is_a_player_with_a_readable_name_it_may_change(hall_serve
     refused(other.put("/api/me/name", json={"name": marked}), 409, "name_taken")
     error = refused(other.put("/api/me/name", json={"name": "\u0410da"}), 400, "bad_name")
     assert "one script" in error["message"]  # a Cyrillic А among Latin letters
-    refused(other.put("/api/me/name", json={"name": "A\x00da"}), 400, "bad_name")
+    refused(other.put("/api/me/name", json={"name": "A\x00da"}), 400, "bad_text")
     refused(other.put("/api/me/name", json={"name": "A" * 1000}), 400, "bad_request")
     error = refused(other.put("/api/me/name", json={"name": "x<b>x</b>"}), 400, "bad_name")
     assert "letters, digits" in error["message"] and "<" in error["message"]
@@ -607,5 +607,7 @@ def test_profiles_and_leaderboards_of_what_does_not_exist(hall_server):
     refused(browser.get("/api/players/Nobody"), 404, "unknown_player")
     refused(browser.get("/api/leaderboard/chess"), 404, "unknown_game")
     name = browser.get("/api/me").json()["name"]
+    refused(browser.get(f"/api/players/{name}"), 404, "unknown_player")  # a guest, not stored
+    browser.post("/api/games", json={"game": "nim", "mode": "hotseat"})  # now it is, so named
     profile = browser.get(f"/api/players/{name.upper()}").json()
     assert profile["name"] == name and profile["ratings"] == [] and not profile["account"]

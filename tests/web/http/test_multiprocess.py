@@ -885,3 +885,43 @@ def test_a_rounds_pause_waits_for_both_players_on_their_own_processes(hall_db):
         assert spectator.at_least(version + 1)["pause"] is None
         for s in [*seats.values(), spectator]:
             s.close()
+
+
+@pytest.mark.postgres
+def test_signing_out_everywhere_closes_the_accounts_socket_on_another_process(hall_db):
+    """Issue 33, point 7: the sign-out is told on the bus, and the other process closes the
+    sockets of the sessions it ended (they can no longer chat, resign or pair)."""
+    from websockets.exceptions import ConnectionClosed
+
+    from gamehall.web.play.connection import SESSION_ENDED
+
+    with hall(hall_db, 2) as (p0, p1):
+        body = {"username": "Ada", "password": "correct horse battery"}
+        signed = httpx.post(f"{p0.base}/api/account/signup", json=body, timeout=TIMEOUT)
+        assert signed.status_code == 200, signed.text
+        cookies = dict(signed.cookies)
+        game = httpx.post(
+            f"{p0.base}/api/games",
+            json={"game": "acadmu", "mode": "online"},
+            cookies=cookies,
+            timeout=TIMEOUT,
+        ).json()
+        header = "; ".join(f"{name}={value}" for name, value in cookies.items())
+        socket = Socket(
+            connect(
+                f"ws://127.0.0.1:{p1.port}/ws/games/{game['id']}",
+                additional_headers={"cookie": header},
+                open_timeout=TIMEOUT,
+            )
+        )
+        assert socket.hello()["you"] == [0]
+        out = httpx.post(
+            f"{p0.base}/api/account/logout",
+            json={"everywhere": True},
+            cookies=cookies,
+            timeout=TIMEOUT,
+        )
+        assert out.status_code == 200, out.text
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.until(lambda message: False)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == SESSION_ENDED

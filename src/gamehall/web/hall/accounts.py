@@ -12,6 +12,10 @@
   attempts from that address are refused until the oldest failure leaves the window. Never per
   username alone: a stranger failing to sign in as someone would lock them out everywhere, so
   the owner signing in from their own address is never slowed by others' failures.
+- Sign-ins from one address, good or bad, are limited too (:data:`MAX_ADDRESS_SIGN_INS` in
+  :data:`FAILURE_WINDOW`), so a script signing in over and over costs a bounded number of hashes.
+- An account keeps at most :data:`MAX_SESSIONS` sessions (a new one ends the least recently
+  used), and a session unused for :data:`SESSION_IDLE` seconds expires.
 - Accounts made from one address are limited too (:data:`MAX_ADDRESS_SIGNUPS` in
   :data:`SIGNUP_WINDOW`), and at most :data:`HASHING_AT_ONCE` hashes are computed at once (each
   takes 64 MiB and tens of milliseconds), so a flood of sign-ups or sign-ins costs the server a
@@ -36,8 +40,16 @@ MAX_FAILURES = 5
 MAX_ADDRESS_FAILURES = 30
 """Failed sign-ins from one address (any usernames) within the window."""
 FAILURE_WINDOW = 300.0
+MAX_ADDRESS_SIGN_INS = 60
+"""Sign-ins from one address within the window, good or bad (each is an argon2 check)."""
 MAX_ADDRESS_SIGNUPS = 10
 SIGNUP_WINDOW = 3600.0
+MAX_SESSIONS = 10
+"""Sessions an account keeps: signing in once more ends the least recently used."""
+SESSION_IDLE = 30 * 24 * 3600.0
+"""Seconds a session may go unused before it expires (refused, then removed)."""
+SESSION_TOUCH = 3600.0
+"""How stale a session's stored last use may be before a request writes it again."""
 HASHING_AT_ONCE = 2
 MAX_TRACKED = 10_000
 """Keys the limiter remembers at most (the oldest are forgotten first)."""
@@ -126,9 +138,13 @@ __all__ = [
     "HASHING_AT_ONCE",
     "MAX_ADDRESS_FAILURES",
     "MAX_ADDRESS_SIGNUPS",
+    "MAX_ADDRESS_SIGN_INS",
     "MAX_FAILURES",
     "MAX_PASSWORD",
+    "MAX_SESSIONS",
     "MIN_PASSWORD",
+    "SESSION_IDLE",
+    "SESSION_TOUCH",
     "SIGNUP_WINDOW",
     "AttemptLimiter",
     "Passwords",

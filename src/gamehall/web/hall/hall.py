@@ -100,7 +100,7 @@ class Hall:
         self.tick_every = tick
         self.lobby = Lobby()
         """The lobby's seeks and waits (with other processes, this one's copy of the store's)."""
-        self.players = Players(self.db, store)
+        self.players = Players(self.db, store, clock)
         self.room = LobbyRoom(hub, store, self.lobby, clock)
         self.processes = Processes(hub, store, self.room, clock)
         min_games, max_deviation = leaderboard
@@ -110,7 +110,7 @@ class Hall:
         )  # fmt: skip
         self.signin = SignIn(
             self.db, store, self.players, changed=self.room.changed, reseat=self._reseat,
-            passwords=passwords, clock=clock,
+            ended=self.processes.sessions_ended, passwords=passwords, clock=clock,
         )  # fmt: skip
         self.seeks = Seeks(
             hub, store, room=self.room, processes=self.processes, players=self.players,
@@ -121,6 +121,8 @@ class Hall:
             standings=self.standings, clock=clock,
         )  # fmt: skip
         self._tasks: list[asyncio.Task[Any]] = []
+        self._renamed: set[str] = set()
+        """Games whose seats' names changed since the last round (shown then, once)."""
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -130,7 +132,7 @@ class Hall:
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
         self._clock = clock
-        for part in (self.room, self.processes, self.signin, self.seeks, self.quick):
+        for part in (self.players, self.room, self.processes, self.signin, self.seeks, self.quick):
             part.clock = clock
 
     # --- life ---
@@ -189,17 +191,42 @@ class Hall:
         (see :class:`Players`)."""
         return await self.players.marked(await self.players.me(browser, session), marker)
 
+    async def known(self, browser: str) -> bool:
+        """Whether a browser (its identity's key) is a stored player."""
+        return await self.db(self.store.player, browser) is not None
+
+    async def keep(self, me: Me) -> Me:
+        """The same player, stored if it was a guest not stored yet (see :class:`Players`)."""
+        return await self.players.keep(me)
+
     async def browsers_of(self, me: Me) -> frozenset[str]:
         return await self.players.browsers_of(me)
 
     async def me_answer(self, me: Me) -> MeAnswer:
         return await self.players.me_answer(me)
 
-    async def rename(self, me: Me, name: str) -> Me:
-        await self.players.rename(me, name)
-        await self._reseat(me.id)  # every live game this player sits in shows the new name
+    async def rename(self, me: Me, name: str, address: str | None = None) -> Me:
+        """Rename a guest (limited per player and per address). Every live game it sits in has the new name at
+        once, and its watchers are shown it at the next lobby round, once however many renames
+        came meanwhile (:meth:`show_renamed`)."""
+        await self.players.rename(me, name, address)
+        me = await self.players.again(me)
+        for live in list(self.hub.games.values()):
+            seats = [seat for seat, pid in live.player_ids.items() if pid == me.id]
+            for seat in seats:
+                live.players[seat] = me.player.name
+            if seats:
+                self._renamed.add(live.id)
         self.changed()
-        return await self.players.again(me)
+        return me
+
+    def show_renamed(self) -> None:
+        """Send the games whose players were renamed since the last round their state, once."""
+        renamed, self._renamed = self._renamed, set()
+        for game_id in renamed:
+            live = self.hub.games.get(game_id)
+            if live is not None:
+                live.broadcast_state(self.hub.clock.now())
 
     async def _reseat(self, player_id: str) -> None:
         """Name again the seats of every live game this player sits in, and show them."""
@@ -230,6 +257,7 @@ class Hall:
     async def accept_seek(self, me: Me, seek_id: str) -> tuple[LiveGame, int]:
         """Make the seek's game with both players seated; returns it and the accepter's seat."""
         seek, creator_seat, other = await self.seeks.take(me, seek_id)
+        me = await self.keep(me)  # a guest accepting is stored now, seated next
         live = await self.start_game(
             seek.game, seek.options, seek.clock, seek.rated,
             {creator_seat: seek.player, other: me.id},
@@ -244,8 +272,10 @@ class Hall:
         await self.quick.unwait(me.id)
 
     async def tick(self, now: float | None = None) -> None:
-        """One round: lapse old seeks and those of players who left, pair who can be paired."""
+        """One round: show renamed players' games, lapse old seeks and those of players who
+        left, pair who can be paired."""
         now = self.clock() if now is None else now
+        self.show_renamed()
         await self.seeks.lapse(now)
         if self.bus.shared:
             await self.processes.shared_round(now)
@@ -346,6 +376,8 @@ class Hall:
         def refuse(error: ProtocolError) -> None:
             connection.send(LobbyError(code=error.code, message=error.message))
 
+        if connection.closed:  # its session ended, or it broke a limit: it acts no more
+            return
         if not connection.within_rate(self.hub.settings.messages_per_second, refuse):
             return
         try:

@@ -6,8 +6,9 @@ Hangul, and any of those with Latin, as Unicode TR39's "highly restrictive" leve
 ``Аda`` with a Cyrillic ``А`` is refused outright. It is unique in the hall up to what a reader
 cannot tell apart (its :func:`name_key`): case, full-width forms, combining marks (``Adá`` is
 ``Ada``) and look-alike letters by Unicode's confusables data (TR39's skeleton: ``ΑΝΝΑ`` in
-Greek is ``ANNA``, ``rn`` is ``m``, ``0`` is ``O``, ``1`` and ``I`` are ``l``), so nobody can
-pass for another. Names are shown as text only. Names that would read as the server speaking
+Greek is ``ANNA``, ``rn`` is ``m``, ``0`` is ``O``, ``1`` and ``I`` are ``l``), small capitals
+and other phonetic letters (``aʟice``, ``alicᴇ`` are ``alice``) and the letter pairs that read
+as one letter (``cl`` as ``d``, ``vv`` as ``w``), so nobody can pass for another. Names are shown as text only. Names that would read as the server speaking
 (``computer``, ``chance``, ``admin``…) are kept back. Account usernames follow the same rule,
 since the username becomes the name.
 
@@ -18,6 +19,8 @@ direction back from it (see there).
 
 from __future__ import annotations
 
+import hashlib
+import re
 import secrets
 import unicodedata
 from functools import cache
@@ -86,11 +89,41 @@ def skeleton(text: str) -> str:
     return _without_marks("".join(prototype(c) for c in _without_marks(text)))
 
 
+_PLAIN = re.compile(
+    r"LATIN (?:SMALL |CAPITAL )?LETTER (?:SMALL CAPITAL |SCRIPT |DOTLESS )?([A-Z]{1,2})"
+    r"(?: WITH [A-Z ]+)?"
+)
+"""A Latin letter a reader takes for a plain one: a small capital (``ʟ``, ``ᴇ``), a script or
+dotless form (``ɡ``, ``ı``), or a letter with a hook, stroke, tail or bar (``ɦ``, ``ƀ``); what
+it stands for is in its Unicode name. Turned, reversed and inverted letters are left alone:
+they do not read as their letter."""
+
+LOOK_ALIKE_PAIRS = (("cl", "d"), ("vv", "w"), ("rn", "m"))
+"""Letter pairs that read as one letter in most fonts, folded in the key after case folding
+(``claniel`` is ``daniel``, ``vvendy`` is ``wendy``); Unicode's data already has ``rn``."""
+
+
+@cache
+def plain_letter(char: str) -> str:
+    """The plain letter(s) a phonetic or small-capital Latin letter stands for (lower case),
+    or the character itself."""
+    if char.isascii():
+        return char
+    found = _PLAIN.fullmatch(unicodedata.name(char, ""))
+    return found.group(1).lower() if found else char
+
+
 def name_key(name: str) -> str:
-    """What must be unique: the skeleton of the normalised name, then of its case-folded
+    """What must be unique: the skeleton of the normalised name with phonetic letters and
+    small capitals as their plain letters (:func:`plain_letter`), then of its case-folded
     form (``ВОВ`` in Cyrillic capitals is ``BOB``, and so ``bob``), with ``i`` and ``l`` as
-    one letter, since the capital ``I`` that case folding made ``i`` looks like ``l``."""
-    return skeleton(skeleton(normalise(name)).casefold()).replace("i", "l")
+    one letter, since the capital ``I`` that case folding made ``i`` looks like ``l``, and the
+    :data:`LOOK_ALIKE_PAIRS` as the letter they read as."""
+    plain = "".join(plain_letter(c) for c in _without_marks(normalise(name)))
+    key = skeleton(skeleton(plain).casefold()).replace("i", "l")
+    for pair, letter in LOOK_ALIKE_PAIRS:
+        key = key.replace(pair, letter)
+    return key
 
 
 def scripts(name: str) -> set[str]:
@@ -128,19 +161,43 @@ def check_name(name: str) -> str:
     return name
 
 
-def random_name() -> str:
-    """A readable name like ``SwiftOtter42`` (900 000 of them; the store retries on a clash)."""
-    return (
-        secrets.choice(_ADJECTIVES) + secrets.choice(_ANIMALS) + str(secrets.randbelow(900) + 100)
-    )
+FIRST_DIGITS = 3
+"""Digits of a random name's number at first (``SwiftOtter421``: 810 000 names)."""
+MORE_DIGITS_EVERY = 3
+"""Clashing draws after which a random name's number gets one digit more."""
+MOST_DIGITS = 7
+"""The longest number (the longest name is then 20 characters)."""
+
+
+def random_name(attempt: int = 0, seed: str | None = None) -> str:
+    """A readable name like ``SwiftOtter421``. Its number has :data:`FIRST_DIGITS` digits,
+    one more after every :data:`MORE_DIGITS_EVERY` clashing draws (``attempt``), so names never
+    run out; past :data:`MOST_DIGITS` the name is ``Guest`` and 12 random hex digits. A
+    ``seed`` (a browser's key) picks the same first name every time, so a browser shows the
+    name it will be given before it is stored."""
+    digits = FIRST_DIGITS + attempt // MORE_DIGITS_EVERY
+    if digits > MOST_DIGITS:
+        return "Guest" + secrets.token_hex(6)
+    if seed is not None:
+        number = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+    else:
+        number = secrets.randbits(64)
+    adjective = _ADJECTIVES[number % len(_ADJECTIVES)]
+    number //= len(_ADJECTIVES)
+    animal = _ANIMALS[number % len(_ANIMALS)]
+    number //= len(_ANIMALS)
+    low = 10 ** (digits - 1)
+    return f"{adjective}{animal}{low + number % (9 * low)}"
 
 
 __all__ = [
+    "LOOK_ALIKE_PAIRS",
     "MAX_LENGTH",
     "MIN_LENGTH",
     "BadName",
     "check_name",
     "name_key",
+    "plain_letter",
     "random_name",
     "skeleton",
 ]

@@ -3,7 +3,8 @@
 Several processes on one database are one hall (:mod:`~gamehall.store.bus`). The seeks live in
 the store; this process's :class:`~gamehall.web.hall.pairing.Lobby` is a copy of them, reloaded
 when any process says on the bus that the lobby changed (a ``lobby`` event). A pairing made on
-one process tells the players connected to any other (a ``paired`` event). Quick pairing's waits
+one process tells the players connected to any other (a ``paired`` event). Account sessions
+that end on one process close their sockets on every other (a ``signed_out`` event). Quick pairing's waits
 are rows of the seeks' table too (:mod:`~gamehall.web.hall.stored`), renewed by their process
 while its player waits, so a dead process's waits lapse within
 :data:`~gamehall.web.hall.stored.WAIT_LEASE`. The live games list is the store's (every
@@ -23,12 +24,15 @@ from gamehall.web.hall.lobby import LIVE_GAMES_SHOWN, LobbyRoom
 from gamehall.web.hall.pairing import Lobby, Seek
 from gamehall.web.hall.pairing import Waiting as WaitingEntry
 from gamehall.web.hall.stored import WAIT_LEASE, is_wait, restored_seek, restored_wait, wait_id
+from gamehall.web.play.connection import SESSION_ENDED
 
 if TYPE_CHECKING:  # the store is built by the transport layer and injected
     from gamehall.store.hall import HallStore
 
 log = logging.getLogger("gamehall.web.hall")
 
+SESSIONS_PER_EVENT = 60
+"""Session hashes (64 characters) one ``signed_out`` event carries (well inside a NOTIFY)."""
 LIVE_EVERY = 5.0
 """Seconds between reads of the hall's live games from the store (several processes)."""
 
@@ -74,6 +78,10 @@ class Processes:
         if kind == "lobby":
             await self.reload_seeks()
             self.room.changed()
+        elif kind == "signed_out":
+            hashes = event.get("sessions")
+            if isinstance(hashes, list):
+                self.close_sessions({h for h in hashes if isinstance(h, str)})
         elif kind == "paired":
             player, game_id = event.get("player"), event.get("id")
             if isinstance(player, str) and isinstance(game_id, str):
@@ -94,6 +102,31 @@ class Processes:
                 await self.bus.publish(self.bus.event("lobby", ""))
             except Exception:  # they reload on their next change or restart
                 log.exception("cannot tell the other processes of the lobby")
+
+    def close_sessions(self, hashes: set[str]) -> int:
+        """Close this process's sockets (lobby, game, spectator) opened with one of these
+        account sessions; returns how many."""
+        closed = 0
+        sockets = [c for held in self.room.connections.values() for c in held]
+        sockets += [c for live in list(self.hub.games.values()) for c in live.connections]
+        for connection in sockets:
+            if connection.session is not None and connection.session in hashes:
+                connection.close(SESSION_ENDED)
+                closed += 1
+        return closed
+
+    async def sessions_ended(self, hashes: list[str]) -> None:
+        """Account sessions ended here: their sockets close, here and on every other process
+        (a ``signed_out`` event, in parts that fit the bus)."""
+        self.close_sessions(set(hashes))
+        if not self.bus.shared:
+            return
+        for start in range(0, len(hashes), SESSIONS_PER_EVENT):
+            part = hashes[start : start + SESSIONS_PER_EVENT]
+            try:
+                await self.bus.publish(self.bus.event("signed_out", "", sessions=part))
+            except Exception:  # their next request finds the session gone
+                log.exception("cannot tell the other processes of a sign-out")
 
     async def paired(self, player: str, message: PairedMessage) -> None:
         """Tell the other processes of a pairing (the player's lobby page may be on one)."""

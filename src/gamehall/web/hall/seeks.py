@@ -158,6 +158,7 @@ class Seeks(_Offers):
             self.lobby.check_room(me.id, address)
         except RuleError as error:
             raise refused(error) from None
+        me = await self.players.keep(me)  # a guest's first seek stores it (its name is shown)
         rating = (await self.standings.rating(me.id, name)).rating if body.rated else None
         now = self.clock()
         seek = Seek(
@@ -263,6 +264,7 @@ class QuickPairing(_Offers):
         if message.rated and not me.signed_in:
             raise _account_needed()
         name, _ = checked_game(message.game, {}, message.rated, self.hub.settings)
+        me = await self.players.keep(me)  # a guest's first wait stores it
         rating = await self.standings.rating(me.id, name)
         browsers = await self.players.browsers_of(me) if message.rated else frozenset()
         entry = WaitingEntry(

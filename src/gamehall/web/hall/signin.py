@@ -22,8 +22,10 @@ from gamehall.web.hall.accounts import (
     FAILURE_WINDOW,
     HASHING_AT_ONCE,
     MAX_ADDRESS_FAILURES,
+    MAX_ADDRESS_SIGN_INS,
     MAX_ADDRESS_SIGNUPS,
     MAX_FAILURES,
+    MAX_SESSIONS,
     SIGNUP_WINDOW,
     AttemptLimiter,
     Passwords,
@@ -40,7 +42,9 @@ if TYPE_CHECKING:  # the store is built by the transport layer and injected
 class SignIn:
     """Accounts: sign-up, sign-in and sign-out. ``changed`` is called when a browser's player
     changes (the lobby shows its name); ``reseat`` when a browser's anonymous player moved to
-    an account (the games it sits in show the account)."""
+    an account (the games it sits in show the account); ``ended`` with the token hashes of
+    sessions that ended (signed out, dropped past :data:`MAX_SESSIONS`, expired), whose
+    sockets close on every process."""
 
     def __init__(
         self,
@@ -50,6 +54,7 @@ class SignIn:
         *,
         changed: Callable[[], None],
         reseat: Callable[[str], Awaitable[None]],
+        ended: Callable[[list[str]], Awaitable[None]] | None = None,
         passwords: Passwords | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -58,10 +63,12 @@ class SignIn:
         self.players = players
         self.changed = changed
         self.reseat = reseat
+        self.ended = ended
         self.passwords = passwords or Passwords()
         self.clock = clock
         self.sign_ins = AttemptLimiter(MAX_FAILURES)  # by address and username
         self.addresses = AttemptLimiter(MAX_ADDRESS_FAILURES)
+        self.attempts = AttemptLimiter(MAX_ADDRESS_SIGN_INS)  # every sign-in, good or bad
         self.signups = AttemptLimiter(MAX_ADDRESS_SIGNUPS, SIGNUP_WINDOW)
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
 
@@ -114,7 +121,12 @@ class SignIn:
         if me.browser is not None and await self.db(self.store.merge, me.browser, account):
             await self.reseat(me.browser)
         token = new_session_token()
-        await self.db(self.store.add_session, token_hash(token), account)
+        times = self.players.session_times()
+        ended = await self.db(
+            self.store.add_session, token_hash(token), account, now=times["now"],
+            keep=MAX_SESSIONS, idle_since=times["idle_since"],
+        )  # fmt: skip
+        await self._ended(ended)
         await self.players.seen(account, me.browser)
         await self.players.seen(account, me.marker)  # the browser's marker outlives sign-out
         player = await self.db(self.store.player, account)
@@ -135,6 +147,11 @@ class SignIn:
             self.addresses.retry_after([address], now),
             f"{MAX_ADDRESS_FAILURES} failed sign-ins from your network address",
         )
+        _refuse_sign_in(
+            self.attempts.retry_after([address], now),
+            f"{MAX_ADDRESS_SIGN_INS} sign-ins from your network address",
+        )
+        self.attempts.failed([address], now)  # every sign-in counts, good or bad
         found = await self.db(self.store.account, key)
         password_hash = found[1] if found is not None else None
         good = await self.hashing_work(self.passwords.verify, password_hash, password)
@@ -149,6 +166,7 @@ class SignIn:
             await self.db(self.store.set_password_hash, player_id, new_hash)
         if me.signed_in and me.session is not None:
             await self.db(self.store.end_session, token_hash(me.session))
+            await self._ended([token_hash(me.session)])
         return await self._signed_in(me, player_id)
 
     async def logout(self, me: Me, everywhere: bool) -> int:
@@ -156,11 +174,17 @@ class SignIn:
         if not me.signed_in or me.session is None:
             raise ProtocolError(ErrorCode.ACCOUNT_NEEDED, "you are not signed in")
         if everywhere:
-            ended: int = await self.db(self.store.end_sessions, me.id)
+            ended: list[str] = await self.db(self.store.end_sessions, me.id)
         else:
-            await self.db(self.store.end_session, token_hash(me.session))
-            ended = 1
-        return ended
+            ended = [token_hash(me.session)]
+            await self.db(self.store.end_session, ended[0])
+        await self._ended(ended)
+        return len(ended)
+
+    async def _ended(self, hashes: list[str]) -> None:
+        """Sessions ended: their sockets close (on every process)."""
+        if hashes and self.ended is not None:
+            await self.ended(hashes)
 
 
 def _refuse_sign_in(wait: float, limit: str) -> None:

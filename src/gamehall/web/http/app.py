@@ -49,17 +49,19 @@ from gamehall.protocol import (
     StateMessage,
 )
 from gamehall.store import HallStore, Store
+from gamehall.store.db import default_url
 from gamehall.store.postgres_bus import bus_for
 from gamehall.web.base.clock import Clock
 from gamehall.web.base.engine import diagram_info, game_of, played_items
 from gamehall.web.base.settings import Settings
 from gamehall.web.compute.computers import AgentFactory
-from gamehall.web.hall.accounts import Passwords
+from gamehall.web.hall.accounts import Passwords, token_hash
 from gamehall.web.hall.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
 from gamehall.web.http import assist as assistance
-from gamehall.web.http.hall_routes import add_hall_routes, current
+from gamehall.web.http.hall_routes import add_hall_routes, browser_identity, current
 from gamehall.web.http.identity import Identity, ensure_identity, session_token
 from gamehall.web.http.security import Edge
+from gamehall.web.http.signing import signer_for
 from gamehall.web.play.hub import Hub
 from gamehall.web.play.live import Connection, LiveGame, seat_infos
 
@@ -182,6 +184,7 @@ def create_app(
 
     app = FastAPI(title="gamehall", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = config
+    app.state.signer = signer_for(db or default_url())
     app.add_middleware(Edge, settings=config)
 
     def hub() -> Hub:
@@ -216,10 +219,11 @@ def create_app(
 
     # --- who is asking ---
 
-    async def holder_key(request: Request, response: Response) -> str:
+    async def holder_key(request: Request, response: Response, keep: bool = False) -> str:
         """Whom the seats of this request are held by: the signed-in account's player, or the
-        browser's identity (its key; a browser without one is given one)."""
-        return (await current(hall(), request, response)).id
+        browser's identity (its key; a browser without one is given one). ``keep``: the
+        request takes a seat, so a guest is stored as a player."""
+        return (await current(hall(), request, response, keep=keep)).id
 
     def address(request: Request) -> str:
         return request.client.host if request.client is not None else ""
@@ -259,7 +263,7 @@ def create_app(
 
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:
-        me = await holder_key(request, response)
+        me = await holder_key(request, response, keep=True)
         start = None
         if body.start is not None:  # a position of a stored game, found by the server
             source = await hub().get(body.start.game_id)
@@ -348,14 +352,14 @@ def create_app(
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request, response: Response) -> CreatedAnswer:
         live = await hub().get(game_id)
-        me = await holder_key(request, response)
+        me = await holder_key(request, response, keep=True)
         new, you = await hub().rematch(live, live.seats_for(me), me, address(request))
         return created_answer(request, new, you, me)
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join, request: Request, response: Response) -> JoinAnswer:
         live = await hub().get(game_id)
-        you = await hub().claim(live, await holder_key(request, response), body.seat)
+        you = await hub().claim(live, await holder_key(request, response, keep=True), body.seat)
         await hall().seats_changed(live)  # the seat shows its player's name
         return JoinAnswer(you=sorted(you))
 
@@ -440,15 +444,17 @@ def create_app(
             await websocket.send_text(refusal.model_dump_json())
             await websocket.close(code=4000 + error.status)  # 4404 no such game, 4409 rules
             return
-        found = Identity.from_cookies(websocket.cookies)
+        found = Identity.of(websocket)
         key = found.key if found is not None else None
-        token = session_token(websocket)
+        token, session = session_token(websocket), None
         if token is not None:  # signed in: the seats are the account's
             acting = await hall().me(key, token)
             if acting.signed_in:
-                key = acting.id
+                key, session = acting.id, token_hash(token)  # it closes when the session ends
         host = websocket.client.host if websocket.client is not None else ""
-        connection = Connection(websocket, live.seats_for(key), identity=key, address=host)
+        connection = Connection(
+            websocket, live.seats_for(key), identity=key, address=host, session=session
+        )
         try:
             hub().attach(live, connection)
         except ProtocolError as error:
@@ -487,11 +493,15 @@ def create_app(
             response = FileResponse(page, media_type="text/html", status_code=status_code)
         else:
             response = HTMLResponse(_PLACEHOLDER, status_code=status_code)
-        ensure_identity(request, response, config)
+        if Identity.unsigned(request) is None:  # an older server's cookie: page() decides
+            ensure_identity(request, response, config)
         return response
 
     async def page(request: Request) -> Response:
-        return index(request)
+        response = index(request)
+        if Identity.unsigned(request) is not None:  # signed if the store knows it, else new
+            await browser_identity(hall(), request, response)
+        return response
 
     for path in (
         "/",

@@ -25,6 +25,7 @@ from gamehall.protocol.hall import (
     SeekInfo,
     SeekList,
 )
+from gamehall.web.hall.accounts import token_hash
 from gamehall.web.hall.hall import Hall, Me
 from gamehall.web.hall.names import name_key
 from gamehall.web.http.identity import (
@@ -32,8 +33,11 @@ from gamehall.web.http.identity import (
     browser_marker,
     clear_cookies,
     ensure_identity,
+    ensure_marker,
     session_token,
+    set_identity_cookie,
     set_session_cookie,
+    signer_of,
 )
 from gamehall.web.play.live import Connection, LiveGame
 
@@ -41,16 +45,34 @@ PROFILE_GAMES = 30
 CreatedFor = Callable[[Request, Response, LiveGame, frozenset[int], str], CreatedAnswer]
 
 
-async def current(hall: Hall, request: Request, response: Response) -> Me:
+async def browser_identity(hall: Hall, request: Request, response: Response) -> Identity:
+    """The browser's identity, given one (its cookie set on ``response``) if it has none. An
+    unsigned cookie of a server from before signing is signed if the store knows its player
+    (its games stay its own); otherwise it is replaced, like a made-up one."""
+    settings = request.app.state.settings
+    browser = Identity.of(request)
+    older = Identity.unsigned(request) if browser is None else None
+    if older is not None and await hall.known(older.key):
+        set_identity_cookie(response, older, settings, signer_of(request))
+        browser = older
+    if browser is None:
+        return ensure_identity(request, response, settings)  # the marker comes with it
+    ensure_marker(request, response, settings)
+    return browser
+
+
+async def current(hall: Hall, request: Request, response: Response, *, keep: bool = False) -> Me:
     """Who sent the request (a browser seen for the first time gets its identity cookie): the
-    signed-in account's player, or the browser's own, known by its identity's key."""
-    browser = ensure_identity(request, response, request.app.state.settings)
-    return await hall.me(browser.key, session_token(request), browser_marker(request))
+    signed-in account's player, or the browser's own, known by its identity's key. Only with
+    ``keep`` (the request does something that needs a player) is a guest stored."""
+    browser = await browser_identity(hall, request, response)
+    me = await hall.me(browser.key, session_token(request), browser_marker(request))
+    return await hall.keep(me) if keep else me
 
 
 def identity_key(connection: HTTPConnection) -> str | None:
     """The key of the identity the request carries (None: it carries none)."""
-    found = Identity.from_cookies(connection.cookies)
+    found = Identity.of(connection)
     return found.key if found is not None else None
 
 
@@ -71,7 +93,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
     @router.put("/api/me/name")
     async def rename(body: NameChange, request: Request, response: Response) -> MeAnswer:
         hall = hall_of()
-        me = await hall.rename(await current(hall, request, response), body.name)
+        me = await hall.rename(await current(hall, request, response), body.name, address(request))
         return await hall.me_answer(me)
 
     # --- accounts ---
@@ -198,7 +220,8 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         me = await hall.me(
             identity_key(websocket), session_token(websocket), browser_marker(websocket)
         )
-        connection = Connection(websocket, frozenset())
+        session = token_hash(me.session) if me.session is not None else None
+        connection = Connection(websocket, frozenset(), session=session)
         hall.attach(me, connection)
         try:
             while True:
@@ -215,4 +238,4 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
             await hall.detach(me, connection)
 
 
-__all__ = ["add_hall_routes", "current"]
+__all__ = ["add_hall_routes", "browser_identity", "current"]

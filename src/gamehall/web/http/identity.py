@@ -1,7 +1,9 @@
 """Who a browser is, and which seats it holds: one identity cookie, seats kept on the server.
 
 A browser is one **identity**: a random secret in the cookie ``gh_player`` (HttpOnly,
-SameSite=Lax, Secure behind HTTPS), made on its first request. The store keeps the seats each
+SameSite=Lax, Secure behind HTTPS), made on its first request and signed with the server's
+secret (:mod:`gamehall.web.http.signing`), so a made-up or altered cookie is no identity: its
+browser is a new guest. The store keeps the seats each
 identity holds (``holdings``), keyed by the SHA-256 of the secret
 (:func:`gamehall.store.player_key`), never the secret itself. There is no cookie per game: a
 browser holds any number of games through its one cookie.
@@ -45,6 +47,7 @@ from starlette.responses import Response
 
 from gamehall.store.rows import player_key
 from gamehall.web.base.settings import Settings
+from gamehall.web.http.signing import CookieSigner
 
 IDENTITY_COOKIE = "gh_player"
 IDENTITY_AGE = 400 * 24 * 3600
@@ -72,12 +75,26 @@ class Identity:
         return cls(secrets.token_urlsafe(32))
 
     @classmethod
-    def from_cookies(cls, cookies: Mapping[str, str]) -> Identity | None:
-        """The identity a request's cookies carry, or None (none, or not one of ours)."""
+    def from_cookies(cls, cookies: Mapping[str, str], signer: CookieSigner) -> Identity | None:
+        """The identity a request's cookies carry, or None (none, or not one this server
+        signed)."""
         value = cookies.get(IDENTITY_COOKIE)
-        if value and _SECRET.fullmatch(value):
-            return cls(value)
+        secret = signer.unsign(value) if value else None
+        if secret is not None and _SECRET.fullmatch(secret):
+            return cls(secret)
         return None
+
+    @classmethod
+    def of(cls, connection: HTTPConnection) -> Identity | None:
+        """The identity a request or WebSocket carries (None: none, or a made-up one)."""
+        return cls.from_cookies(connection.cookies, signer_of(connection))
+
+    @classmethod
+    def unsigned(cls, connection: HTTPConnection) -> Identity | None:
+        """The cookie's identity if it is in the unsigned form servers before signing gave
+        (taken only if the store knows it, then signed: see ``hall_routes.current``)."""
+        value = connection.cookies.get(IDENTITY_COOKIE)
+        return cls(value) if value and _SECRET.fullmatch(value) else None
 
 
 def browser_marker(connection: HTTPConnection) -> str | None:
@@ -100,11 +117,20 @@ def ensure_marker(connection: HTTPConnection, response: Response, settings: Sett
         )
 
 
-def set_identity_cookie(response: Response, identity: Identity, settings: Settings) -> None:
-    """Give the browser its identity cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS)."""
+def signer_of(connection: HTTPConnection) -> CookieSigner:
+    """The app's cookie signer (made from the server's secret when the app is made)."""
+    signer: CookieSigner = connection.app.state.signer
+    return signer
+
+
+def set_identity_cookie(
+    response: Response, identity: Identity, settings: Settings, signer: CookieSigner
+) -> None:
+    """Give the browser its identity cookie, signed (HttpOnly, SameSite=Lax, Secure behind
+    HTTPS)."""
     response.set_cookie(
         IDENTITY_COOKIE,
-        identity.secret,
+        signer.sign(identity.secret),
         max_age=IDENTITY_AGE,
         httponly=True,
         samesite="lax",
@@ -117,11 +143,11 @@ def ensure_identity(connection: HTTPConnection, response: Response, settings: Se
     """The browser's identity; a browser without one is given one (its cookie set on
     ``response``), and its marker if it has none."""
     ensure_marker(connection, response, settings)
-    found = Identity.from_cookies(connection.cookies)
+    found = Identity.of(connection)
     if found is not None:
         return found
     new = Identity.new()
-    set_identity_cookie(response, new, settings)
+    set_identity_cookie(response, new, settings, signer_of(connection))
     return new
 
 
@@ -164,4 +190,5 @@ __all__ = [
     "session_token",
     "set_identity_cookie",
     "set_session_cookie",
+    "signer_of",
 ]

@@ -151,8 +151,9 @@ class Clients:
         live.send_state(connection, self.clock.now(), start)
 
     async def receive(self, live: LiveGame, connection: Connection, text: str | bytes) -> None:
-        """Handle one message from a client: answer it, or have the hub do what it asks."""
-        if not self.within_rate(connection):
+        """Handle one message from a client: answer it, or have the hub do what it asks (not
+        once it is closing: its session ended, or it broke a limit)."""
+        if connection.closed or not self.within_rate(connection):
             return
         live.touch()
         seats, hub = connection.seats, self.actions

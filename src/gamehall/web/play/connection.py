@@ -20,6 +20,9 @@ from pydantic import BaseModel
 from gamehall.protocol import ProtocolError
 from gamehall.web.base.limits import Rate, over_limit
 
+SESSION_ENDED = 4401
+"""The close code of a connection whose account session ended (signed out, here or on another
+browser): it acted for the account, and may no longer."""
 SEND_QUEUE_LIMIT = 512
 """A client that falls this many messages behind is disconnected (it resyncs on reconnect)."""
 DROPPED_SECONDS = 20
@@ -49,11 +52,15 @@ class Connection:
         *,
         identity: str | None = None,
         address: str = "",
+        session: str | None = None,
     ) -> None:
         self.transport = transport
         self.seats = seats
         self.identity = identity
         """The key of the browser's identity (None: it has none), see gamehall.web.http.identity."""
+        self.session = session
+        """The token hash of the account session it was opened with (None: not signed in);
+        the connection closes when that session ends."""
         self.address = address
         self.version: int | None = None
         """The last version this client was sent a state of (None: none yet, it has not said
@@ -139,4 +146,4 @@ class Connection:
                 await self.task
 
 
-__all__ = ["DROPPED_SECONDS", "SEND_QUEUE_LIMIT", "Connection", "Transport"]
+__all__ = ["DROPPED_SECONDS", "SEND_QUEUE_LIMIT", "SESSION_ENDED", "Connection", "Transport"]
