@@ -59,6 +59,7 @@ from websockets.sync.client import connect
 
 from abuse_accounts import ATTACKS as ACCOUNT_ATTACKS
 from abuse_connections import CONNECTION_ATTACKS
+from abuse_lobby import LOBBY_ATTACKS
 from abuse_ratings import (
     attack_concurrent_losses,
     attack_rating_farm,
@@ -66,13 +67,18 @@ from abuse_ratings import (
     attack_self_pairing_after_signout,
 )
 from server_kit import (
+    PACE,
     Browser,
     Server,
+    answer_codes,
     changed_rows,
     cpu_seconds,
     dumps,
     online_pair,
+    play,
+    settled,
     store_rows,
+    ws_url,
 )
 
 _PAIRINGS = [c + s for c in "RBY" for s in "TSC"]
@@ -130,44 +136,6 @@ class Victims:
         return [self.online["id"], self.computer["id"], self.hotseat["id"]]
 
 
-def ws_url(base: str, game_id: str, query: str = "") -> str:
-    return f"{base.replace('http', 'ws', 1)}/ws/games/{game_id}{query}"
-
-
-def settled(state: dict[str, Any]) -> bool:
-    mover = state["to_move"]
-    return bool(state["over"]) or (mover is not None and state["seats"][mover]["kind"] == "human")
-
-
-PACE = 0.07  # s between a bench player's messages: under the default 20 a second
-
-
-def play(base: str, browser: Browser, game_id: str, moves: int, rng: random.Random) -> dict:
-    """Play ``moves`` random moves of the browser's seats; the settled state after them."""
-    with connect(ws_url(base, game_id), additional_headers=browser.ws_headers()) as ws:
-        ws.send(dumps({"type": "hello", "version": -1}))
-        made, expected = 0, 0
-        while True:
-            state = json.loads(ws.recv(timeout=120))
-            if state["type"] != "state" or state["version"] < expected:
-                continue
-            pause = state.get("pause")
-            if pause and set(pause["waiting"]) & set(state["you"]):
-                # a round's end: play waits for these seats to go on (the game room's pause)
-                time.sleep(PACE)
-                ws.send(dumps({"type": "continue", "version": state["version"]}))
-                expected = state["version"] + 1
-                continue
-            if not settled(state) or pause:
-                continue
-            if made >= moves or state["over"] or state["to_move"] not in state["you"]:
-                return state
-            action = rng.choice(state["legal"])["text"]
-            time.sleep(PACE)  # within the server's messages_per_second, as a player is
-            ws.send(dumps({"type": "move", "version": state["version"], "action": action}))
-            made, expected = made + 1, state["version"] + 1
-
-
 def make_victims(base: str, rng: random.Random) -> Victims:
     online, creator, friend = online_pair(
         base, {"game": "acadmu", "options": {"target": 6}}, ("10.0.0.1", "10.0.0.2")
@@ -208,16 +176,6 @@ class Context:
         return Browser(
             self.base, address or f"10.9.{self.rng.randrange(256)}.{self.rng.randrange(1, 255)}"
         )
-
-
-def _codes(answers: list[httpx.Response]) -> str:
-    counts = Counter(
-        f"{a.status_code} {a.json()['error']['code']}"
-        if a.headers.get("content-type", "").startswith("application/json") and a.status_code >= 400
-        else str(a.status_code)
-        for a in answers
-    )
-    return ", ".join(f"{k} ×{v}" for k, v in counts.most_common())
 
 
 def until_the_computer_thinks(ws: Any, rng: random.Random, deadline: float) -> dict | None:
@@ -407,7 +365,7 @@ def attack_bad_text(context: Context) -> str:
             answer = json.loads(ws.recv(timeout=30))
             ws_codes[answer.get("code", answer["type"])] += 1
     fives = sum(a.status_code >= 500 for a in answers)
-    return f"{len(answers)} requests: {_codes(answers)}; 5xx: {fives}; WebSocket: {dict(ws_codes)}"
+    return f"{len(answers)} requests: {answer_codes(answers)}; 5xx: {fives}; WebSocket: {dict(ws_codes)}"
 
 
 def attack_long_values(context: Context) -> str:
@@ -438,7 +396,7 @@ def attack_long_values(context: Context) -> str:
         ]
         answers += pair + paths
     return (
-        f"{_codes(answers)}; longest answer {longest} bytes; a file's name answered as a "
+        f"{answer_codes(answers)}; longest answer {longest} bytes; a file's name answered as a "
         f"missing one's: {'yes' if all(alike) else 'NO'}"
     )
 
@@ -622,7 +580,7 @@ def attack_cross_origin(context: Context) -> str:
             closes[closed.rcvd.code if closed.rcvd else 1006] += 1
         except InvalidStatus as refused:  # the handshake refused
             closes[f"handshake refused {refused.response.status_code}"] += 1
-    return f"REST {_codes(answers)}; WebSocket {dict(closes)}"
+    return f"REST {answer_codes(answers)}; WebSocket {dict(closes)}"
 
 
 def attack_unknown_urls(context: Context) -> str:
@@ -676,158 +634,6 @@ def attack_hard_games(context: Context) -> str:
 # --- the table ------------------------------------------------------------------------------------
 
 
-# --- the lobby, chat and the lanes (issue 33) ------------------------------------------------------
-
-
-def _lobby_url(base: str) -> str:
-    return f"{base.replace('http', 'ws', 1)}/ws/lobby"
-
-
-def attack_lobby_hello_flood(context: Context) -> str:
-    """Three lobby sockets sending `hello` as fast as they can without reading, then reading
-    what came back."""
-    hello = dumps({"type": "hello"})
-    results = []
-
-    def flood(browser: Browser) -> None:
-        received, lobbies, code = 0, 0, None
-        sent = 0
-        try:
-            with connect(
-                _lobby_url(context.base), additional_headers=browser.ws_headers(), max_size=None
-            ) as ws:
-                with contextlib.suppress(ConnectionClosed):
-                    for _ in range(3000):
-                        ws.send(hello)
-                        sent += 1
-                while True:
-                    raw = ws.recv(timeout=10)
-                    received += len(raw)
-                    lobbies += json.loads(raw)["type"] == "lobby"
-        except ConnectionClosed as closed:
-            code = closed.rcvd.code if closed.rcvd else 1006
-        except TimeoutError:
-            code = "open"
-        results.append((sent, received, lobbies, code))
-
-    threads = [threading.Thread(target=flood, args=(context.browser(),)) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return "; ".join(
-        f"{sent:,} sent, {received / 1024:.0f} KB back ({lobbies} lobbies), closed {code}"
-        for sent, received, lobbies, code in results
-    )
-
-
-def attack_rest_seeks(context: Context) -> str:
-    """Seeks made over REST by a client that never opens a lobby socket: how long they stay."""
-    browser = context.browser()
-    made = [
-        browser.http.post("/api/seeks", json={"game": "acadmu", "clock": "5+3"}) for _ in range(3)
-    ]
-    ids = {a.json()["id"] for a in made if a.status_code in (200, 201)}
-    started = time.monotonic()
-    while time.monotonic() - started < 45:
-        listed = {s["id"] for s in browser.http.get("/api/seeks").json()["seeks"]}
-        if not ids & listed:
-            return (
-                f"{len(ids)} seeks made ({_codes(made)}); gone "
-                f"{time.monotonic() - started:.0f} s later"
-            )
-        time.sleep(1)
-    return f"{len(ids)} seeks made ({_codes(made)}); still open after 45 s"
-
-
-def _chat_answer(ws: Any) -> str:
-    """The answer to a chat message just sent: `chat` or the error's code."""
-    while True:
-        message = json.loads(ws.recv(timeout=10))
-        if message["type"] == "chat" and message["lines"]:
-            return "chat"
-        if message["type"] == "error":
-            return str(message["code"])
-
-
-def attack_spectator_chat(context: Context) -> str:
-    """200 made-up identities of one address writing in the spectators' chat of the victims'
-    online game; then the players write in theirs."""
-    game_id = context.victims.online["id"]
-    address = f"10.8.{context.rng.randrange(256)}.{context.rng.randrange(1, 255)}"
-    answers: Counter[str] = Counter()
-    for n in range(200):
-        fan = Browser(context.base, address, identity=secrets.token_hex(32))
-        with connect(ws_url(context.base, game_id), additional_headers=fan.ws_headers()) as ws:
-            ws.send(dumps({"type": "chat", "text": f"from the stands {n}"}))
-            answers[_chat_answer(ws)] += 1
-    creator = context.victims.creator
-    with connect(ws_url(context.base, game_id), additional_headers=creator.ws_headers()) as ws:
-        ws.send(dumps({"type": "chat", "text": "good luck"}))
-        player = _chat_answer(ws)
-    told = ", ".join(f"{k} ×{v}" for k, v in answers.most_common())
-    return f"spectators: {told}; then a player's line: {player}"
-
-
-def attack_bidi_chat(context: Context) -> str:
-    """Chat lines with a right-to-left override and zero-width characters."""
-    game_id = context.victims.online["id"]
-    fan = context.browser()
-    text = "evil\u202egnp.exe ad\u200bmin\u2066x\u2069\ufeff"
-    with connect(ws_url(context.base, game_id), additional_headers=fan.ws_headers()) as ws:
-        ws.send(dumps({"type": "chat", "text": text}))
-        while True:
-            message = json.loads(ws.recv(timeout=10))
-            if message["type"] == "error":
-                return f"refused: {message['code']}: {message['message']}"
-            if message["type"] == "chat" and message["lines"]:
-                shown = message["lines"][-1]["text"]
-                return f"sent {text!r}, shown {shown!r}"
-
-
-def attack_lane_hoarding(context: Context) -> str:
-    """32 made-up identities of one address asking for hints at once, then a player of another
-    address asking for one."""
-    address = f"10.7.{context.rng.randrange(256)}.{context.rng.randrange(1, 255)}"
-    hoarders = [Browser(context.base, address, identity=secrets.token_hex(32)) for _ in range(32)]
-    games = []
-    for browser in hoarders:
-        answer = browser.create({"game": "acadmu", "mode": "hotseat"})
-        if answer.status_code == 200:
-            games.append((browser, answer.json()["id"]))
-    answers: list[httpx.Response] = []
-
-    def ask(browser: Browser, game_id: str) -> None:
-        answers.append(browser.http.post(f"/api/games/{game_id}/hint", json={}))
-
-    threads = [threading.Thread(target=ask, args=pair) for pair in games]
-    for thread in threads:
-        thread.start()
-    player = context.browser()
-    game = player.created({"game": "acadmu", "mode": "hotseat"})
-    time.sleep(0.5)  # the hoarders' hints are asked for first
-    mine = player.http.post(f"/api/games/{game['id']}/hint", json={})
-    for thread in threads:
-        thread.join(120)
-    return (
-        f"{len(games)} hoarders' hints: {_codes(answers)}; "
-        f"the player's hint meanwhile: {_codes([mine])}"
-    )
-
-
-def attack_review_strangers(context: Context) -> str:
-    """16 strangers asking for the review of a finished game they did not play."""
-    owner = context.browser()
-    small = {"discs": "RT:BS,RS:BT,YC:BS,BC:YT,YS:RC,RC:YT,BT:YS,YT:RS", "target": 1}
-    game = owner.created({"game": "acadmu", "mode": "hotseat", "options": small})
-    state = play(context.base, owner, game["id"], 10_000, context.rng)
-    if not state["over"]:
-        return "the game did not end"
-    asked = [context.browser().http.post(f"/api/games/{game['id']}/review") for _ in range(16)]
-    status = owner.http.get(f"/api/games/{game['id']}/review").json()["status"]
-    return f"16 strangers: {_codes(asked)}; the review's status after: {status}"
-
-
 def keep_log(log: Path, wanted: Path | None) -> Path:
     """Copy the server's log out of the run's temporary directory (to ``wanted``, else to a new
     temporary file); where it went."""
@@ -865,12 +671,7 @@ def main() -> None:
         "cross-origin": attack_cross_origin,
         "unknown-urls": attack_unknown_urls,
         "30-hard-games": attack_hard_games,
-        "lobby-hello-flood": attack_lobby_hello_flood,
-        "rest-seeks": attack_rest_seeks,
-        "spectator-chat": attack_spectator_chat,
-        "bidi-chat": attack_bidi_chat,
-        "lane-hoarding": attack_lane_hoarding,
-        "review-strangers": attack_review_strangers,
+        **LOBBY_ATTACKS,
         **CONNECTION_ATTACKS,
         "rating-farm": attack_rating_farm,
         "rating-farm-one-browser": attack_rating_farm_one_browser,

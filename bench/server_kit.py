@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import resource
 import signal
 import socket
@@ -24,12 +25,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import httpx
 import psutil
+from websockets.sync.client import connect
 
 IDENTITY_COOKIE = "gh_player"
 
@@ -278,6 +281,55 @@ def changed_rows(before: Mapping[str, Any], after: Mapping[str, Any]) -> int:
 
 def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def ws_url(base: str, game_id: str, query: str = "") -> str:
+    return f"{base.replace('http', 'ws', 1)}/ws/games/{game_id}{query}"
+
+
+def settled(state: dict[str, Any]) -> bool:
+    mover = state["to_move"]
+    return bool(state["over"]) or (mover is not None and state["seats"][mover]["kind"] == "human")
+
+
+PACE = 0.07  # s between a bench player's messages: under the default 20 a second
+
+
+def play(base: str, browser: Browser, game_id: str, moves: int, rng: random.Random) -> dict:
+    """Play ``moves`` random moves of the browser's seats; the settled state after them."""
+    with connect(ws_url(base, game_id), additional_headers=browser.ws_headers()) as ws:
+        ws.send(dumps({"type": "hello", "version": -1}))
+        made, expected = 0, 0
+        while True:
+            state = json.loads(ws.recv(timeout=120))
+            if state["type"] != "state" or state["version"] < expected:
+                continue
+            pause = state.get("pause")
+            if pause and set(pause["waiting"]) & set(state["you"]):
+                # a round's end: play waits for these seats to go on (the game room's pause)
+                time.sleep(PACE)
+                ws.send(dumps({"type": "continue", "version": state["version"]}))
+                expected = state["version"] + 1
+                continue
+            if not settled(state) or pause:
+                continue
+            if made >= moves or state["over"] or state["to_move"] not in state["you"]:
+                return state
+            action = rng.choice(state["legal"])["text"]
+            time.sleep(PACE)  # within the server's messages_per_second, as a player is
+            ws.send(dumps({"type": "move", "version": state["version"], "action": action}))
+            made, expected = made + 1, state["version"] + 1
+
+
+def answer_codes(answers: list[httpx.Response]) -> str:
+    """The answers' statuses (and error codes), most common first: "429 over_limit ×3"."""
+    counts = Counter(
+        f"{a.status_code} {a.json()['error']['code']}"
+        if a.headers.get("content-type", "").startswith("application/json") and a.status_code >= 400
+        else str(a.status_code)
+        for a in answers
+    )
+    return ", ".join(f"{k} ×{v}" for k, v in counts.most_common())
 
 
 class Seen:
