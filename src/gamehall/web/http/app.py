@@ -475,6 +475,9 @@ def create_app(
                     await websocket.close(code=1009)
                     break
                 await hub().receive(live, connection, text)
+                # Frames already buffered are received without giving way: a flood would hold
+                # the loop for all of them. One turn each, as every other client gets.
+                await asyncio.sleep(0)
         except WebSocketDisconnect:
             pass
         finally:

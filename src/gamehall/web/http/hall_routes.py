@@ -3,6 +3,7 @@ leaderboards (REST on FastAPI; the rules are :class:`~gamehall.web.hall.hall.Hal
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from fastapi import FastAPI, Request, Response, WebSocket
@@ -232,6 +233,9 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
                 if text is None:
                     text = event.get("bytes") or b""
                 await hall.receive(me, connection, text)
+                # Frames already buffered are received without giving way: a flood would hold
+                # the loop for all of them. One turn each, as every other client gets.
+                await asyncio.sleep(0)
         except WebSocketDisconnect:
             pass
         finally:
