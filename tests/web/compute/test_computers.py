@@ -21,7 +21,7 @@ from gamehall.ai import make_agent
 from gamehall.core import Agent, Limit, find_game
 from gamehall.web.base.engine import derived_seed
 from gamehall.web.compute.computers import Computers, _Job, _Lane
-from tests.web.http.test_multiprocess import Member, Process
+from tests.web.server_processes import Member, Process
 
 _PAIRINGS = [c + s for c in "RBY" for s in "TSC"]
 _DISCS = random.Random(7)
