@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import update
 
 from gamehall.store import GameRow, HallStore, RatedResult, RatingRow, Seat, Store, now_text
-from gamehall.store.db import games_table
 from gamehall.store.ratings import opponents_by_person
+from gamehall.store.tables import games_table
 
 RESULTS = 8
 STEP = 10.0

@@ -21,7 +21,7 @@ from gamehall.store import (
     now_text,
     player_key,
 )
-from gamehall.store.db import schema_version_table
+from gamehall.store.tables import schema_version_table
 
 GAME = "g_0123456789"
 ASSIST = {"reviews", "puzzle_attempts"}

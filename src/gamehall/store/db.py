@@ -34,25 +34,14 @@ appends of different games may share one transaction (group commit, :meth:`Store
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
     Engine,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     create_engine,
-    delete,
     event,
-    func,
     insert,
     inspect,
     select,
@@ -60,19 +49,26 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
 
+from gamehall.store.reviews import ReviewRows
 from gamehall.store.rows import (
     ActionRow,
     Append,
-    ChatRow,
     GameRow,
-    ReviewRow,
-    Seat,
     StoreError,
     VersionConflict,
     now_text,
     player_key,
+)
+from gamehall.store.seats import SeatRows
+from gamehall.store.tables import (
+    actions_table,
+    game_row,
+    games_table,
+    holdings_by_game,
+    holdings_table,
+    metadata,
+    schema_version_table,
 )
 
 SCHEMA_VERSION = 8
@@ -109,108 +105,6 @@ whole table: with tens of thousands of games stored that was a quarter of a busy
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
 
-metadata = MetaData()
-
-schema_version_table = Table(
-    "schema_version",
-    metadata,
-    Column("version", Integer, primary_key=True, autoincrement=False),
-)
-
-games_table = Table(
-    "games",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("game", String(64), nullable=False),
-    Column("rules_version", String(32), nullable=False),
-    Column("options", Text, nullable=False),  # JSON object: the game's validated options
-    Column("mode", String(16), nullable=False),
-    Column("seed", String(64), nullable=False),  # the chance seed (secret: never sent out)
-    Column("seats", Text, nullable=False),  # JSON list of {kind, level?, token}
-    Column("created", String(40), nullable=False),
-    Column("updated", String(40), nullable=False),
-    Column("version", Integer, nullable=False, default=0),
-    Column("status", String(16), nullable=False, default="ongoing"),
-    Column("result", Text, nullable=True),  # JSON outcome once finished
-    Column("pending", Boolean, nullable=False, default=False),  # the server is to move
-    Column("rematch_of", String(32), nullable=True),
-    Column("rematch", String(32), nullable=True),
-    Column("problem", Text, nullable=True),  # why the game is quarantined; null: it is not
-    Column("clock", String(32), nullable=True),  # the time control ("5+3", "d3"), or none
-    Column("setup", Text, nullable=True),  # the starting position's text (NULL: the initial state)
-)
-
-actions_table = Table(
-    "actions",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
-    Column("number", Integer, primary_key=True, autoincrement=False),
-    Column("kind", String(16), nullable=False, default="action"),
-    Column("text", Text, nullable=False),
-    Column("mover", Integer, nullable=False),
-    Column("at", String(40), nullable=False),
-    Column("clock", Text, nullable=True),  # JSON list: each seat's remaining ms after the entry
-)
-
-chat_table = Table(
-    "chat",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
-    Column("number", Integer, primary_key=True, autoincrement=False),
-    Column("room", String(16), nullable=False),  # "players" or "spectators"
-    Column("seat", Integer, nullable=True),  # the writer's seat (players' chat), else null
-    Column("text", Text, nullable=False),
-    Column("at", String(40), nullable=False),
-)
-
-holdings_table = Table(
-    "holdings",
-    metadata,
-    Column("player_id", String(64), primary_key=True),
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
-    Column("seat", Integer, primary_key=True, autoincrement=False),
-)
-holdings_by_game = Index("holdings_game", holdings_table.c.game_id, holdings_table.c.seat)
-"""A game's holders without reading the whole table (its key starts with the player)."""
-
-
-reviews_table = Table(
-    "reviews",
-    metadata,
-    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
-    Column("status", String(16), nullable=False),  # queued, running, done, failed
-    Column("budget", Text, nullable=False),  # JSON: the budget the review was asked with
-    Column("result", Text, nullable=True),  # JSON: the review (gamehall.ai.review), once done
-    Column("error", Text, nullable=True),  # why it failed
-    Column("requested", String(40), nullable=False),
-    Column("updated", String(40), nullable=False),
-)
-
-puzzle_attempts_table = Table(
-    "puzzle_attempts",
-    metadata,
-    Column("player_id", String(64), primary_key=True),
-    Column("puzzle_id", String(64), primary_key=True),
-    Column("game", String(64), nullable=False),
-    Column("solved", Boolean, nullable=False),
-    Column("move", String(500), nullable=False),
-    Column("at", String(40), nullable=False),
-)
-
-REVIEW_STATUSES = ("queued", "running", "done", "failed")
-
-
-def _row_to_review(row: Any) -> ReviewRow:
-    return ReviewRow(
-        game_id=row.game_id,
-        status=row.status,
-        budget=json.loads(row.budget),
-        result=row.result,
-        error=row.error,
-        requested=row.requested,
-        updated=row.updated,
-    )
-
 
 def default_url() -> str:
     """SQLite in the user's data directory (platformdirs ``user_data_dir("gamehall")``)."""
@@ -219,29 +113,6 @@ def default_url() -> str:
     folder = Path(user_data_dir("gamehall"))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'gamehall.sqlite3'}"
-
-
-def _row_to_game(row: Any) -> GameRow:
-    return GameRow(
-        id=row.id,
-        game=row.game,
-        rules_version=row.rules_version,
-        options=json.loads(row.options),
-        mode=row.mode,
-        seed=row.seed,
-        seats=[Seat.from_json(s) for s in json.loads(row.seats)],
-        created=row.created,
-        updated=row.updated,
-        version=row.version,
-        status=row.status,
-        result=json.loads(row.result) if row.result else None,
-        pending=bool(row.pending),
-        rematch_of=row.rematch_of,
-        rematch=row.rematch,
-        problem=row.problem,
-        clock=row.clock,
-        setup=row.setup,
-    )
 
 
 def _row_to_entry(row: Any) -> ActionRow:
@@ -303,11 +174,10 @@ _APPEND_PG = text(
 )
 """Appending an entry on PostgreSQL in one statement: the version check, the insert and the
 bus notification (only when the insert happened)."""
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 """A bus notification sent in the transaction of what it tells of (PostgreSQL)."""
 
 
-class Store:
+class Store(SeatRows, ReviewRows):
     """Synchronous access to the game store. The web server calls it from one worker thread
     (SQLite) or a few (other databases), never from its event loop."""
 
@@ -441,7 +311,7 @@ class Store:
     def get_game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
-        return _row_to_game(row) if row is not None else None
+        return game_row(row) if row is not None else None
 
     def actions(self, game_id: str) -> list[ActionRow]:
         with self.engine.connect() as conn:
@@ -577,7 +447,7 @@ class Store:
                 .order_by(actions_table.c.number)
             ).all()
         return (
-            _row_to_game(row),
+            game_row(row),
             [(h.player_id, h.seat) for h in holders],
             [_row_to_entry(a) for a in actions],
         )
@@ -611,276 +481,6 @@ class Store:
             )
 
     # --- chat ---
-
-    def add_chat(
-        self,
-        game_id: str,
-        room: str,
-        seat: int | None,
-        text: str,
-        most: int | None = None,
-        notify: Callable[[ChatRow], str | None] | None = None,
-        *,
-        roll: bool = False,
-    ) -> ChatRow | None:
-        """Store a chat message, numbered after the game's last one (in one transaction). When
-        the game's ``room`` holds ``most`` messages already: None (and nothing stored), or with
-        ``roll`` its oldest give way. On PostgreSQL, ``notify`` gives the bus payload for the
-        stored message, sent in the same transaction (delivered if and only if the message is
-        committed)."""
-        in_room = (chat_table.c.game_id == game_id) & (chat_table.c.room == room)
-        for _ in range(5):  # two writers may take the same number: the key refuses one
-            try:
-                with self.engine.begin() as conn:
-                    last = conn.execute(
-                        select(func.max(chat_table.c.number)).where(chat_table.c.game_id == game_id)
-                    ).scalar()
-                    if most is not None:
-                        held = conn.execute(select(func.count()).where(in_room)).scalar() or 0
-                        if held >= most and not roll:
-                            return None
-                        if held >= most:  # the oldest give way: the room keeps ``most``
-                            oldest = (
-                                select(chat_table.c.number)
-                                .where(in_room)
-                                .order_by(chat_table.c.number)
-                                .limit(held - most + 1)
-                            )
-                            numbers = list(conn.execute(oldest).scalars())
-                            conn.execute(
-                                delete(chat_table).where(in_room, chat_table.c.number.in_(numbers))
-                            )
-                    row = ChatRow((last or 0) + 1, room, seat, text, now_text())
-                    conn.execute(
-                        insert(chat_table).values(
-                            game_id=game_id,
-                            number=row.number,
-                            room=room,
-                            seat=seat,
-                            text=text,
-                            at=row.at,
-                        )
-                    )
-                    payload = notify(row) if notify is not None else None
-                    if payload is not None and self.is_postgresql:
-                        conn.execute(_NOTIFY, {"channel": "gamehall", "payload": payload})
-                return row
-            except IntegrityError:
-                continue
-        raise StoreError(f"game {game_id}: could not number a chat message")
-
-    def chat(self, game_id: str, room: str, limit: int = 200) -> list[ChatRow]:
-        """The last ``limit`` messages of a game's chat ``room``, oldest first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(chat_table)
-                .where(chat_table.c.game_id == game_id, chat_table.c.room == room)
-                .order_by(chat_table.c.number.desc())
-                .limit(limit)
-            ).all()
-        return [ChatRow(r.number, r.room, r.seat, r.text, r.at) for r in reversed(rows)]
-
-    # --- who holds what ---
-
-    def add_holding(self, player_id: str, game_id: str, seat: int) -> None:
-        """Record that ``player_id`` holds ``seat`` (nothing to do if it already does)."""
-        try:
-            with self.engine.begin() as conn:
-                if not self._holds(conn, player_id, game_id, seat):
-                    conn.execute(
-                        insert(holdings_table).values(
-                            player_id=player_id, game_id=game_id, seat=seat
-                        )
-                    )
-        except IntegrityError:
-            # With several store threads (or servers) on one database, another may have added the
-            # same holding between the look and the insert: that is the outcome wanted.
-            with self.engine.connect() as conn:
-                if not self._holds(conn, player_id, game_id, seat):
-                    raise
-
-    @staticmethod
-    def _holds(conn: Any, player_id: str, game_id: str, seat: int) -> bool:
-        found = conn.execute(
-            select(holdings_table.c.seat).where(
-                holdings_table.c.player_id == player_id,
-                holdings_table.c.game_id == game_id,
-                holdings_table.c.seat == seat,
-            )
-        ).first()
-        return found is not None
-
-    def claim_seat(self, player_id: str, game_id: str, seat: int) -> bool:
-        """Give ``seat`` to ``player_id`` if no one holds it yet (True), else change nothing
-        (False, unless ``player_id`` holds it already: True). Claims on one game are
-        serialised by a lock on its row."""
-        with self.engine.begin() as conn:
-            # The game's row is locked (PostgreSQL) for the claim, so servers on one database
-            # cannot both give the same seat away.
-            conn.execute(
-                select(games_table.c.id).where(games_table.c.id == game_id).with_for_update()
-            )
-            holders = (
-                conn.execute(
-                    select(holdings_table.c.player_id).where(
-                        holdings_table.c.game_id == game_id, holdings_table.c.seat == seat
-                    )
-                )
-                .scalars()
-                .all()
-            )
-            if holders:
-                return player_id in holders
-            conn.execute(
-                insert(holdings_table).values(player_id=player_id, game_id=game_id, seat=seat)
-            )
-            return True
-
-    def ongoing_count(self, player_id: str, mode: str) -> int:
-        """How many ongoing games of ``mode`` the browser ``player_id`` holds a seat in."""
-        with self.engine.connect() as conn:
-            ids = (
-                select(holdings_table.c.game_id)
-                .where(holdings_table.c.player_id == player_id)
-                .distinct()
-            )
-            found = conn.execute(
-                select(games_table.c.id).where(
-                    games_table.c.id.in_(ids),
-                    games_table.c.mode == mode,
-                    games_table.c.status == "ongoing",
-                    games_table.c.problem.is_(None),
-                )
-            ).all()
-        return len(found)
-
-    def holders(self, game_id: str) -> list[tuple[str, int]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(holdings_table.c.player_id, holdings_table.c.seat).where(
-                    holdings_table.c.game_id == game_id
-                )
-            ).all()
-        return [(r.player_id, r.seat) for r in rows]
-
-    def games_of(self, player_id: str, limit: int = 200) -> list[GameRow]:
-        """The games a browser holds a seat in, most recently updated first."""
-        with self.engine.connect() as conn:
-            ids = (
-                select(holdings_table.c.game_id)
-                .where(holdings_table.c.player_id == player_id)
-                .distinct()
-            )
-            rows = conn.execute(
-                select(games_table)
-                .where(games_table.c.id.in_(ids))
-                .order_by(games_table.c.updated.desc())
-                .limit(limit)
-            ).all()
-        return [_row_to_game(r) for r in rows]
-
-    # --- reviews ---
-
-    def get_review(self, game_id: str) -> ReviewRow | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(reviews_table).where(reviews_table.c.game_id == game_id)
-            ).first()
-        return _row_to_review(row) if row is not None else None
-
-    def claim_review(self, game_id: str, budget: dict[str, Any]) -> tuple[ReviewRow, bool]:
-        """The game's review row, and whether this call claimed it (stored it ``queued``, or
-        took a ``failed`` one back to ``queued``): only the claimer computes it, so a review
-        asked for twice, even by two servers on one database, is computed once."""
-        at = now_text()
-        values = {"status": "queued", "budget": json.dumps(budget, sort_keys=True)}
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(reviews_table).values(
-                        game_id=game_id, result=None, error=None, requested=at, updated=at, **values
-                    )
-                )
-            claimed = True
-        except IntegrityError:
-            with self.engine.begin() as conn:
-                claimed = (
-                    conn.execute(
-                        update(reviews_table)
-                        .where(
-                            reviews_table.c.game_id == game_id, reviews_table.c.status == "failed"
-                        )
-                        .values(error=None, requested=at, updated=at, **values)
-                    ).rowcount
-                    == 1
-                )
-        found = self.get_review(game_id)
-        assert found is not None
-        return found, claimed
-
-    def set_review(
-        self,
-        game_id: str,
-        status: str,
-        *,
-        result: str | None = None,
-        error: str | None = None,
-    ) -> None:
-        """Move a review on: ``running``, ``done`` with its result (JSON text), ``failed`` with
-        the reason, or back to ``queued`` (a server restarting a review it did not finish)."""
-        if status not in REVIEW_STATUSES:
-            raise StoreError(f"no review status {status!r}; the statuses are {REVIEW_STATUSES}")
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(reviews_table)
-                .where(reviews_table.c.game_id == game_id)
-                .values(status=status, result=result, error=error, updated=now_text())
-            )
-
-    def unfinished_reviews(self) -> list[str]:
-        """The games whose review was asked for and is not done or failed (to carry on)."""
-        with self.engine.connect() as conn:
-            return list(
-                conn.execute(
-                    select(reviews_table.c.game_id)
-                    .where(reviews_table.c.status.in_(("queued", "running")))
-                    .order_by(reviews_table.c.requested)
-                ).scalars()
-            )
-
-    # --- puzzles ---
-
-    def record_attempt(
-        self, player_id: str, game: str, puzzle_id: str, solved: bool, move: str
-    ) -> bool:
-        """Remember a player's answer to a puzzle; only the first answer counts (a puzzle once
-        failed stays failed). Whether this was the first."""
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(puzzle_attempts_table).values(
-                        player_id=player_id,
-                        puzzle_id=puzzle_id,
-                        game=game,
-                        solved=solved,
-                        move=move,
-                        at=now_text(),
-                    )
-                )
-        except IntegrityError:
-            return False
-        return True
-
-    def attempts(self, player_id: str, game: str) -> dict[str, bool]:
-        """A player's puzzles of ``game``: puzzle id → solved (at the first answer)."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(puzzle_attempts_table.c.puzzle_id, puzzle_attempts_table.c.solved).where(
-                    puzzle_attempts_table.c.player_id == player_id,
-                    puzzle_attempts_table.c.game == game,
-                )
-            ).all()
-        return {r.puzzle_id: bool(r.solved) for r in rows}
 
 
 def _hash_player_ids(conn: Any) -> None:

@@ -38,22 +38,24 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from gamehall.store.db import (
-    Store,
-    StoreError,
-    games_table,
-    holdings_table,
-    metadata,
-    now_text,
-)
+from gamehall.store.db import Store
 from gamehall.store.ratings import (
     RatingRows,
     hall_games_table,
     rating_history_table,
     ratings_table,
 )
-from gamehall.store.rows import HistoryRow, NameTaken, PlayerRow, RatedResult, RatingRow
+from gamehall.store.rows import (
+    HistoryRow,
+    NameTaken,
+    PlayerRow,
+    RatedResult,
+    RatingRow,
+    StoreError,
+    now_text,
+)
 from gamehall.store.sessions import SessionStore
+from gamehall.store.tables import games_table, holdings_table, metadata
 
 players_table = Table(
     "players",

@@ -36,8 +36,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from gamehall.store.db import Store, StoreError, games_table, holdings_table, metadata, now_text
-from gamehall.store.rows import HistoryRow, RatedResult, RatingRow
+from gamehall.store.db import Store
+from gamehall.store.rows import HistoryRow, RatedResult, RatingRow, StoreError, now_text
+from gamehall.store.tables import games_table, holdings_table, metadata
 
 RATING_ATTEMPTS = 5
 """How often a rated result is tried again when PostgreSQL gives its transaction up (two first

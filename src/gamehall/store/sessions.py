@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Column, ForeignKey, String, Table, delete, func, insert, select, update
 
-from gamehall.store.db import metadata
+from gamehall.store.tables import metadata
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine

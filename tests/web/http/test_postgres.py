@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, inspect, select
 
 from gamehall.core import Record
 from gamehall.store import SCHEMA_VERSION, Store
-from gamehall.store.db import schema_version_table
+from gamehall.store.tables import schema_version_table
 from tests.pg_cluster import Cluster, fresh_database
 from tests.web.web_helpers import hello, play_out, play_random
 

@@ -8,7 +8,7 @@ from sqlalchemy import create_engine, update
 from starlette.websockets import WebSocketDisconnect
 
 from gamehall.core import game_class
-from gamehall.store.db import games_table
+from gamehall.store.tables import games_table
 
 
 def _store_under_rules(db_url: str, game_id: str, version: str) -> None:
