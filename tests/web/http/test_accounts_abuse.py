@@ -5,32 +5,18 @@ expire, and signing out closes the sockets of the sessions it ends."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 
-from gamehall.core import register_plugin, unregister_plugin
 from gamehall.store.hall import players_table
 from gamehall.web.hall.accounts import MAX_ADDRESS_SIGN_INS, MAX_SESSIONS, SESSION_IDLE
 from gamehall.web.hall.players import MAX_ADDRESS_RENAMES, MAX_RENAMES
 from gamehall.web.play.connection import SESSION_ENDED
-from tests.nim.plugin import PLUGIN
-from tests.web.http.test_hall_api import CHEAP, PASSWORD, lobby_receive, refused, signed_up, tick
+from tests.web.hall_helpers import PASSWORD, lobby_receive, refused, signed_up, tick
 from tests.web.web_helpers import hello
-
-
-@pytest.fixture
-def hall_server(server_factory: Any) -> Iterator[Any]:
-    """As test_hall_api's: Nim, a cheap password hasher, lobby rounds only when told."""
-    register_plugin(PLUGIN)
-    try:
-        with server_factory(passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350)) as server:
-            yield server
-    finally:
-        unregister_plugin(PLUGIN.name)
 
 
 def players_stored(server: Any) -> int:

@@ -5,93 +5,34 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import random
 import threading
-from collections.abc import Iterator
 from typing import Any
 
-import anyio
-import pytest
-from argon2 import PasswordHasher
-
 from gamehall.core import register_plugin, unregister_plugin
-from gamehall.protocol.hall import LOBBY_SERVER_MESSAGE
 from gamehall.web.hall.accounts import (
     HASHING_AT_ONCE,
     MAX_ADDRESS_FAILURES,
     MAX_ADDRESS_SIGNUPS,
     MAX_FAILURES,
     SIGNUP_WINDOW,
-    Passwords,
 )
 from gamehall.web.hall.pairing import LEAVE_GRACE, MAX_SEEKS_PER_ADDRESS, MAX_SEEKS_PER_PLAYER
 from tests.nim.plugin import PLUGIN
 from tests.web.conftest import TEST_SETTINGS
+from tests.web.hall_helpers import (
+    CHEAP,
+    PASSWORD,
+    lobby_receive,
+    lobby_until,
+    refused,
+    seek,
+    signed_up,
+    tick,
+    wait_for,
+)
 from tests.web.web_helpers import hello, play_random
-
-PASSWORD = "correct horse battery"
-CHEAP = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
-
-
-@pytest.fixture
-def hall_server(server_factory) -> Iterator[Any]:
-    """A server with Nim, a cheap password hasher, a lobby that pairs only when told (tick),
-    and a leaderboard that shows anyone with a rated game."""
-    register_plugin(PLUGIN)
-    try:
-        with server_factory(passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350)) as server:
-            yield server
-    finally:
-        unregister_plugin(PLUGIN.name)
-
-
-def tick(server: Any, now: float | None = None) -> None:
-    server.client.portal.call(server.app.state.hall.tick, now)
-
-
-def lobby_receive(ws: Any, kind: str, timeout: float = 20) -> dict[str, Any]:
-    """The next lobby message of type ``kind``, each checked against the protocol."""
-
-    async def next_message() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    while True:
-        message = ws.portal.call(next_message)
-        ws._raise_on_close(message)
-        LOBBY_SERVER_MESSAGE.validate_json(message["text"], strict=True)
-        data = json.loads(message["text"])
-        if data["type"] == kind:
-            return data
-
-
-def lobby_until(ws: Any, check: Any) -> dict[str, Any]:
-    while True:
-        message = lobby_receive(ws, "lobby")
-        if check(message):
-            return message
-
-
-def refused(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert error["code"] == code, error
-    return error
-
-
-def signed_up(server: Any, name: str) -> Any:
-    browser = server.browser()
-    answer = browser.post("/api/account/signup", json={"username": name, "password": PASSWORD})
-    assert answer.status_code == 200, answer.text
-    assert answer.json() == {"name": name, "account": True, "sessions": 1}
-    return browser
-
-
-def seek(browser: Any, **body: Any) -> Any:
-    return browser.post("/api/seeks", json={"game": "nim", "clock": "5+3", **body})
-
 
 # --- names ------------------------------------------------------------------------------------
 
@@ -537,14 +478,6 @@ def _play_to_the_end(server: Any, sockets: dict[int, Any]) -> dict[str, Any]:
     return play_random(server, states[0], seats=sockets, rng=random.Random(7))
 
 
-def _wait_for(server: Any, check: Any) -> None:
-    for _ in range(250):
-        if check():
-            return
-        server.client.portal.call(anyio.sleep, 0.02)
-    raise AssertionError("it did not happen")
-
-
 def test_a_rated_game_rates_both_players_and_shows_on_profiles_and_the_leaderboard(hall_server):
     ada, bob = signed_up(hall_server, "Ada"), signed_up(hall_server, "Bob")
     info = seek(ada, rated=True, side=0).json()
@@ -568,7 +501,7 @@ def test_a_rated_game_rates_both_players_and_shows_on_profiles_and_the_leaderboa
         row = hall_server.client.portal.call(hall.db, hall.store.hall_game, game["id"])
         return bool(row[2])
 
-    _wait_for(hall_server, counted)
+    wait_for(hall_server, counted)
     profiles = {name: ada.get(f"/api/players/{name}").json() for name in ("Ada", "Bob")}
     for seat, name in enumerate(("Ada", "Bob")):
         (rating,) = profiles[name]["ratings"]

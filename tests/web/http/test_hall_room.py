@@ -11,7 +11,7 @@ import pytest
 
 from gamehall.core import register_plugin, unregister_plugin
 from tests.nim.plugin import PLUGIN
-from tests.web.http.test_hall_api import CHEAP, _wait_for, seek, signed_up
+from tests.web.hall_helpers import CHEAP, seek, signed_up, wait_for
 from tests.web.web_helpers import FakeClock, hello
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}
@@ -77,7 +77,7 @@ def test_a_rated_timed_game_lost_on_time_changes_the_ratings_once(timed_hall):
         final = server.receive_state(ws_a, state["version"] + 1)
         assert final["over"] and final["outcome"]["winner"] == 1 - loser
         assert "on time" in final["outcome"]["reason"]
-    _wait_for(server, lambda: _counted(server, game["id"]))
+    wait_for(server, lambda: _counted(server, game["id"]))
     names = ("Ada", "Bob")
     for seat, name in enumerate(names):
         (rating,) = ada.get(f"/api/players/{name}").json()["ratings"]
@@ -104,7 +104,7 @@ def test_an_aborted_rated_game_changes_no_rating(timed_hall):
         ws_a.send_json({"type": "abort"})
         final = server.receive_state(ws_b, state["version"] + 1)
         assert final["over"] and final["outcome"]["result"] == "*"
-    _wait_for(server, lambda: _counted(server, game["id"]))  # looked at, and set aside
+    wait_for(server, lambda: _counted(server, game["id"]))  # looked at, and set aside
     for name in ("Ada", "Bob"):
         assert ada.get(f"/api/players/{name}").json()["ratings"] == []
     assert ada.get("/api/leaderboard/nim").json()["players"] == []

@@ -6,17 +6,12 @@ different opponents."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
-import pytest
 
-from gamehall.core import register_plugin, unregister_plugin
 from gamehall.web.hall.pairing import MAX_RATED_PER_PAIR
-from tests.nim.plugin import PLUGIN
-from tests.web.http.test_hall_api import (
-    CHEAP,
+from tests.web.hall_helpers import (
     PASSWORD,
     lobby_receive,
     lobby_until,
@@ -26,18 +21,6 @@ from tests.web.http.test_hall_api import (
     tick,
 )
 from tests.web.web_helpers import hello
-
-
-@pytest.fixture
-def hall_server(server_factory) -> Iterator[Any]:
-    """A server with Nim, a cheap password hasher, a lobby that pairs only when told, and a
-    leaderboard that shows anyone with a rated game (and as many opponents)."""
-    register_plugin(PLUGIN)
-    try:
-        with server_factory(passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350)) as server:
-            yield server
-    finally:
-        unregister_plugin(PLUGIN.name)
 
 
 def _wait_for(server: Any, check: Any) -> None:
