@@ -88,7 +88,7 @@ def test_a_seek_made_with_no_lobby_page_lapses_unless_one_opens(url):
         watched = await hall.me("browser-watched", None)
         lapsing = await hall.create_seek(alone, CreateSeek(game="acadmu"))  # REST, no page
         staying = await hall.create_seek(watched, CreateSeek(game="acadmu"))
-        hall.attach(watched, Connection(Page(), frozenset()))  # its page opens after
+        await hall.attach(watched, Connection(Page(), frozenset()))  # its page opens after
         now[0] += UNWATCHED_GRACE - 1
         await hall.tick()
         assert set(hall.lobby.seeks) == {lapsing.id, staying.id}
@@ -105,7 +105,7 @@ def test_a_repeated_hello_is_answered_from_the_lobby_last_sent(url):
         me = await hall.me("browser-a", None)
         page = Page()
         connection = Connection(page, frozenset())
-        hall.attach(me, connection)
+        await hall.attach(me, connection)
         for _ in range(5):
             await hall.receive(me, connection, '{"type": "hello"}')
         await page.until(lambda: len(page.sent) == 5)
@@ -128,7 +128,7 @@ def test_a_lobby_socket_flooding_hello_is_dropped_then_closed(url):
         page = Page()
         connection = Connection(page, frozenset())
         connection.seconds = lambda: 0.0  # no time passes: the burst is all it has
-        hall.attach(me, connection)
+        await hall.attach(me, connection)
         burst = 2 * 5
         for _ in range(burst + DROPPED_SECONDS * 5 + 1):
             await hall.receive(me, connection, '{"type": "hello"}')

@@ -363,8 +363,9 @@ class Hall:
 
     # --- the lobby's clients ---
 
-    def attach(self, me: Me, connection: Connection) -> None:
+    async def attach(self, me: Me, connection: Connection) -> None:
         self.room.attach(me, connection)
+        await self.processes.watching(me.id)  # for a seek made where no page of theirs is
 
     async def detach(self, me: Me, connection: Connection) -> None:
         if await self.room.leave(me, connection):

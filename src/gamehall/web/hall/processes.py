@@ -78,6 +78,14 @@ class Processes:
         if kind == "lobby":
             await self.reload_seeks()
             self.room.changed()
+        elif kind == "unwatched":  # a seek made where its creator has no lobby page
+            player = event.get("player")
+            if isinstance(player, str) and self.room.connections.get(player):
+                await self._tell("watching", player)
+        elif kind == "watching":  # the creator has a lobby page on another process
+            player = event.get("player")
+            if isinstance(player, str):
+                self.room.unwatched.pop(player, None)
         elif kind == "signed_out":
             hashes = event.get("sessions")
             if isinstance(hashes, list):
@@ -102,6 +110,25 @@ class Processes:
                 await self.bus.publish(self.bus.event("lobby", ""))
             except Exception:  # they reload on their next change or restart
                 log.exception("cannot tell the other processes of the lobby")
+
+    async def unwatched(self, player: str) -> None:
+        """A seek of ``player`` was made here with no lobby page of theirs here: it lapses after
+        :data:`~gamehall.web.hall.pairing.UNWATCHED_GRACE` unless a process with one of their
+        lobby pages says so (``watching``), which each is asked now."""
+        if self.bus.shared:
+            await self._tell("unwatched", player)
+
+    async def watching(self, player: str) -> None:
+        """A lobby page of ``player`` opened here: a process holding a seek of theirs made with
+        no page open hears that one is open now."""
+        if self.bus.shared and any(s.player == player for s in self.lobby.seeks.values()):
+            await self._tell("watching", player)
+
+    async def _tell(self, kind: str, player: str) -> None:
+        try:
+            await self.bus.publish(self.bus.event(kind, "", player=player))
+        except Exception:  # the seek lapses as if no page were open: it can be made again
+            log.exception("cannot tell the other processes of a lobby page")
 
     def close_sessions(self, hashes: set[str]) -> int:
         """Close this process's sockets (lobby, game, spectator) opened with one of these

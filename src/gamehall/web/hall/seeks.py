@@ -182,10 +182,11 @@ class Seeks(_Offers):
             raise refused(error) from None
         await self.hub.db(self.store.add_seek, stored_seek(seek))
         self.lobby.seeks[seek.id] = seek  # again, if a reload meanwhile missed it
-        if me.id not in self.room.connections and not self.processes.shared:
-            # Made with no lobby page open here: it lapses unless one opens soon. (With other
-            # processes the creator's page may be on another one, which this one cannot see.)
+        if not self.room.connections.get(me.id):
+            # Made with no lobby page open here: it lapses unless one opens soon, here or (the
+            # other processes are asked) on another process of the hall.
             self.room.unwatched.setdefault(me.id, now)
+            await self.processes.unwatched(me.id)
         await self.processes.lobby_changed()
         return seek
 

@@ -223,7 +223,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         )
         session = token_hash(me.session) if me.session is not None else None
         connection = Connection(websocket, frozenset(), session=session)
-        hall.attach(me, connection)
+        await hall.attach(me, connection)
         try:
             while True:
                 event = await websocket.receive()

@@ -1,5 +1,8 @@
-"""Signing out on one process of a hall closes the sockets of the ended sessions on every other
-(issue 33, point 7): the ``signed_out`` bus event, between two halls on one store."""
+"""What the processes of one hall tell each other on the bus, between two halls on one store:
+signing out on one closes the ended sessions' sockets on every other (issue 33, point 7), and a
+seek made with no lobby page of its creator lapses unless a page is open on some process
+(issue 33, point 1).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,12 @@ from typing import Any
 
 from argon2 import PasswordHasher
 
+from gamehall.protocol.hall import CreateSeek
 from gamehall.store import HallStore, Store
 from gamehall.store.bus import Event, LocalBus
 from gamehall.web.hall.accounts import Passwords, token_hash
 from gamehall.web.hall.hall import Hall
+from gamehall.web.hall.pairing import UNWATCHED_GRACE
 from gamehall.web.play.connection import SESSION_ENDED, Connection
 from tests.web.hall.test_lobby_shared import Hub
 
@@ -75,7 +80,7 @@ def test_signing_out_everywhere_on_one_process_closes_sockets_on_another(tmp_pat
             phone, token = await two.login(await two.me("phone", None), "Ada", PASSWORD, "a")
             lobby_socket, game_socket, other_socket = Socket(), Socket(), Socket()
             lobby = Connection(lobby_socket, frozenset(), session=token_hash(token))
-            two.attach(phone, lobby)
+            await two.attach(phone, lobby)
             game = Game()
             seat = Connection(game_socket, frozenset({0}), session=token_hash(token))
             guest = Connection(other_socket, frozenset({1}))  # not signed in: stays
@@ -95,6 +100,49 @@ def test_signing_out_everywhere_on_one_process_closes_sockets_on_another(tmp_pat
             await two.receive(phone, lobby, '{"type": "pair", "game": "acadmu"}')
             assert two.lobby.waiting == {}  # a closed socket acts no more
             await guest.stop()
+        finally:
+            for hall in (one, two):
+                await hall.stop()
+            store.dispose()
+
+    asyncio.run(main())
+
+
+def test_a_seek_with_no_lobby_page_on_any_process_lapses_and_one_with_a_page_elsewhere_stays(
+    tmp_path: Any,
+) -> None:
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
+        group: list[LinkedBus] = []
+        hubs = [Hub(store), Hub(store)]
+        for hub in hubs:
+            hub.bus = LinkedBus(group)
+        now = [1000.0]
+        one, two = (
+            Hall(hub, store=HallStore(store), tick=None, clock=lambda: now[0]) for hub in hubs
+        )
+        for hall in (one, two):
+            await hall.start()
+
+        async def settled() -> None:
+            for bus in group:
+                await bus.delivered()
+
+        try:
+            ada, bob, cy = [await one.me(f"browser-{n}", None) for n in ("ada", "bob", "cy")]
+            page = Connection(Socket(), frozenset())
+            await two.attach(await two.me("browser-ada", None), page)  # Ada's page: on two
+            watched = await one.create_seek(ada, CreateSeek(game="acadmu"))  # REST, on one
+            alone = await one.create_seek(bob, CreateSeek(game="acadmu"))  # no page anywhere
+            later = await one.create_seek(cy, CreateSeek(game="acadmu"))
+            await settled()
+            await two.attach(await two.me("browser-cy", None), Connection(Socket(), frozenset()))
+            await settled()  # Cy's page opened on two after the seek
+            now[0] += UNWATCHED_GRACE + 1
+            await one.tick()
+            assert set(one.lobby.seeks) == {watched.id, later.id}
+            assert sorted(one.store.stored_seeks()) == sorted([watched.id, later.id])
+            assert alone.id not in one.lobby.seeks
         finally:
             for hall in (one, two):
                 await hall.stop()
