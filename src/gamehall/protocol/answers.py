@@ -253,6 +253,10 @@ class ReviewData(_Out):
     moves: list[ReviewMove]
     summary: list[ReviewSummary]
     series: list[ReviewPoint]
+    unfinished: str | None = Field(
+        default=None,
+        description="for a game ended off the board (resigned, lost on time, claimed, aborted): what the review can and cannot say, in words",
+    )
 
 
 class ReviewAnswer(_Out):

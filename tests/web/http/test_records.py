@@ -8,10 +8,12 @@ the command line's entry point."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from gamehall.cli.app import main
@@ -170,3 +172,35 @@ def _movers(record: Record) -> list[bool]:
     """For each action of the record, whether a player (not chance) made it."""
     states = record.replay()
     return [state.current_player >= 0 for state in states[:-1]]
+
+
+def test_a_resigned_game_is_reviewed_on_the_site_too(server_factory):
+    """The web's review takes a game ended off the board as the commands do: the moves played
+    are judged, and the review says there is no final exact outcome (issue 34's first case)."""
+    budget = {"seconds": 0.2, "simulations": 20, "estimate_seconds": 0.2, "total_seconds": 30.0}
+    clock = FakeClock()
+    with server_factory(clock=clock, review_budget=budget) as server:
+        game_id, creator, guest = _online(server)
+        with (
+            creator.websocket_connect(f"/ws/games/{game_id}") as ws0,
+            guest.websocket_connect(f"/ws/games/{game_id}") as ws1,
+        ):
+            state = hello(server, ws0)
+            hello(server, ws1)
+            state = _both_move_once(server, {0: ws0, 1: ws1}, state)
+            ws1.send_json({"type": "resign"})
+            assert server.receive_state(ws0, state["version"] + 1)["over"]
+        asked = creator.post(f"/api/games/{game_id}/review")
+        assert asked.status_code == 200, asked.text
+
+        async def reviewed() -> None:
+            job = server.app.state.assist.reviews.jobs.get(game_id)
+            if job is not None and job.task is not None:
+                with anyio.fail_after(120):  # fails only a broken run
+                    await asyncio.shield(job.task)
+
+        server.client.portal.call(reviewed)
+        answer = creator.get(f"/api/games/{game_id}/review").json()
+        assert answer["status"] == "done", answer
+        note = answer["review"]["unfinished"]
+        assert "Light resigned" in note and "Termination" not in note  # a person's words

@@ -21,7 +21,8 @@ class Position:
     """Game ``game_id`` at ``version``: the game and its options, how it is played (``mode``:
     computer, hotseat or online), its seed and setup, every action so far with who played it
     (``-1``: chance), and the state they come to. ``record`` is the game's record text when the
-    builder was asked for it (a review needs it), else None."""
+    builder was asked for it (a review needs it), else None. ``over``: the game has ended, by
+    the rules (``state`` is terminal) or off the board (a resignation, a flag, a claim, an abort)."""
 
     game_id: str
     game: Game
@@ -33,6 +34,7 @@ class Position:
     version: int
     state: State
     record: str | None = None
+    over: bool = False  # the game has ended: by its rules, or off the board (resigned, ...)
 
     def decisions(self) -> int:
         """How many of the game's actions were a player's choice (every action but chance)."""

@@ -136,7 +136,27 @@ def review_data(result: Any) -> dict[str, Any]:
         "moves": moves,
         "summary": summary,
         "series": series(result),
+        "unfinished": unfinished_words(result),
     }
+
+
+def unfinished_words(result: Any) -> str | None:
+    """For the review page, how a game that stopped before its end was reviewed, in a player's
+    words (the annotated record keeps the record's own note, with its tags)."""
+    if result.unfinished is None:
+        return None
+    ended = result.record.tags.get("Ending", "").strip()
+    how = (
+        f"The game ended before its last position was played out ({ended})"
+        if ended
+        else ("The game ended before its last position was played out")
+    )
+    if not result.moves:
+        return f"{how}, and no player made a move: there is nothing to judge."
+    return (
+        f"{how}, so each move is judged against the best play from its position; there is no "
+        "final result of the board to measure them against."
+    )
 
 
 def series(result: Any) -> list[dict[str, Any]]:
@@ -243,10 +263,11 @@ class ReviewService:
         signed_in: bool = False,
         address: str = "",
     ) -> ReviewAnswer:
-        """Ask for the review of ``position``'s game (with its record): start it if nobody has
+        """Ask for the review of ``position``'s game (with its record), once it has ended (by the
+        rules or off the board: the moves played are judged): start it if nobody has
         (and the asker is one of its players, ``player``, or ``signed_in``), else its progress
         or result."""
-        if not position.state.is_terminal():
+        if not (position.over or position.state.is_terminal()):
             raise ProtocolError(
                 ErrorCode.NOT_FINISHED,
                 f"game {position.game_id} is not finished: a game is reviewed once it is over",

@@ -209,6 +209,7 @@ class LiveGame:
             version=self.version,
             state=self.state,
             record=str(self.record()) if record else None,
+            over=self.over,
         )
 
     def record(self) -> Record:

@@ -242,6 +242,7 @@ export function reviewPage(id, kit) {
           "aside",
           { class: "side-col" },
           h("section", { class: "panel moves" }, h("h2", {}, `Moves judged (${moves.length})`), list),
+          review.unfinished ? h("p", { class: "review-unfinished" }, review.unfinished) : null,
           h(
             "p",
             { class: "muted small" },
