@@ -97,9 +97,10 @@ def test_every_action_of_every_game_is_a_valid_protocol_item(name):
                     assert LegalAction.model_validate(data) == item
                     assert not RESERVED_PARTS & set(game.action_parts(game.parse_action(item.text)))
                 action, mover = rng.choice(legal), state.current_player
-            played = played_item(game, action, mover)
+            played = played_item(state, action)
             assert PlayedAction.model_validate_json(played.model_dump_json()) == played
             assert played.text == str(action) and played.mover == mover
+            assert played.words and "\n" not in played.words
             state = state.apply_trusted(action)
         assert legal_items(state) == []
 

@@ -299,6 +299,11 @@ class GamePlugin:
     episodes: Ref | None = None
     """A mapping of name to :data:`EpisodeStart`: ways to start an episode other than the whole
     game (e.g. a single round of a match), offered by the RL adapters as ``episode=NAME``."""
+    words: Ref | None = None
+    """A :data:`~gamehall.core.words.MoveWords` ``(state, action) -> str``: an action played in
+    ``state`` told in a sentence in the game's words ("Dark's Red Circle takes two Red
+    Triangles, by shape"), for every text a person reads; without it, the mover and the
+    notation."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None

@@ -26,11 +26,13 @@ class LegalAction(_Item):
 
 
 class PlayedAction(_Item):
-    """An action that was played: its text, who played it (a seat index, -1 for chance) and the
-    game's parts of it as further fields."""
+    """An action that was played: its text, who played it (a seat index, -1 for chance), the
+    action told in words (the game's plugin: ``"Jinn keeps the Sea and passes Forest and
+    Mountain"``) and the game's parts of it as further fields."""
 
     text: str
     mover: int
+    words: str = ""
 
 
 class SeatInfo(_Out):
@@ -145,6 +147,7 @@ class StateMessage(_Out):
     )
     actions: list[str] = Field(description="the game's actions after the first `since`")
     movers: list[int] = Field(description="who played each of them: a seat index, -1 for chance")
+    words: list[str] = Field(description="each of them told in words, for people")
     you: list[int] = Field(description="the seats this reader holds")
     legal: list[LegalAction] = Field(
         description="the legal actions of the seat to move, for everyone to see"

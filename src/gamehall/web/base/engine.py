@@ -14,7 +14,7 @@ import itertools
 import json
 import random
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +27,7 @@ from gamehall.core import (
     TooManyOutcomesError,
     game_class,
 )
+from gamehall.core.words import move_words
 from gamehall.protocol import (
     DiagramInfo,
     ErrorCode,
@@ -36,7 +37,7 @@ from gamehall.protocol import (
     ProtocolError,
 )
 
-RESERVED_PARTS = frozenset({"text", "index", "mover"})
+RESERVED_PARTS = frozenset({"text", "index", "mover", "words"})
 """Keys of the protocol's action items that a game's parts may not use."""
 
 
@@ -158,15 +159,21 @@ def legal_items(state: State) -> list[LegalAction]:
     return [item for item, _ in legal_entries(state.game, state.legal_actions())]
 
 
-def played_item(game: Game, action: Action, mover: int) -> PlayedAction:
-    return PlayedAction(text=str(action), mover=mover, **parts_of(game, action))
+def played_item(state: State, action: Action) -> PlayedAction:
+    """``action``, played in ``state``, as the protocol shows it: its text, its mover, its
+    words (:func:`gamehall.core.words.move_words`) and its parts."""
+    game = state.game
+    mover = -1 if state.is_chance_node() else state.current_player
+    words = move_words(state, action)
+    return PlayedAction(text=str(action), mover=mover, words=words, **parts_of(game, action))
 
 
-def played_items(game: Game, texts: Iterable[str], movers: Iterable[int]) -> list[PlayedAction]:
-    return [
-        played_item(game, game.parse_action(text), mover)
-        for text, mover in zip(texts, movers, strict=True)
-    ]
+def played_items(states: Sequence[State], actions: Iterable[str]) -> list[PlayedAction]:
+    """The actions of a game (``states[k]``: the state before action k) as played items."""
+    items = []
+    for state, text in zip(states, actions, strict=False):
+        items.append(played_item(state, state.game.parse_action(text)))
+    return items
 
 
 def outcome_info(game: Game, outcome: Outcome) -> OutcomeInfo:
@@ -187,7 +194,7 @@ def diagram_info(game: Game, diagram: Diagram) -> DiagramInfo:
     last = None
     if diagram.action is not None:
         action = state.parse_action(diagram.action)
-        last = played_item(game, action, state.current_player)
+        last = played_item(state, action)
         if diagram.after:
             state = state.apply(action)
     return DiagramInfo(position=str(state), view=state.view(), last=last, caption=diagram.caption)

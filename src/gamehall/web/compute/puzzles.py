@@ -198,7 +198,7 @@ class PuzzleService:
             except GamehallError as error:
                 log.error("puzzle %s: its line stops at %s: %s", puzzle.id, text, error)
                 break
-            items.append(played_item(state.game, action, state.current_player))
+            items.append(played_item(state, action))
             state = state.apply_trusted(action)
             views.append(state.view())
         puzzles, tried = await self._counts(game, player_id)

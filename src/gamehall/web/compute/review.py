@@ -388,7 +388,7 @@ def with_best_moves(position: Position, data: dict[str, Any]) -> ReviewData:
             except GamehallError:  # pragma: no cover - the review found it in this position
                 action = None
             if action is not None:
-                best_item = played_item(position.game, action, move["player"])
+                best_item = played_item(before, action)
                 best_view = before.apply_trusted(action).view()
         moves.append(ReviewMove(**move, best_item=best_item, best_view=best_view))
     return ReviewData(**{**data, "moves": moves})

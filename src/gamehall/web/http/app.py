@@ -44,6 +44,7 @@ from gamehall.protocol import (
     MetaAnswer,
     OptionInfo,
     OutcomeInfo,
+    PlayedAction,
     ProtocolError,
     ReplayAnswer,
     StateMessage,
@@ -337,16 +338,13 @@ def create_app(
         game = live.game
         texts = list(live.actions)
 
-        def views() -> list[dict[str, object]]:  # the trusted path, off the event loop
-            return [state.view() for state in live.states()]
+        def replay() -> tuple[list[dict[str, object]], list[PlayedAction]]:  # off the event loop
+            states = live.states()
+            return [state.view() for state in states], played_items(states, texts)
 
-        states = await asyncio.to_thread(views)
+        views, items = await asyncio.to_thread(replay)
         return ReplayAnswer(
-            id=live.id,
-            game=game.name,
-            seats=list(game.player_names),
-            actions=played_items(game, texts, live.movers[: len(texts)]),
-            states=states,
+            id=live.id, game=game.name, seats=list(game.player_names), actions=items, states=views
         )
 
     @app.post("/api/games/{game_id}/rematch")

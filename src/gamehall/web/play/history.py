@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gamehall.core import Game, State
+from gamehall.core.words import move_words
 from gamehall.protocol import OutcomeInfo
 from gamehall.store.rows import ActionRow
 from gamehall.web.base.engine import outcome_info
@@ -102,6 +103,8 @@ class Played:
     """The state after each number of game actions (``states[k]``: after k of them)."""
     actions: list[str] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+    """Each action told in words (:func:`gamehall.core.words.move_words`)."""
     version: int = 0
     ended: Ending | None = None
     offer: int | None = None
@@ -137,9 +140,11 @@ class Played:
 
     def play(self, state: State, text: str, mover: int) -> None:
         """A game action (already checked, and ``state`` the state after it)."""
+        before = self.states[-1]
         self.states.append(state)
         self.actions.append(text)
         self.movers.append(mover)
+        self.words.append(move_words(before, before.game.parse_action(text)))
         self.offer = None
         self.declined.clear()
 
@@ -150,6 +155,7 @@ class Played:
         del self.states[-count:]
         del self.actions[-count:]
         del self.movers[-count:]
+        del self.words[-count:]
         self.offer = None
         self.declined.clear()
 

@@ -503,6 +503,7 @@ class LiveGame:
                 "since": 0,
                 "actions": list(self.actions),
                 "movers": list(self.movers),
+                "words": list(self.played.words),
                 "you": sorted(you),
                 "legal": base.legal,
             }

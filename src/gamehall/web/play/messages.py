@@ -75,7 +75,12 @@ def static_fields(played: Played, game_id: str, mode: str) -> dict[str, Any]:
     last = None
     if played.actions:
         action = game.parse_action(played.actions[-1])
-        last = {"text": str(action), "mover": played.movers[-1], **parts_of(game, action)}
+        last = {
+            "text": str(action),
+            "mover": played.movers[-1],
+            "words": played.words[-1],
+            **parts_of(game, action),
+        }
     return {
         "type": "state",
         "version": played.version,
@@ -100,12 +105,13 @@ def history_text(played: Played, since: int) -> str:
     kept = played.kept(since)
     actions = json.dumps(played.actions[kept:], ensure_ascii=False, separators=(",", ":"))
     movers = json.dumps(played.movers[kept:], separators=(",", ":"))
-    return f'{kept},"actions":{actions},"movers":{movers}'
+    words = json.dumps(played.words[kept:], ensure_ascii=False, separators=(",", ":"))
+    return f'{kept},"actions":{actions},"movers":{movers},"words":{words}'
 
 
 def splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
     """The whole message: its JSON up to ``"since":``, the history, the reader's seats and the
-    legal items (the message ends with since, actions, movers, you and legal)."""
+    legal items (the message ends with since, actions, movers, words, you and legal)."""
     seats = ",".join(str(seat) for seat in sorted(you))
     return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
 
