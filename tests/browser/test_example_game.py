@@ -64,7 +64,7 @@ def test_a_hotseat_game_of_tictactoe_by_clicking_to_the_end(server, desktop):
     assert page.locator(".game-over .reason").inner_text() == "cross has three in a row: a1 b2 c3"
     scores = page.locator(".seat .seat-score").all_inner_texts()
     assert sorted(scores) == ["0", "1"]  # the module's scoreText
-    assert "b2 the centre" in page.locator(".move-list").inner_text()  # its describeAction
+    assert "Cross marks b2, the centre" in page.locator(".move-list").inner_text()  # its words
     assert page.js_errors == []
     screenshot(page, "tictactoe-hotseat-over-desktop")
     assert server.get(f"/api/games/{game_id}")["actions"] == ["a1", "a2", "b2", "a3", "c3"]

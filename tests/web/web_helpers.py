@@ -30,14 +30,18 @@ def check_server_message(text: str) -> dict[str, Any]:
     return json.loads(text)
 
 
+HISTORY = ("actions", "movers", "words", "chapters", "ends")
+"""The state message's lists with one entry per action, sent as a delta after ``since``."""
+
+
 class History:
     """What one client knows of a game's history, kept from the deltas of its state messages
-    (as the front end keeps it): each state's ``actions`` and ``movers`` are made whole again,
+    (as the front end keeps it): each state's lists (:data:`HISTORY`) are made whole again,
     and the delta as sent is kept under ``sent``."""
 
     def __init__(self) -> None:
         self.actions: list[str] | None = None
-        self.movers: list[int] = []
+        self.lists: dict[str, list[Any]] = {key: [] for key in HISTORY}
 
     def take(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("type") != "state":
@@ -45,17 +49,19 @@ class History:
         since = message.get("since", 0)  # (a server before deltas sent every action)
         # since: how many of the actions this client had are still right (a takeback may have
         # undone some); the version counts the log's entries, at least the actions.
-        assert len(message["actions"]) == len(message["movers"]) <= message["version"] - since
+        sizes = {len(message.get(key, message["actions"])) for key in HISTORY}
+        assert sizes == {len(message["actions"])}, "the history's lists differ in length"
+        assert len(message["actions"]) <= message["version"] - since
         if since == 0:
-            actions, movers = list(message["actions"]), list(message["movers"])
+            whole = {key: list(message.get(key, [])) for key in HISTORY}
         else:
             assert self.actions is not None, "a delta before any state"
             assert len(self.actions) >= since, (len(self.actions), since)
-            actions = self.actions[:since] + message["actions"]
-            movers = self.movers[:since] + message["movers"]
-        self.actions, self.movers = actions, movers
+            whole = {key: self.lists[key][:since] + message.get(key, []) for key in HISTORY}
+        self.lists = whole
+        self.actions = whole["actions"]
         sent = {"since": since, "actions": message["actions"], "movers": message["movers"]}
-        return {**message, "actions": list(actions), "movers": list(movers), "sent": sent}
+        return {**message, **{key: list(value) for key, value in whole.items()}, "sent": sent}
 
 
 def _answer_model(app: Any, method: str, path: str) -> type[BaseModel] | None:

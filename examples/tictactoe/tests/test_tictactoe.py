@@ -110,3 +110,13 @@ def test_every_diagram_is_a_real_position_and_its_move_is_legal():
         if diagram.action is not None:
             state.parse_action(diagram.action)  # raises if it is not legal there
         assert diagram.caption
+
+
+def test_moves_are_told_in_words():
+    from gamehall.core.words import move_words
+
+    start = play()
+    assert move_words(start, Place.parse("b2")) == "Cross marks b2, the centre"
+    after = play("b2")
+    assert move_words(after, Place.parse("a1")) == "Nought marks a1, a corner"
+    assert move_words(after, Place.parse("b1")) == "Nought marks b1, an edge"

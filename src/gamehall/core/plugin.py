@@ -304,6 +304,10 @@ class GamePlugin:
     ``state`` told in a sentence in the game's words ("Dark's Red Circle takes two Red
     Triangles, by shape"), for every text a person reads; without it, the mover and the
     notation."""
+    chapters: Ref | None = None
+    """A :data:`~gamehall.core.words.Chapters` ``(states) -> list[Chapter]``: each action of a
+    game with the round or turn it belongs to and, after the action that ends a round, the
+    round's result, so move lists are grouped and keep the results; without it, one group."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None

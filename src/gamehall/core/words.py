@@ -9,7 +9,8 @@ through :func:`move_words`, which asks the game's plugin (:attr:`GamePlugin.word
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from gamehall.core.game import Action, State
 
@@ -19,15 +20,29 @@ that names the mover by the game's name for them and uses the game's own words; 
 full stop, so callers can build on it."""
 
 
+class Chapter(NamedTuple):
+    """Where an action stands in its game, for move lists grouped by round and turn."""
+
+    heading: str
+    """The round or turn the action belongs to ("Round 2", "Turn 3"); "" for none."""
+    end: str
+    """After the action that ends a round, its result ("Round 1: Dark +2, match 2–0"); else ""."""
+
+
+Chapters = Callable[[Sequence[State]], list[Chapter]]
+"""``chapters(states)``: each action of a game (``states[k]`` the state before action k,
+``states[-1]`` the state after the last) with its :class:`Chapter`."""
+
+
 @functools.lru_cache(maxsize=64)
-def _load(ref: str) -> MoveWords:
+def _load(ref: str) -> Callable[..., object]:
     from gamehall.core.plugin import load_ref
 
-    loaded: MoveWords = load_ref(ref)
+    loaded: Callable[..., object] = load_ref(ref)
     return loaded
 
 
-def _describer(state: State) -> MoveWords | None:
+def _plugin_ref(state: State, which: str) -> Callable[..., object] | None:
     from gamehall.core.errors import UnknownGameError
     from gamehall.core.registry import find_plugin
 
@@ -35,7 +50,8 @@ def _describer(state: State) -> MoveWords | None:
         plugin = find_plugin(state.game.name)
     except UnknownGameError:
         return None
-    return _load(plugin.words) if plugin.words else None
+    ref = plugin.words if which == "words" else plugin.chapters
+    return _load(ref) if ref else None
 
 
 def mover_name(state: State) -> str:
@@ -49,10 +65,26 @@ def mover_name(state: State) -> str:
 def move_words(state: State, action: Action) -> str:
     """``action`` played in ``state``, told for people by the game's plugin, or, for a game
     that tells nothing, its mover and notation ("Cross: b2")."""
-    describe = _describer(state)
+    describe = _plugin_ref(state, "words")
     if describe is not None:
-        return describe(state, action)
+        told = describe(state, action)
+        assert isinstance(told, str)
+        return told
     return f"{mover_name(state)}: {action}"
+
+
+def move_chapters(states: Sequence[State]) -> list[Chapter]:
+    """Each action of a game (``states[k]`` before action k, ``states[-1]`` after the last)
+    with its round or turn and the results of rounds (the game's plugin, :data:`Chapters`);
+    a game that tells none has one chapter without a heading."""
+    if len(states) < 2:
+        return []
+    chapters = _plugin_ref(states[0], "chapters")
+    if chapters is None:
+        return [Chapter("", "")] * (len(states) - 1)
+    found = chapters(states)
+    assert isinstance(found, list)
+    return found
 
 
 def move_label(action: Action) -> str:
@@ -60,4 +92,12 @@ def move_label(action: Action) -> str:
     return str(action)
 
 
-__all__ = ["MoveWords", "move_label", "move_words", "mover_name"]
+__all__ = [
+    "Chapter",
+    "Chapters",
+    "MoveWords",
+    "move_chapters",
+    "move_label",
+    "move_words",
+    "mover_name",
+]

@@ -148,6 +148,14 @@ class StateMessage(_Out):
     actions: list[str] = Field(description="the game's actions after the first `since`")
     movers: list[int] = Field(description="who played each of them: a seat index, -1 for chance")
     words: list[str] = Field(description="each of them told in words, for people")
+    chapters: list[str] = Field(
+        description='the round or turn each of them belongs to ("Round 2", "Turn 3"; '
+        '"" for a game without rounds), for move lists grouped by round and turn'
+    )
+    ends: list[str] = Field(
+        description="after each of them, the result of the round it ended "
+        '("Round 1: Dark +2, match 2–0"), or ""'
+    )
     you: list[int] = Field(description="the seats this reader holds")
     legal: list[LegalAction] = Field(
         description="the legal actions of the seat to move, for everyone to see"

@@ -262,6 +262,47 @@ def random_play_conforms(name: str, seed: int, options: Mapping[str, Any] | None
         )
 
 
+def moves_are_told_in_words(name: str) -> None:
+    """Seeded random games: every action, chance included, is told (``move_words``) in one
+    non-empty line that names its player by the game's name for them, capitalised ("Dark",
+    "Cross"; a chance step names a player or "Chance"); ``move_chapters`` gives each action one
+    chapter of single-line texts."""
+    from gamehall.core.words import move_chapters, move_words
+
+    game = find_game(name)
+    names = [player.capitalize() for player in game.player_names]
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        states = [state]
+        while not state.is_terminal() and len(states) < MAX_STEPS:
+            chance = state.is_chance_node()
+            action = state.sample_chance(rng) if chance else rng.choice(state.legal_actions())
+            told = move_words(state, action)
+            where = f"{name} {str(state)!r}: the words for {str(action)!r}, {told!r},"
+            expect(told.strip() != "" and "\n" not in told, f"{where} are not one line")
+            if chance:
+                expect(
+                    any(n in told for n in [*names, "Chance"]),
+                    f"{where} name no player (one of {', '.join(names)}) nor Chance",
+                )
+            else:
+                mover = names[state.current_player]
+                expect(mover in told, f"{where} do not name the mover, {mover}")
+            state = state.apply(action)
+            states.append(state)
+        chapters = move_chapters(states)
+        expect(
+            len(chapters) == len(states) - 1,
+            f"{name}: move_chapters gave {len(chapters)} chapters for {len(states) - 1} actions",
+        )
+        for chapter in chapters:
+            expect(
+                all("\n" not in text for text in chapter),
+                f"{name}: a chapter's text is more than one line: {chapter!r}",
+            )
+
+
 def deal_is_reproducible(name: str) -> None:
     """``deal(seed)`` draws the opening chance events the same way each time."""
     game = find_game(name)
@@ -557,6 +598,7 @@ def conformance_checks(name: str) -> list[Check]:
         for seed in SEEDS
     ]
     plain = {
+        "moves are told in words": moves_are_told_in_words,
         "the deal is reproducible": deal_is_reproducible,
         "actions have dense indices": actions_have_dense_indices,
         "an unknown option is refused": unknown_option_is_refused,

@@ -55,6 +55,9 @@ class GameConformance:
     def test_random_play_conforms(self, name: str, seed: int) -> None:
         conformance.random_play_conforms(name, seed)
 
+    def test_moves_are_told_in_words(self, name: str) -> None:
+        conformance.moves_are_told_in_words(name)
+
     def test_deal_is_reproducible(self, name: str) -> None:
         conformance.deal_is_reproducible(name)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -123,6 +124,10 @@ def test_a_hotseat_game_over_a_fake_transport(store):
                     state = await _next_state(transport, state["version"] + 1)
             assert store.get_game(live.id).status == "finished"
             assert [a.text for a in store.actions(live.id)] == state["actions"]
+            # Each move in words, with its round, and the round's result kept after it.
+            assert state["chapters"][0] == "Who goes first" and state["chapters"][-1] == "Round 1"
+            assert state["words"][-1].startswith(("Dark", "Light"))
+            assert re.fullmatch(r"Round 1: (Dark|Light) \+\d+, match \d+–\d+", state["ends"][-1])
             # A ping is answered, and a move after the end refused with the current version.
             transport.messages.clear()
             await hub.receive(live, connection, json.dumps({"type": "ping"}))

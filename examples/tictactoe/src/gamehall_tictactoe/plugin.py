@@ -15,6 +15,7 @@ PLUGIN = GamePlugin(
         "three by three; a full board without three in a row is a draw."
     ),
     view="gamehall_tictactoe.view:render",
+    words="gamehall_tictactoe.words:describe_move",
     encoding="gamehall_tictactoe.research:encoding",
     facts="gamehall_tictactoe.research:facts",
     board_module="web/board.js",

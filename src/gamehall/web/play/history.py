@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gamehall.core import Game, State
-from gamehall.core.words import move_words
+from gamehall.core.words import move_chapters, move_words
 from gamehall.protocol import OutcomeInfo
 from gamehall.store.rows import ActionRow
 from gamehall.web.base.engine import outcome_info
@@ -105,6 +105,11 @@ class Played:
     movers: list[int] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
     """Each action told in words (:func:`gamehall.core.words.move_words`)."""
+    chapters: list[str] = field(default_factory=list)
+    """The round or turn each action belongs to (:func:`gamehall.core.words.move_chapters`)."""
+    ends: list[str] = field(default_factory=list)
+    """After each action, the result of the round it ended ("Round 1: Dark +2, match 2–0"),
+    or ""."""
     version: int = 0
     ended: Ending | None = None
     offer: int | None = None
@@ -145,6 +150,10 @@ class Played:
         self.actions.append(text)
         self.movers.append(mover)
         self.words.append(move_words(before, before.game.parse_action(text)))
+        # A chapter depends only on the actions up to it: the last one is all that is new.
+        chapter = move_chapters(self.states)[-1]
+        self.chapters.append(chapter.heading)
+        self.ends.append(chapter.end)
         self.offer = None
         self.declined.clear()
 
@@ -156,6 +165,8 @@ class Played:
         del self.actions[-count:]
         del self.movers[-count:]
         del self.words[-count:]
+        del self.chapters[-count:]
+        del self.ends[-count:]
         self.offer = None
         self.declined.clear()
 

@@ -504,6 +504,8 @@ class LiveGame:
                 "actions": list(self.actions),
                 "movers": list(self.movers),
                 "words": list(self.played.words),
+                "chapters": list(self.played.chapters),
+                "ends": list(self.played.ends),
                 "you": sorted(you),
                 "legal": base.legal,
             }

@@ -31,7 +31,7 @@ from gamehall.web.play.history import Played
 
 DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
 """The state message's fields written when it is sent (they change with presence and time)."""
-HISTORY = ("since", "actions", "movers")
+HISTORY = ("since", "actions", "movers", "words", "chapters", "ends")
 """The state message's history fields, a delta for each reader."""
 
 
@@ -106,12 +106,18 @@ def history_text(played: Played, since: int) -> str:
     actions = json.dumps(played.actions[kept:], ensure_ascii=False, separators=(",", ":"))
     movers = json.dumps(played.movers[kept:], separators=(",", ":"))
     words = json.dumps(played.words[kept:], ensure_ascii=False, separators=(",", ":"))
-    return f'{kept},"actions":{actions},"movers":{movers},"words":{words}'
+    chapters = json.dumps(played.chapters[kept:], ensure_ascii=False, separators=(",", ":"))
+    ends = json.dumps(played.ends[kept:], ensure_ascii=False, separators=(",", ":"))
+    return (
+        f'{kept},"actions":{actions},"movers":{movers},"words":{words},'
+        f'"chapters":{chapters},"ends":{ends}'
+    )
 
 
 def splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
     """The whole message: its JSON up to ``"since":``, the history, the reader's seats and the
-    legal items (the message ends with since, actions, movers, words, you and legal)."""
+    legal items (the message ends with since, actions, movers, words, chapters, ends, you and
+    legal)."""
     seats = ",".join(str(seat) for seat in sorted(you))
     return f'{head}{history},"you":[{seats}],"legal":{legal}}}'
 

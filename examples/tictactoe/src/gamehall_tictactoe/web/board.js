@@ -87,15 +87,6 @@ export class Board {
   clearSelection() {} // a move is one click: nothing is ever half made
 }
 
-const PLACES = { 4: "the centre", 0: "a corner", 2: "a corner", 6: "a corner", 8: "a corner" };
-
-/** A played move for the move lists: its square and where that is. */
-export function describeAction(item) {
-  if (item.kind !== "place") return h("code", {}, item.text);
-  const square = item.file + 3 * item.rank;
-  return h("span", {}, h("code", {}, item.text), ` ${PLACES[square] || "an edge"}`);
-}
-
 /** A seat's score at the end (its return: 1 won, 0 drawn, -1 lost) as chess counts it. */
 export function scoreText(value) {
   return value > 0 ? "1" : value < 0 ? "0" : "½";

@@ -444,36 +444,16 @@ function capitalize(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : "";
 }
 
-/** A played action for the move list: captures as pictures, the draw as two discs. */
-export function describeAction(item, labels = []) {
+/** A played action's pictures, beside its words in the move list: a capture's own token and
+ * the tokens it takes, the draw's two up-faces (the words come from the server). */
+export function moveIcons(item) {
   if (item.kind === "capture") {
-    return h(
-      "span",
-      { class: "acadmu-move", title: `${describe(item.own)} takes ${item.taken.map(describe).join(" + ")} (by ${item.by})` },
-      icon(item.own),
-      h("span", { class: "takes" }, "×"),
-      item.taken.map((t) => icon(t)),
-      h("code", {}, item.text),
-    );
+    return h("span", { class: "acadmu-move", "aria-hidden": "true" }, icon(item.own), h("span", { class: "takes" }, "×"), item.taken.map((t) => icon(t)));
   }
-  if (item.kind === "pass") return h("span", { class: "acadmu-move" }, "passes");
   if (item.kind === "draw") {
-    const first = item.first === "dark" ? labels[0] || "Dark" : item.first === "light" ? labels[1] || "Light" : null;
-    return h(
-      "span",
-      { class: "acadmu-move draw", title: item.text },
-      "draw ",
-      icon(item.dark[0]),
-      " / ",
-      icon(item.light[0]),
-      first ? ` ${item.reason}: ${first} first` : ` ${item.reason}`,
-    );
+    return h("span", { class: "acadmu-move draw", "aria-hidden": "true" }, icon(item.dark[0]), " / ", icon(item.light[0]));
   }
-  if (item.kind === "pour") {
-    const sum = (counts) => counts.reduce((a, b) => a + b, 0);
-    return h("span", { class: "acadmu-move pour", title: item.text }, `the pour: ${sum(item.dark)} and ${sum(item.light)} tokens`);
-  }
-  return h("code", {}, item.text);
+  return null;
 }
 
 /** What a finished round (or the match's last round) came to, for the round-end panel. */

@@ -10,6 +10,8 @@
 // A dropped connection reconnects by itself with exponential backoff (0.5 s doubling to 15 s).
 
 const PING_EVERY_MS = 20000;
+// The state message's lists with one entry per action, sent as a delta after `since`.
+export const HISTORY = ["actions", "movers", "words", "chapters", "ends"];
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 
@@ -19,12 +21,11 @@ export class LiveGame {
    * onStatus(status, detail)
    * status is "connecting" | "live" | "reconnecting" | "closed".
    */
-  constructor(id, handlers, { version = -1, actions = [], movers = [] } = {}) {
+  constructor(id, handlers, known = {}) {
     this.id = id;
     this.handlers = handlers;
-    this.version = version;
-    this.actions = version >= 0 ? [...actions] : [];
-    this.movers = version >= 0 ? [...movers] : [];
+    this.version = known.version ?? -1;
+    for (const key of HISTORY) this[key] = this.version >= 0 ? [...(known[key] || [])] : [];
     this.socket = null;
     this.closed = false;
     this.attempt = 0;
@@ -115,10 +116,13 @@ export class LiveGame {
         }
         if (message.version < this.version && !this.awaitingResync) return; // an old message
         this.awaitingResync = false;
-        this.actions = this.actions.slice(0, since).concat(message.actions);
-        this.movers = this.movers.slice(0, since).concat(message.movers);
+        const whole = {};
+        for (const key of HISTORY) {
+          this[key] = this[key].slice(0, since).concat(message[key] || []);
+          whole[key] = [...this[key]];
+        }
         this.version = message.version;
-        this.handlers.onState?.({ ...message, since: 0, actions: [...this.actions], movers: [...this.movers] });
+        this.handlers.onState?.({ ...message, since: 0, ...whole });
         break;
       }
       case "presence":

@@ -7,7 +7,8 @@
 
 import { absolute, getJSON, postJSON } from "../lib/api.js";
 import { append, h, replace } from "../dom.js";
-import { LiveGame } from "../lib/live.js";
+import { HISTORY, LiveGame } from "../lib/live.js";
+import { moveList } from "../lib/movelist.js";
 import { openCreated } from "./home.js";
 import { TurnAlert } from "../lib/alert.js";
 import { playerLink } from "../lib/hall.js";
@@ -434,36 +435,18 @@ export function gamePage(id) {
 
   function renderMoves() {
     const actions = state.actions || [];
-    const movers = state.movers || [];
     const items = past && past.items.length === actions.length ? past.items : null;
     const current = isLive() ? actions.length : viewing;
-    const entries = actions.map((action, index) => {
-      const chance = movers[index] === -1;
-      const item = items?.[index];
-      const shown = item && boardKit?.describeAction ? boardKit.describeAction(item, labels()) : h("code", {}, action);
-      return h(
-        "li",
-        {
-          class: `${chance ? "chance" : "move"}${index === actions.length - 1 ? " last" : ""}${index + 1 === current ? " current" : ""}`,
-          value: index + 1,
-          "data-step": index + 1,
-        },
-        h(
-          "button",
-          { type: "button", class: "step-link", title: `Show the position after move ${index + 1}`, onClick: () => go(index + 1) },
-          h("span", { class: "num" }, `${index + 1}.`),
-          h("span", { class: "mover" }, chance ? "chance" : moverName(movers[index])),
-          shown,
-        ),
-      );
-    });
-    const list = h("ol", { class: "move-list" }, entries);
+    // The board module may give a small picture of a move (decoration: the words say it all).
+    const icons = (index) => (items?.[index] && boardKit?.moveIcons ? boardKit.moveIcons(items[index]) : null);
+    const list = moveList(state, { current, go, icons, who: moverName });
     const back = h("button", { type: "button", "data-step": "back", "aria-label": "Step back", disabled: !past || current <= 0, onClick: () => go(current - 1) }, "◀");
     const forward = h("button", { type: "button", "data-step": "forward", "aria-label": "Step forward", disabled: isLive(), onClick: () => go(current + 1) }, "▶");
     const toLive = h("button", { type: "button", class: "back-to-live", disabled: isLive(), onClick: () => go(null) }, "Back to live");
     replace(movesBox, h("div", { class: "moves-head" }, h("h2", {}, `Moves (${actions.length})`), h("div", { class: "step-bar" }, back, forward, toLive)), list);
-    const mark = list.querySelector(".current") || list.lastElementChild;
-    if (mark) list.scrollTop = mark.offsetTop - list.clientHeight / 2;
+    const mark = list.querySelector(".current");
+    if (isLive()) list.scrollTop = list.scrollHeight; // the newest move and a round's result
+    else if (mark) list.scrollTop = mark.offsetTop - list.clientHeight / 2;
   }
 
   let shownPause = null; // the version whose pause was last brought into view
@@ -676,7 +659,7 @@ export function gamePage(id) {
         },
         onStatus: setStatus,
       },
-      state ? { version: state.version, actions: state.actions, movers: state.movers } : {},
+      state ? { version: state.version, ...Object.fromEntries(HISTORY.map((key) => [key, state[key]])) } : {},
     );
   }
   start();
