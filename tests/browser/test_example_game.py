@@ -61,7 +61,7 @@ def test_a_hotseat_game_of_tictactoe_by_clicking_to_the_end(server, desktop):
     assert page.locator(".ttt-square.playable").count() == 0
     assert page.locator(".ttt-line").count() == 1  # the winning line is drawn
     assert page.locator(".game-over .result").inner_text() == "Cross wins"
-    assert page.locator(".game-over .reason").inner_text() == "cross has three in a row: a1 b2 c3"
+    assert page.locator(".game-over .reason").inner_text() == "Cross has three in a row: a1 b2 c3"
     scores = page.locator(".seat .seat-score").all_inner_texts()
     assert sorted(scores) == ["0", "1"]  # the module's scoreText
     assert "Cross marks b2, the centre" in page.locator(".move-list").inner_text()  # its words

@@ -238,7 +238,9 @@ def test_human_lists_moves_and_picks_by_number():
     agent, out = human("?", "2")
     assert agent.choose(state) == state.legal_actions()[1]
     shown = out.getvalue()
-    assert "1. RTxBT" in shown and "2. RTxBS" in shown
+    # Each in words, the notation beside it.
+    assert "1. Dark's Red Triangle takes a Blue Triangle, by colour  RTxBT" in shown
+    assert "2. Dark's Red Triangle takes a Blue Square, by colour  RTxBS" in shown
     assert agent.seat == 0
 
 

@@ -118,3 +118,13 @@ def test_errors_are_value_errors():
     for error in (IllegalActionError, InvalidOptionError, RecordError, UnknownGameError):
         assert issubclass(error, GamehallError)
         assert issubclass(error, ValueError)
+
+
+def test_an_unknown_game_is_refused_naming_the_games_by_title():
+    from gamehall.core import UnknownGameError, find_game
+
+    with pytest.raises(UnknownGameError) as refused:
+        find_game("chess")
+    message = str(refused.value)
+    assert message.startswith("unknown game 'chess': the games are ")
+    assert "Äcädmü (acadmu)" in message and "Akros (akros)" in message

@@ -50,7 +50,7 @@ def test_three_in_a_row_wins_at_once():
     assert state.returns() == (1.0, -1.0)
     outcome = state.outcome()
     assert outcome is not None and outcome.winner == CROSS
-    assert outcome.reason == "cross has three in a row: a1 b2 c3"
+    assert outcome.reason == "Cross has three in a row: a1 b2 c3"
     assert state.view()["line"] == [0, 4, 8]
 
 

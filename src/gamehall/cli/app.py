@@ -32,6 +32,7 @@ from gamehall.core import (
     TooManyOutcomesError,
     game_names,
 )
+from gamehall.core.words import move_chapters, move_words
 
 app = typer.Typer(
     name="gamehall",
@@ -209,7 +210,7 @@ def games() -> None:
 
     for name in game_names():
         plugin = find_plugin(name)
-        seats = ", ".join(plugin.game.player_names)
+        seats = ", ".join(name.capitalize() for name in plugin.game.player_names)
         console.print(f"[bold]{name}[/bold]  {escape(plugin.game.title)}  (seats: {seats})")
         if plugin.summary:
             console.print(f"  {escape(plugin.summary)}", highlight=False)
@@ -477,12 +478,24 @@ def replay(
     for name, value in record.tags.items():
         console.print(f"[dim]{name}:[/dim] {escape(value)}", highlight=False)
     console.print(view(states[0]))
+    heading = ""
+    chapters = move_chapters(states)
     for number, (text, state) in enumerate(zip(record.actions, states[1:], strict=True), 1):
-        mover = states[number - 1].player_name()
+        before = states[number - 1]
+        chapter = chapters[number - 1]
+        if chapter.heading and chapter.heading != heading:
+            console.print(f"[bold underline]{escape(chapter.heading)}[/bold underline]")
+        heading = chapter.heading
+        told = move_words(before, before.game.parse_action(text))
         console.print(
-            f"{number:>4}. [bold]{escape(text)}[/bold] [dim]({mover})[/dim]  {escape(str(state))}",
+            f"{number:>4}. [bold]{escape(told)}[/bold]  [dim]{escape(text)} · {escape(str(state))}[/dim]",
             highlight=False,
         )
+        if chapter.end:
+            console.print(
+                f"      [bold italic]{escape(chapter.end)}[/bold italic]", highlight=False
+            )
+            heading = ""
         comment = record.comments.get(number)
         if comment is not None:  # e.g. a review's {value +1 → 0, cost 1, mistake, best ...}
             console.print(f"      [italic]{{{escape(comment)}}}[/italic]", highlight=False)

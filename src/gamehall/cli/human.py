@@ -27,6 +27,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from gamehall.core import Action, Agent, GamehallError, State
+from gamehall.core.words import move_words
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("?", "list the legal moves (a number plays one)"),
@@ -73,7 +74,10 @@ def read_move(
             raise QuitGame
         if text == "?":
             for number, action in enumerate(legal, 1):
-                console.print(f"  {number:>3}. {action}", highlight=False)
+                told = escape(move_words(state, action))
+                console.print(
+                    f"  {number:>3}. {told}  [dim]{escape(str(action))}[/dim]", highlight=False
+                )
             continue
         if command == "help":
             for name, meaning in COMMANDS:
@@ -205,7 +209,7 @@ class LinePlay:
             who = state.player_name().capitalize()
             if session.chance_to_move():
                 action, _ = session.play_chance()
-                self.say(f"chance: {action}", "dim")
+                self.say(f"{move_words(state, action)} ({action})", "dim")
                 continue
             if session.computer_to_move():
                 agent = session.computer_agent()
@@ -213,12 +217,14 @@ class LinePlay:
                     action = agent.choose(state)
                 session.play(action)
                 note = agent.describe_last_choice()
-                self.say(f"{who} played {action}" + (f": {note}" if note else ""), "cyan")
+                told = f"{move_words(state, action)} ({action})"
+                self.say(told + (f": {note}" if note else ""), "cyan")
                 continue
             forced = session.forced_action()
             if forced is not None:
                 session.play(forced)
-                self.say(f"{who} has one legal move, {forced}: played.", "cyan")
+                told = move_words(state, forced)
+                self.say(f"{who} has one legal move, played for you: {told} ({forced}).", "cyan")
                 continue
             if self._needs_board():
                 self.draw()

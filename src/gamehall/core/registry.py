@@ -69,10 +69,19 @@ def find_plugin(name: str) -> GamePlugin:
         plugin = next((p for p in registered.values() if key in p.aliases), None)
     if plugin is None:
         shown = name if len(name) <= 40 else name[:40] + "…"
-        raise UnknownGameError(
-            f"unknown game {shown!r}; games are: {', '.join(registered) or 'none'}"
-        )
+        raise UnknownGameError(f"unknown game {shown!r}: {_games_text(registered)}")
     return plugin
+
+
+def _games_text(registered: dict[str, GamePlugin]) -> str:
+    """The games by title, with the name to type: 'the games are Title (name) and Other
+    (other)'."""
+    shown = [f"{p.game.title} ({name})" for name, p in registered.items()]
+    if not shown:
+        return "no game is installed"
+    if len(shown) == 1:
+        return f"the one game is {shown[0]}"
+    return f"the games are {', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def game_names() -> list[str]:

@@ -132,7 +132,7 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),
     ErrorCode.BAD_ORIGIN: (403, "a state-changing request or WebSocket from a page of another origin"),
     ErrorCode.QUARANTINED: (409, "the stored game could not be loaded and is set aside; the message says why"),
-    ErrorCode.GAME_TOO_LONG: (409, "the game reached the most actions this server plays (limit max_actions)"),
+    ErrorCode.GAME_TOO_LONG: (409, "the game reached the most moves this server plays (limit max_actions)"),
     ErrorCode.NOT_OVER: (409, "a rematch is asked for before the game is over"),
     ErrorCode.SEAT_TAKEN: (409, "join: the invite was used already, or you hold the game's other seat; you watch"),
     ErrorCode.PAUSED: (409, "play waits for the players to go on (the end of a round): send `continue`"),

@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from gamehall.ai import LEVELS
 from gamehall.core import Action, GamehallError, State, find_plugin
 from gamehall.core.plugin import TerminalBoard
+from gamehall.core.words import move_chapters, move_words
 from gamehall.tui.board import board as generic_board
 from gamehall.tui.screens import Panel, SaveScreen, help_panel, position_panel
 
@@ -84,6 +85,8 @@ class GamehallApp(App[None]):
         self.thinking_seat: int | None = None
         self.hint_since: float | None = None
         self.summarised = -1
+        self.moves_shown: tuple[int, int] | None = None
+        """The moves table's key: how many actions and the last state it shows."""
         """The action count whose summary panel has been shown."""
         self.ended = False
         self.think_delay = think_delay
@@ -113,7 +116,7 @@ class GamehallApp(App[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#moves", DataTable)
-        table.add_columns("#", "who", "move")
+        table.add_columns("#", "move", "notation")
         self._apply_width(self.size.width)
         self.set_interval(0.25, self._tick)
         self.session.wake = lambda: self.call_from_thread(self._news)
@@ -179,8 +182,9 @@ class GamehallApp(App[None]):
             return
         if session.chance_to_move():
             if session.drives_chance:
+                before = session.state
                 action, _ = session.play_chance()
-                self.say(f"Chance: {action}")
+                self.say(move_words(before, action))
                 self.generation += 1
                 self.call_later(self.advance)
             else:
@@ -196,9 +200,10 @@ class GamehallApp(App[None]):
         forced = session.forced_action()
         if forced is not None and session.drives_chance:
             who = state.player_name().capitalize()
+            told = move_words(state, forced)
             session.play(forced)
-            self.notify(f"{who} had one legal move, {forced}: played for you.", timeout=4)
-            self.say(f"{who} played {forced} (the only legal move)")
+            self.notify(f"{who} had one legal move, played for you: {told}.", timeout=4)
+            self.say(f"{told} ({forced}; the only legal move)")
             self.generation += 1
             self.call_later(self.advance)
             return
@@ -224,7 +229,7 @@ class GamehallApp(App[None]):
         if result is not None:
             title.append(result)
         elif session.state.is_chance_node():
-            title.append("chance to act")
+            title.append("a draw by chance next")
         else:
             title.append(f"{session.seat_label(session.state.current_player)} to move")
         if session.remote_note:
@@ -257,17 +262,30 @@ class GamehallApp(App[None]):
         return table
 
     def _moves(self) -> None:
+        """The moves in words, notation beside, grouped by round or turn with each round's
+        result kept (the game's plugin, through :mod:`gamehall.core.words`)."""
         table = self.query_one("#moves", DataTable)
-        actions = self.session.actions
-        movers = self.session.mover_names()
-        if table.row_count > len(actions):
-            table.clear()
-        for number in range(table.row_count, len(actions)):
-            mover = movers[number]
-            who = Text(mover, style="dim") if mover == "chance" else Text(mover.capitalize())
-            table.add_row(str(number + 1), who, Text(str(actions[number])))
+        session = self.session
+        actions, states = session.actions, session.states
+        shown = (len(actions), id(states[-1]))
+        if self.moves_shown == shown:
+            return
+        self.moves_shown = shown
+        table.clear()
+        heading = ""
+        for number, chapter in enumerate(move_chapters(states[: len(actions) + 1])):
+            if chapter.heading and chapter.heading != heading:
+                table.add_row("", Text(chapter.heading, style="bold"), "")
+            heading = chapter.heading
+            before, action = states[number], actions[number]
+            chance = before.is_chance_node()
+            told = Text(move_words(before, action), style="dim" if chance else "")
+            table.add_row(str(number + 1), told, Text(str(action), style="dim"))
+            if chapter.end:
+                table.add_row("", Text(chapter.end, style="bold italic"), "")
+                heading = ""
         if actions:
-            table.move_cursor(row=len(actions) - 1, animate=False)
+            table.move_cursor(row=table.row_count - 1, animate=False)
 
     def _end(self) -> None:
         if self.ended:
@@ -322,13 +340,13 @@ class GamehallApp(App[None]):
         session = self.session
         if generation != self.generation or session.state is not state:
             return  # the position changed meanwhile (undo): this move is for another position
-        who = state.player_name().capitalize()
+        told = move_words(state, action)
         try:
             session.play(action)
         except GamehallError as error:
-            self.say(f"The computer's move {action} was refused: {error}", error=True)
+            self.say(f"The computer's move ({told}, {action}) was refused: {error}", error=True)
             return
-        self.say(f"{who} played {action}" + (f": {note}" if note else ""))
+        self.say(f"{told} ({action})" + (f": {note}" if note else ""))
         self.thinking_since = None
         self.changed()
 
@@ -449,7 +467,7 @@ class GamehallApp(App[None]):
             return
         taken = session.undo()
         self.ended = False
-        self.say(f"Took back {taken} action{'s' * (taken != 1)}.")
+        self.say(f"Took back {taken} move{'s' * (taken != 1)}.")
         self.changed()
 
     def action_flip(self) -> None:

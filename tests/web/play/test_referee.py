@@ -60,7 +60,8 @@ def test_refusals_come_in_the_documented_order():
     assert _refused(state, 2, {player}, _move(3, legal)).code == ErrorCode.STALE_VERSION
     error = _refused(state, 2, {other}, _move(2, legal))
     assert error.code == ErrorCode.NOT_YOUR_TURN
-    assert game.player_names[player] in error.message and game.player_names[other] in error.message
+    names = [name.capitalize() for name in game.player_names]  # as people read them
+    assert f"it is {names[player]}'s turn; you play {names[other]}" == error.message
     # Illegal, and unreadable, moves name the move and the legal ones.
     error = _refused(state, 2, {player}, _move(2, "fly to the moon"))
     assert error.code == ErrorCode.ILLEGAL_MOVE

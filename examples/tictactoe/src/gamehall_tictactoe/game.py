@@ -186,7 +186,7 @@ class TicTacToeState(State):
         if winner is None or line is None:
             return Outcome(None, "the board is full without three in a row", self.returns())
         squares = " ".join(str(Place(square)) for square in line)
-        reason = f"{self.game.player_names[winner]} has three in a row: {squares}"
+        reason = f"{self.game.player_names[winner].capitalize()} has three in a row: {squares}"
         return Outcome(winner, reason, self.returns())
 
     def view(self) -> dict[str, Any]:

@@ -23,7 +23,7 @@ def view_for(game_name: str) -> Callable[..., RenderableType]:
 
 def plain_view(state: State, last_action: Any = None) -> RenderableType:
     """Any game, drawn from the protocol alone."""
-    names = state.game.player_names
+    names = [name.capitalize() for name in state.game.player_names]
     lines = [Text(str(state), style="bold")]
     if last_action is not None:
         lines.append(Text(f"last: {last_action}", style="dim"))
@@ -33,7 +33,7 @@ def plain_view(state: State, last_action: Any = None) -> RenderableType:
     if outcome is not None:
         lines.append(Text(f"over: {outcome.reason}", style="bold"))
     elif state.is_chance_node():
-        lines.append(Text("chance to act"))
+        lines.append(Text("a draw by chance next"))
     else:
-        lines.append(Text(f"{state.player_name()} to move"))
+        lines.append(Text(f"{names[state.current_player]} to move"))
     return Group(*lines)

@@ -684,15 +684,18 @@ class AcadmuState(State):
             points = self.round_points()
             winner = None if points == (0, 0) else (DARK if points[0] else LIGHT)
             reason = (
-                "round over, equal counts"
+                "Round over: equal counts"
                 if winner is None
-                else f"round over, {self.game.player_names[winner]} scores {max(points)}"
+                else f"Round over: {self.game.player_names[winner].capitalize()} scores "
+                f"{max(points)}"
             )
             return Outcome(winner, reason, (float(points[0]), float(points[1])))
         dark, light = self.match_scores_after_round()
         winner = DARK if dark > light else LIGHT
+        target = self.game.target
         reason = (
-            f"{self.game.player_names[winner]} reaches {self.game.target} points ({dark}-{light})"
+            f"{self.game.player_names[winner].capitalize()} reaches {target} "
+            f"point{'' if target == 1 else 's'} ({dark}–{light})"
         )
         return Outcome(winner, reason, (float(dark), float(light)))
 

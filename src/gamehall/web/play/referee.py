@@ -34,10 +34,10 @@ def referee(state: State, version: int, seats: frozenset[int], message: Move) ->
         )
     player = state.current_player
     if player < 0 or player not in seats:
-        held = ", ".join(state.game.player_names[i] for i in sorted(seats))
-        raise ProtocolError(
-            ErrorCode.NOT_YOUR_TURN, f"it is {state.player_name()}'s turn; you play {held}"
-        )
+        names = [name.capitalize() for name in state.game.player_names]
+        held = ", ".join(names[i] for i in sorted(seats))
+        whose = "chance's" if player < 0 else f"{names[player]}'s"
+        raise ProtocolError(ErrorCode.NOT_YOUR_TURN, f"it is {whose} turn; you play {held}")
     try:
         return state.parse_action(message.action)
     except IllegalActionError as error:

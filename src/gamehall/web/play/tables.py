@@ -250,7 +250,7 @@ class Tables:
                 ErrorCode.BAD_SEAT_TOKEN, "that invite is not one of this game's seats"
             )
         seat = min(seats)
-        name = live.game.player_names[seat]
+        name = live.game.player_names[seat].capitalize()
         async with live.lock:
             mine = live.seats_for(player_id)
             if seat in mine:
@@ -262,7 +262,7 @@ class Tables:
                     "watch the game",
                 )
             if mine:
-                held = ", ".join(live.game.player_names[i] for i in sorted(mine))
+                held = ", ".join(live.game.player_names[i].capitalize() for i in sorted(mine))
                 raise ProtocolError(
                     ErrorCode.SEAT_TAKEN,
                     f"you play {held} in this game; the invite link is for the other player: "

@@ -256,7 +256,7 @@ function gameItem(game) {
     })
     .join(" vs ");
   const status =
-    game.status === "finished" ? resultText(game.result, game.seats, game.you || []) || "finished" : `${game.version} action${game.version === 1 ? "" : "s"} so far`;
+    game.status === "finished" ? resultText(game.result, game.seats, game.you || []) || "finished" : `${game.version} move${game.version === 1 ? "" : "s"} so far`;
   return h(
     "li",
     { class: `game-item status-${game.status}`, "data-id": game.id },

@@ -2,7 +2,7 @@
 // the live games to watch; all kept up to date over the lobby WebSocket (lib/hall.js).
 
 import { api, postJSON } from "../lib/api.js";
-import { h, replace } from "../dom.js";
+import { capitalize, h, replace } from "../dom.js";
 import { LobbySocket, accountPanel, me, onMe, playerLink } from "../lib/hall.js";
 import { Clocks, clockText as timeText } from "../lib/room.js";
 
@@ -16,7 +16,7 @@ function sideText(ctx, seek) {
   if (seek.side === "random") return "random side";
   const seats = ctx.GAMES[seek.game]?.seats || [];
   const name = seats[seek.side];
-  return `plays ${typeof name === "string" ? name : `seat ${seek.side}`}`;
+  return `plays ${typeof name === "string" ? capitalize(name) : `seat ${seek.side}`}`;
 }
 
 export function lobbyPage(ctx) {
@@ -225,7 +225,7 @@ export function lobbyPage(ctx) {
             { class: "live-game", "data-id": game.id },
             h("a", { href: `/game/${encodeURIComponent(game.id)}`, class: "watch" }, ctx.titleOf(game.game)),
             livePlayers(game),
-            h("span", { class: "live-clock muted" }, `${clockText(game.clock)}${game.rated ? " · rated" : ""} · ${game.version} action${game.version === 1 ? "" : "s"}`),
+            h("span", { class: "live-clock muted" }, `${clockText(game.clock)}${game.rated ? " · rated" : ""} · ${game.version} move${game.version === 1 ? "" : "s"}`),
           ),
         ),
       ),
