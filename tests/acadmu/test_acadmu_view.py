@@ -61,7 +61,7 @@ def test_a_round_that_ends_after_a_pass_says_so_and_the_end_of_the_match_does_no
     assert end["result"] == "Light scores 1 point" and end["match_score"] == [4, 5]
     bare = game.parse_state("0,0,1,0,0,0,0,0,0/0,0,1,0,0,0,0,0,0 d -")
     assert bare.is_terminal() and bare.pause() is None
-    assert bare.view()["round_end"]["result"] == "equal counts: nobody scores"
+    assert bare.view()["round_end"]["result"] == "Equal counts: nobody scores"
     assert bare.view()["round_end"]["match_score"] is None
 
 

@@ -305,9 +305,9 @@ class GamePlugin:
     Triangles, by shape"), for every text a person reads; without it, the mover and the
     notation."""
     chapters: Ref | None = None
-    """A :data:`~gamehall.core.words.Chapters` ``(states) -> list[Chapter]``: each action of a
-    game with the round or turn it belongs to and, after the action that ends a round, the
-    round's result, so move lists are grouped and keep the results; without it, one group."""
+    """A :data:`~gamehall.core.words.Chapters` ``(before, after, previous) -> Chapter``: an
+    action's round or turn and, after the action that ends a round, the round's result, so
+    move lists are grouped and keep the results; without it, one group."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None

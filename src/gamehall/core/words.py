@@ -9,6 +9,7 @@ through :func:`move_words`, which asks the game's plugin (:attr:`GamePlugin.word
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -27,11 +28,14 @@ class Chapter(NamedTuple):
     """The round or turn the action belongs to ("Round 2", "Turn 3"); "" for none."""
     end: str
     """After the action that ends a round, its result ("Round 1: Dark +2, match 2–0"); else ""."""
+    count: int = 0
+    """The game's own count carried from one action to the next (Äcädmü: the rounds begun)."""
 
 
-Chapters = Callable[[Sequence[State]], list[Chapter]]
-"""``chapters(states)``: each action of a game (``states[k]`` the state before action k,
-``states[-1]`` the state after the last) with its :class:`Chapter`."""
+Chapters = Callable[[State, State, "Chapter | None"], Chapter]
+"""``chapter(before, after, previous)``: the :class:`Chapter` of the action that led from
+``before`` to ``after``, given the chapter of the action before it (None for the first one):
+one step at a time, so a long game's chapters cost one call a move."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -73,17 +77,24 @@ def move_words(state: State, action: Action) -> str:
     return f"{mover_name(state)}: {action}"
 
 
+def next_chapter(before: State, after: State, previous: Chapter | None) -> Chapter:
+    """The chapter of the action from ``before`` to ``after``, the one before it being
+    ``previous`` (None: the first action): its round or turn and, if it ends a round, the
+    result (the game's plugin, :data:`Chapters`); a game that tells none has no headings."""
+    chapter = _plugin_ref(before, "chapters")
+    if chapter is None:
+        return Chapter("", "")
+    found = chapter(before, after, previous)
+    assert isinstance(found, Chapter)
+    return found
+
+
 def move_chapters(states: Sequence[State]) -> list[Chapter]:
     """Each action of a game (``states[k]`` before action k, ``states[-1]`` after the last)
-    with its round or turn and the results of rounds (the game's plugin, :data:`Chapters`);
-    a game that tells none has one chapter without a heading."""
-    if len(states) < 2:
-        return []
-    chapters = _plugin_ref(states[0], "chapters")
-    if chapters is None:
-        return [Chapter("", "")] * (len(states) - 1)
-    found = chapters(states)
-    assert isinstance(found, list)
+    with its chapter (:func:`next_chapter`)."""
+    found: list[Chapter] = []
+    for before, after in itertools.pairwise(states):
+        found.append(next_chapter(before, after, found[-1] if found else None))
     return found
 
 
@@ -100,4 +111,5 @@ __all__ = [
     "move_label",
     "move_words",
     "mover_name",
+    "next_chapter",
 ]

@@ -723,7 +723,7 @@ class AcadmuState(State):
         """The round's score in words: who scores how many points."""
         points = self.round_points()
         if points == (0, 0):
-            return "equal counts: nobody scores"
+            return "Equal counts: nobody scores"
         winner = DARK if points[0] else LIGHT
         count = max(points)
         return f"{self.game.player_names[winner].capitalize()} scores {count} point" + (

@@ -1,14 +1,11 @@
 """Äcädmü's moves told for people, in the game's words (see :mod:`gamehall.core.words`).
 
 ``describe_move`` tells one action ("Dark's Red Circle takes two Red Triangles, by shape");
-``chapters`` groups a game's actions by round and keeps each round's result
+``chapter`` groups a game's actions by round and keeps each round's result
 ("Round 1: Dark +2, match 2–0") for the move lists.
 """
 
 from __future__ import annotations
-
-import itertools
-from collections.abc import Sequence
 
 from gamehall.core.game import Action, State
 from gamehall.core.words import Chapter
@@ -95,31 +92,29 @@ def round_end(state: AcadmuState, number: str) -> str:
     return f"{number}: {result}, match {dark}–{light}"
 
 
-def chapters(states: Sequence[State]) -> list[Chapter]:
-    """Each action of a game (``states[k]`` before action k, ``states[-1]`` after the last)
-    with its round ("Who goes first", "Round 2") and, after the action that ends a round, the
-    round's result."""
-    found: list[Chapter] = []
-    number = 0
-    # A game set up in mid-match: rounds are counted from here.
-    suffix = ""
-    if states and isinstance(states[0], AcadmuState) and states[0].phase == "play":
-        suffix = " from here"
-    for before, after in itertools.pairwise(states):
-        assert isinstance(before, AcadmuState) and isinstance(after, AcadmuState)
-        if before.is_chance_node() and before.phase != "draw":
-            number += 1  # a pour starts a round
-        if before.phase == "draw":
-            heading = "Who goes first"
-        elif number == 0:
-            heading = "This round"
-        else:
-            heading = f"Round {number + bool(suffix)}{suffix}"
-        end = ""
-        if after.phase == "play" and after.round_over and not before.round_over:
-            end = round_end(after, heading)
-        found.append(Chapter(heading, end))
-    return found
+def chapter(before: State, after: State, previous: Chapter | None) -> Chapter:
+    """An action's round ("Who goes first", "Round 2") and, after the action that ends a round,
+    the round's result. ``count`` is the rounds begun; a game set up in mid-round counts its
+    rounds from there ("This round", then "Round 2 from here")."""
+    assert isinstance(before, AcadmuState) and isinstance(after, AcadmuState)
+    if previous is None:
+        from_here = before.phase == "play"
+        count = 0
+    else:
+        from_here = previous.heading == "This round" or previous.heading.endswith(" from here")
+        count = previous.count
+    if before.is_chance_node() and before.phase != "draw":
+        count += 1  # a pour starts a round
+    if before.phase == "draw":
+        heading = "Who goes first"
+    elif from_here:
+        heading = "This round" if count == 0 else f"Round {count + 1} from here"
+    else:
+        heading = f"Round {count}"
+    end = ""
+    if after.phase == "play" and after.round_over and not before.round_over:
+        end = round_end(after, heading)
+    return Chapter(heading, end, count)
 
 
-__all__ = ["chapters", "describe_move", "round_end"]
+__all__ = ["chapter", "describe_move", "round_end"]

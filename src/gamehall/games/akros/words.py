@@ -1,13 +1,12 @@
 """Akros's moves told for people, in the game's words (see :mod:`gamehall.core.words`).
 
 ``describe_move`` tells one action ("Jinn keeps the Sea and passes Forest and Mountain";
-"Ifrit: Mountain on 17, servant from 14"); ``chapters`` groups a game's actions by turn, and
+"Ifrit: Mountain on 17, servant from 14"); ``chapter`` groups a game's actions by turn, and
 keeps what happens between turns (the bag's last tile after turn 6) and the final count.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 from gamehall.core.game import Action, State
@@ -96,24 +95,20 @@ def _keep_discard(state: AkrosState, action: KeepDiscard) -> str:
     return f"Ifrit keeps the {kept} and discards the {discarded}{to}"
 
 
-def chapters(states: Sequence[State]) -> list[Chapter]:
-    """Each action of a game (``states[k]`` before action k, ``states[-1]`` after the last)
-    with its turn; after turn 6, the bag's last tile leaving unseen; at the end, the count."""
-    found = []
-    for before, after in itertools.pairwise(states):
-        assert isinstance(before, AkrosState) and isinstance(after, AkrosState)
-        end = ""
-        if after.step == OVER:
-            outcome = after.outcome()
-            assert outcome is not None
-            assert outcome.winner is not None  # equal claims go to the Ifrit
-            end = f"The count: {outcome.reason}; the {NAMES[outcome.winner]} wins"
-        elif before.turn == BAG_TURNS and after.turn == BAG_TURNS + 1:
-            last = [e for e in range(3) if before.bag[e]]  # one tile is left in the bag
-            if last:
-                end = f"The bag's last tile, a {ENVIRONMENT_NAMES[last[0]]}, leaves the game unseen"
-        found.append(Chapter(f"Turn {before.turn}", end))
-    return found
+def chapter(before: State, after: State, previous: Chapter | None) -> Chapter:
+    """An action's turn; after turn 6, the bag's last tile leaving unseen; at the end, the
+    count."""
+    assert isinstance(before, AkrosState) and isinstance(after, AkrosState)
+    end = ""
+    if after.step == OVER:
+        outcome = after.outcome()
+        assert outcome is not None and outcome.winner is not None  # equal claims: the Ifrit
+        end = f"The count: {outcome.reason}; the {NAMES[outcome.winner]} wins"
+    elif before.turn == BAG_TURNS and after.turn == BAG_TURNS + 1:
+        last = [e for e in range(3) if before.bag[e]]  # one tile is left in the bag
+        if last:
+            end = f"The bag's last tile, a {ENVIRONMENT_NAMES[last[0]]}, leaves the game unseen"
+    return Chapter(f"Turn {before.turn}", end)
 
 
-__all__ = ["chapters", "describe_move", "tiles_words"]
+__all__ = ["chapter", "describe_move", "tiles_words"]

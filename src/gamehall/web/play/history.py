@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gamehall.core import Game, State
-from gamehall.core.words import move_chapters, move_words
+from gamehall.core.words import Chapter, move_chapters, move_words, next_chapter
 from gamehall.protocol import OutcomeInfo
 from gamehall.store.rows import ActionRow
 from gamehall.web.base.engine import outcome_info
@@ -110,6 +110,8 @@ class Played:
     ends: list[str] = field(default_factory=list)
     """After each action, the result of the round it ended ("Round 1: Dark +2, match 2–0"),
     or ""."""
+    last_chapter: Chapter | None = None
+    """The last action's chapter (the next one follows from it)."""
     version: int = 0
     ended: Ending | None = None
     offer: int | None = None
@@ -150,8 +152,8 @@ class Played:
         self.actions.append(text)
         self.movers.append(mover)
         self.words.append(move_words(before, before.game.parse_action(text)))
-        # A chapter depends only on the actions up to it: the last one is all that is new.
-        chapter = move_chapters(self.states)[-1]
+        chapter = next_chapter(before, state, self.last_chapter)
+        self.last_chapter = chapter
         self.chapters.append(chapter.heading)
         self.ends.append(chapter.end)
         self.offer = None
@@ -167,6 +169,9 @@ class Played:
         del self.words[-count:]
         del self.chapters[-count:]
         del self.ends[-count:]
+        # The chapter before the kept actions' end: worked out again (a takeback is rare).
+        kept = len(self.actions)
+        self.last_chapter = move_chapters(self.states)[-1] if kept else None
         self.offer = None
         self.declined.clear()
 

@@ -56,7 +56,7 @@ export function moveList(history, { current, go, icons = () => null, who = () =>
         h("span", { class: "num" }, `${index + 1}.`),
         icons(index),
         h("span", { class: "words" }, told),
-        told !== action ? h("code", { class: "notation", "aria-label": `notation ${action}` }, action) : null,
+        told !== action ? h("code", { class: "notation", title: action }, action) : null,
       ),
     );
   }
