@@ -135,3 +135,17 @@ def test_how_to_play_reads_the_moves(server, new_context, game):
             size = "phone" if phone else "desktop"
             scheme = "dark" if dark else "light"
             page.screenshot(path=str(SHOTS / f"howto-{game}-{size}-{scheme}.png"))
+
+
+def test_an_unknown_games_page_names_the_games_by_title(server, new_context):
+    for phone in (False, True):
+        page = watch(new_context(phone=phone).new_page())
+        page.goto(f"{server.url}/howto/chess")
+        failure = page.locator(".failure")
+        failure.wait_for()
+        text = failure.inner_text()
+        assert (
+            "unknown game 'chess'" in text and "Äcädmü (acadmu)" in text and "Akros (akros)" in text
+        )
+        size = "phone" if phone else "desktop"
+        page.screenshot(path=str(SHOTS / f"unknown-game-{size}.png"))
