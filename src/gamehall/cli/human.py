@@ -27,7 +27,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from gamehall.core import Action, Agent, GamehallError, State
-from gamehall.core.words import move_words
+from gamehall.core.words import Chapter, move_chapters, move_words, next_chapter
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("?", "list the legal moves (a number plays one)"),
@@ -170,6 +170,9 @@ class LinePlay:
         self.read = read or (lambda prompt: console.input(prompt))
         self.show = show
         self.board_at: int | None = None
+        self.chapters: list[Chapter] | None = None
+        """The chapter of each action so far (None: not yet worked out; a resumed game's
+        earlier round results are not told again)."""
         """The action count when the board was last drawn for a person (None: not yet)."""
 
     def say(self, text: str, style: str = "") -> None:
@@ -205,6 +208,7 @@ class LinePlay:
         """Play until the game ends; raises :class:`QuitGame` when the person stops."""
         session = self.session
         while not session.over:
+            self._tell_round_ends()
             state = session.state
             who = state.player_name().capitalize()
             if session.chance_to_move():
@@ -237,9 +241,26 @@ class LinePlay:
                 )
             except Undo:
                 taken = session.undo()
-                self.say(f"Took back {taken} action{'s' * (taken != 1)}.", "yellow")
+                self.say(f"Took back {taken} move{'s' * (taken != 1)}.", "yellow")
                 self.board_at = None
                 continue
             session.play(action)
+        self._tell_round_ends()
         if self.show:
             self.draw()
+
+    def _tell_round_ends(self) -> None:
+        """Say each round's result once its last move is played ("Round 1: Dark +2, match
+        2–0"), keeping the chapters in step with the moves (an undo shortens them)."""
+        states = self.session.states
+        if self.chapters is None:
+            self.chapters = move_chapters(states)
+            return
+        del self.chapters[len(states) - 1 :]
+        while len(self.chapters) < len(states) - 1:
+            k = len(self.chapters)
+            previous = self.chapters[-1] if self.chapters else None
+            chapter = next_chapter(states[k], states[k + 1], previous)
+            self.chapters.append(chapter)
+            if chapter.end:
+                self.say(chapter.end, "bold")
