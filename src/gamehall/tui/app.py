@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets.data_table import ColumnKey
 
 from gamehall.ai import LEVELS
 from gamehall.core import Action, GamehallError, State, find_plugin
@@ -31,6 +32,10 @@ from gamehall.tui.board import board as generic_board
 from gamehall.tui.screens import Panel, SaveScreen, help_panel, position_panel
 
 NARROW = 100
+SIDE_WIDTH = 44
+"""The side column's width on a wide terminal (the seats and the moves)."""
+MOVE_WIDTH = SIDE_WIDTH - 12
+"""The moves table's words column: the side column less the number column and the padding."""
 """Below this many columns the move list goes under the board instead of beside it."""
 HINT_SECONDS = 2.0
 
@@ -50,7 +55,7 @@ class GamehallApp(App[None]):
     #title { height: 1; background: $accent; color: $text; text-style: bold; padding: 0 1; }
     #main { height: 1fr; }
     #board-pane { width: 1fr; height: 1fr; }
-    #side { width: 38; height: 1fr; padding: 0 1; border-left: tall $panel; }
+    #side { width: 44; height: 1fr; padding: 0 1; border-left: tall $panel; }
     #seats { height: auto; margin-bottom: 1; }
     #moves { height: 1fr; }
     #prompt { height: auto; padding: 0 1; color: $text; }
@@ -116,7 +121,8 @@ class GamehallApp(App[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#moves", DataTable)
-        table.add_columns("#", "move", "notation")
+        table.add_column("#", width=4)
+        table.add_column("move", key="move", width=MOVE_WIDTH)
         self._apply_width(self.size.width)
         self.set_interval(0.25, self._tick)
         self.session.wake = lambda: self.call_from_thread(self._news)
@@ -128,6 +134,15 @@ class GamehallApp(App[None]):
 
     def _apply_width(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
+        # The moves wrap to the side column (the whole width when narrow).
+        table = self.query_one("#moves", DataTable)
+        move_width = max(20, width - 14) if width < NARROW else MOVE_WIDTH
+        column = table.columns.get(ColumnKey("move"))
+        if column is not None and column.width != move_width:
+            column.width = move_width
+            self.moves_shown = None
+            if self.is_mounted:
+                self._moves()
 
     # --- BoardHost ----------------------------------------------------------------------------
 
@@ -275,14 +290,16 @@ class GamehallApp(App[None]):
         heading = ""
         for number, chapter in enumerate(move_chapters(states[: len(actions) + 1])):
             if chapter.heading and chapter.heading != heading:
-                table.add_row("", Text(chapter.heading, style="bold"), "")
+                table.add_row("", Text(chapter.heading, style="bold underline"))
             heading = chapter.heading
             before, action = states[number], actions[number]
             chance = before.is_chance_node()
+            # The words, wrapped to the column, then the notation as a small dim label.
             told = Text(move_words(before, action), style="dim" if chance else "")
-            table.add_row(str(number + 1), told, Text(str(action), style="dim"))
+            told.append(f"  {action}", style="dim italic")
+            table.add_row(str(number + 1), told, height=None)
             if chapter.end:
-                table.add_row("", Text(chapter.end, style="bold italic"), "")
+                table.add_row("", Text(chapter.end, style="bold"), height=None)
                 heading = ""
         if actions:
             table.move_cursor(row=table.row_count - 1, animate=False)
