@@ -43,6 +43,11 @@ class History:
         self.actions: list[str] | None = None
         self.lists: dict[str, list[Any]] = {key: [] for key in HISTORY}
 
+    def know(self, state: dict[str, Any]) -> None:
+        """A whole state the client already has (say from REST)."""
+        self.lists = {key: list(state.get(key, [])) for key in HISTORY}
+        self.actions = self.lists["actions"]
+
     def take(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("type") != "state":
             return message
@@ -206,7 +211,7 @@ def hello(
     already has, say from REST) the client says its version, and the answer is a delta."""
     if known is not None:
         history = server.histories.setdefault(id(ws), History())
-        history.actions, history.movers = list(known["actions"]), list(known["movers"])
+        history.know(known)
         version = known["version"]
     ws.send_json({"type": "hello", "version": version})
     return server.receive_state(ws)

@@ -33,6 +33,10 @@ class PlayedAction(_Item):
     text: str
     mover: int
     words: str = ""
+    chapter: str = ""
+    """The round or turn it belongs to ("Round 2"), in a replay and a state's ``last``."""
+    end: str = ""
+    """After the action that ends a round, the round's result ("Round 1: Dark +2, match 2–0")."""
 
 
 class SeatInfo(_Out):

@@ -150,6 +150,14 @@ def test_replay_gives_every_state(server):
     for action in replay["actions"][2:]:
         if action["mover"] >= 0:
             assert action["kind"] in ("capture", "pass")
+    # Each in words, with its round (the draw comes before round 1).
+    for action in replay["actions"]:
+        if action["kind"] == "draw":
+            assert action["chapter"] == "Who goes first"
+            assert action["words"].startswith("Draw for first: Dark shows a ")
+        else:
+            assert action["chapter"] == "Round 1"
+            assert action["words"].startswith(("Dark", "Light", "Both pour their discs"))
 
 
 def test_rematch_swaps_seats_and_is_made_once(server):

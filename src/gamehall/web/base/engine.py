@@ -27,7 +27,7 @@ from gamehall.core import (
     TooManyOutcomesError,
     game_class,
 )
-from gamehall.core.words import move_words
+from gamehall.core.words import move_chapters, move_words
 from gamehall.protocol import (
     DiagramInfo,
     ErrorCode,
@@ -37,7 +37,7 @@ from gamehall.protocol import (
     ProtocolError,
 )
 
-RESERVED_PARTS = frozenset({"text", "index", "mover", "words"})
+RESERVED_PARTS = frozenset({"text", "index", "mover", "words", "chapter", "end"})
 """Keys of the protocol's action items that a game's parts may not use."""
 
 
@@ -169,11 +169,18 @@ def played_item(state: State, action: Action) -> PlayedAction:
 
 
 def played_items(states: Sequence[State], actions: Iterable[str]) -> list[PlayedAction]:
-    """The actions of a game (``states[k]``: the state before action k) as played items."""
+    """The actions of a game (``states[k]``: the state before action k) as played items; with
+    the state after the last one too, each with its round or turn and a round's result."""
     items = []
     for state, text in zip(states, actions, strict=False):
         items.append(played_item(state, state.game.parse_action(text)))
-    return items
+    if len(states) <= len(items):
+        return items
+    chapters = move_chapters(states[: len(items) + 1])
+    return [
+        item.model_copy(update={"chapter": chapter.heading, "end": chapter.end})
+        for item, chapter in zip(items, chapters, strict=True)
+    ]
 
 
 def outcome_info(game: Game, outcome: Outcome) -> OutcomeInfo:

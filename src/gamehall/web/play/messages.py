@@ -79,6 +79,8 @@ def static_fields(played: Played, game_id: str, mode: str) -> dict[str, Any]:
             "text": str(action),
             "mover": played.movers[-1],
             "words": played.words[-1],
+            "chapter": played.chapters[-1],
+            "end": played.ends[-1],
             **parts_of(game, action),
         }
     return {
