@@ -151,13 +151,15 @@ class GamehallApp(App[None]):
         if not self.session.human_to_move():
             self.say("It is not your move.", error=True)
             return
+        before = self.session.state
         try:
             self.session.play(action)
         except GamehallError as error:
             self.say(str(error), error=True)
             return
         if not self.session.drives_chance:  # online: it counts when the server says so
-            self.say(f"Sent {action}…")
+            told = move_words(before, before.parse_action(action))
+            self.say(f"Sent: {told} ({action})…")
             self.redraw()
             return
         self.say("")

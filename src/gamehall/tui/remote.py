@@ -308,7 +308,7 @@ class RemoteSession:
             )
             return True
         if len(actions) > MAX_ACTIONS:
-            self.last_error = f"the server's game has more than {MAX_ACTIONS:,} actions"
+            self.last_error = f"the server's game has more than {MAX_ACTIONS:,} moves"
             return True
         texts = [str(a) for a in self.actions]
         if actions[: len(texts)] != texts:  # another history (a resync): replay from the start
@@ -323,7 +323,7 @@ class RemoteSession:
             self.last_error = f"the server's game does not replay here: {error}"
             return True
         if str(self.state) != message.position:
-            self.last_error = "the server's position differs from its actions replayed here"
+            self.last_error = "the server's position differs from its moves replayed here"
             return True
         self.version = message.version
         self.sent_version = None

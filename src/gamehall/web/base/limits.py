@@ -130,7 +130,7 @@ def check_length(game: Game, settings: Settings) -> None:
     if bound is not None and bound > settings.max_actions:
         raise ProtocolError(
             ErrorCode.BAD_OPTION,
-            f"with these options a game of {game.title} may take {bound} actions; this server "
+            f"with these options a game of {game.title} may take {bound} moves; this server "
             f"plays games of at most {settings.max_actions} (limit max_actions)",
         )
 

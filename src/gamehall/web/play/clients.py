@@ -171,7 +171,7 @@ class Clients:
                 if len(message.action) > longest:
                     raise ProtocolError(
                         ErrorCode.BAD_MESSAGE,
-                        f"an action is at most {longest} characters (limit max_action_chars), "
+                        f"a move is at most {longest} characters (limit max_action_chars), "
                         f"not {len(message.action)}",
                     )
                 await hub.move(live, seats, message)

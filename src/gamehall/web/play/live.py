@@ -264,13 +264,13 @@ class LiveGame:
         if not 0 <= step <= self.version:
             raise ProtocolError(
                 ErrorCode.BAD_START,
-                f"game {self.id} has positions after 0 to {self.version} actions, not {step}",
+                f"game {self.id} has positions after 0 to {self.version} moves, not {step}",
             )
         state = self.states()[step]
         if state.is_terminal():
             raise ProtocolError(
                 ErrorCode.BAD_START,
-                f"the game {self.id} is over after {step} actions: nothing to play from there",
+                f"the game {self.id} is over after {step} moves: nothing to play from there",
             )
         return state
 

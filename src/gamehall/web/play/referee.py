@@ -41,7 +41,7 @@ def referee(state: State, version: int, seats: frozenset[int], message: Move) ->
     try:
         return state.parse_action(message.action)
     except IllegalActionError as error:
-        reason = f"illegal action {_quote(error.action)} in position {error.position!r}: "
+        reason = f"illegal move {_quote(error.action)} in position {error.position!r}: "
         legal = _listed(error.allowed)
         raise ProtocolError(ErrorCode.ILLEGAL_MOVE, reason + error.reason + legal) from None
     except NotationError as error:
