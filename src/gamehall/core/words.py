@@ -29,7 +29,7 @@ class Chapter(NamedTuple):
     end: str
     """After the action that ends a round, its result ("Round 1: Dark +2, match 2–0"); else ""."""
     count: int = 0
-    """The game's own count carried from one action to the next (Äcädmü: the rounds begun)."""
+    """The game's own count carried from one action to the next (say, the rounds begun)."""
 
 
 Chapters = Callable[[State, State, "Chapter | None"], Chapter]
