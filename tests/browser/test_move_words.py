@@ -67,14 +67,22 @@ def test_akros_against_the_computer_moves_in_words_by_turn(server, new_context, 
     assert re.fullmatch(
         r"Ifrit keeps (the|one) \w+ and discards the \w+ to Temple pile 7", words[2]
     )
-    assert re.fullmatch(r"Ifrit: \w+ on \d+(?: \(a stack of \d\))?, servant from \d+", words[3])
-    assert re.fullmatch(r"Jinn: \w+ on \d+(?: \(a stack of \d\))?, servant from \d+", words[4])
-    assert re.fullmatch(r"[FSM]\d+<\d+", notation[3])
+    for who, told, text in (("Ifrit", words[3], notation[3]), ("Jinn", words[4], notation[4])):
+        placed = re.fullmatch(rf"{who}: \w+ on \d+(?: \(a stack of \d\))?, servant from \d+", told)
+        removed = re.fullmatch(rf"{who}'s \w+ has no place and leaves the game", told)
+        assert placed or removed, told
+        assert re.fullmatch(r"[FSM]\d+<\d+" if placed else r"remove [FSM]", text)
     assert page.js_errors == []
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     moves.scroll_into_view_if_needed()
     shot(page, f"akros-moves-{size}-light")
     look_dark(new_context, page.url, phone, f"akros-moves-{size}-dark", ".chapter-head")
+    # The home page lists the game going on in moves, its seats by the game's names.
+    page.goto(server.url + "/")
+    item = page.locator(".game-item.status-active, .game-item").first
+    item.wait_for()
+    assert re.search(r"\d+ moves? so far", item.inner_text())
+    assert "Jinn (" in item.inner_text() and "Ifrit (" in item.inner_text()
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
