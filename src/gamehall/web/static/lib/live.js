@@ -19,12 +19,13 @@ export class LiveGame {
    * onStatus(status, detail)
    * status is "connecting" | "live" | "reconnecting" | "closed".
    */
-  constructor(id, handlers, { version = -1, actions = [], movers = [] } = {}) {
+  constructor(id, handlers, { version = -1, actions = [], movers = [], words = [] } = {}) {
     this.id = id;
     this.handlers = handlers;
     this.version = version;
     this.actions = version >= 0 ? [...actions] : [];
     this.movers = version >= 0 ? [...movers] : [];
+    this.words = version >= 0 ? [...words] : []; // each action told in words (parallel)
     this.socket = null;
     this.closed = false;
     this.attempt = 0;
@@ -117,8 +118,10 @@ export class LiveGame {
         this.awaitingResync = false;
         this.actions = this.actions.slice(0, since).concat(message.actions);
         this.movers = this.movers.slice(0, since).concat(message.movers);
+        this.words = this.words.slice(0, since).concat(message.words || message.actions.map(() => ""));
         this.version = message.version;
-        this.handlers.onState?.({ ...message, since: 0, actions: [...this.actions], movers: [...this.movers] });
+        const whole = { actions: [...this.actions], movers: [...this.movers], words: [...this.words] };
+        this.handlers.onState?.({ ...message, since: 0, ...whole });
         break;
       }
       case "presence":
