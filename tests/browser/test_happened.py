@@ -91,7 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def _shot(page: Any, name: str) -> None:
     """A screenshot for the report (outside the repository), besides the usual one."""
-    page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+    page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True, animations="disabled")
     screenshot(page, name)
 
 

@@ -4,6 +4,7 @@
 // The words are the server's (`StateMessage.words`, `PlayedAction.words`: the game's plugin).
 
 import { h } from "../dom.js";
+import { resultText, seatName } from "./shared.js";
 
 /**
  * The index of the action to tell when the board shows the position after `shown` actions:
@@ -28,26 +29,23 @@ export function wordsOf(state, history, k, moverName) {
  * The line's content: the move told (k, its words), whether it was forced (played for you),
  * whether the pacer is still behind the game (then a button shows the present at once).
  */
-export function happenedLine(line, { k, words, forced = false, pacing = false, step = 0, steps = 0, onSkip }) {
+export function happenedLine(line, { k, words, forced = false, pacing = false, onSkip }) {
+  // Redrawn only when it changes (each new step plays the entrance animation once).
+  const key = JSON.stringify([k, words, forced, pacing]);
+  if (line.dataset.key === key) return;
+  line.dataset.key = key;
   line.hidden = k < 0 && !pacing;
+  const fresh = line.dataset.step !== String(k + 1); // a new move told: it slides in
   line.dataset.step = String(k + 1);
   line.dataset.forced = forced ? "true" : "false";
   line.dataset.pacing = pacing ? "true" : "false";
   line.replaceChildren(
     ...[
-      forced ? h("span", { class: "happened-tag" }, "Played for you (your only move):") : null,
-      h("span", { class: "happened-words" }, k < 0 ? "" : words),
-      pacing && steps > 1 ? h("span", { class: "happened-count muted" }, `${step} of ${steps}`) : null,
+      forced ? h("span", { class: "happened-tag" }, h("span", { class: "wide-only" }, "Played for you (your only move):"), h("span", { class: "narrow-only" }, "Only move:")) : null,
+      h("span", { class: `happened-words${fresh ? " fresh" : ""}`, title: k < 0 ? null : forced ? `Played for you (your only move): ${words}` : words }, k < 0 ? "" : words),
       pacing ? h("button", { type: "button", class: "ghost small skip", title: "Show the present position now (or press any key)", onClick: onSkip }, "Skip ▸▸") : null,
     ].filter(Boolean),
   );
-  // Start the entrance animation again for each new step.
-  if (line.dataset.shownStep !== line.dataset.step) {
-    line.dataset.shownStep = line.dataset.step;
-    line.classList.remove("fresh");
-    void line.offsetWidth;
-    line.classList.add("fresh");
-  }
 }
 
 /**
@@ -59,4 +57,24 @@ export function forcedMove(state, canMove) {
   const legal = state.legal || [];
   const texts = new Set(legal.map((item) => item.text));
   return texts.size === 1 ? legal[0].text : null;
+}
+
+/** The banner's words and kind: a past position, the pacer catching up, the end, a pause,
+ * chance, your turn, the computer's or another's. */
+export function bannerText({ state, you, viewing, total, pacing, pending }) {
+  const seats = state.seats || [];
+  if (viewing !== null) return { text: viewing === 0 ? "Viewing the start" : `Viewing move ${viewing} of ${total}`, kind: "past" };
+  if (pacing) return { text: "What just happened:", kind: "pacing" };
+  if (state.over) return { text: `Game over: ${resultText(state.outcome, seats, you)}`, kind: "over" };
+  if (state.pause) return { text: state.pause.reason, kind: "pause" };
+  if (state.to_move === null || state.to_move === undefined) return { text: "Chance is deciding…", kind: "wait" };
+  const seat = seats[state.to_move] || { name: state.to_move_name };
+  const name = seatName(seat.name);
+  if (you.includes(state.to_move)) {
+    if (pending) return { text: "Sending your move…", kind: "mine" };
+    return { text: you.length > 1 ? `${name} to move (hot-seat): your turn` : `Your turn (${name})`, kind: "mine" };
+  }
+  if (seat.kind === "computer") return { text: `The computer (${name}) is thinking…`, kind: "wait" };
+  if (!you.length) return { text: `You are watching · ${name} to move`, kind: "wait" };
+  return { text: `Waiting for ${name}…`, kind: "wait" };
 }

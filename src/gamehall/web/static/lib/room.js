@@ -43,6 +43,28 @@ export class Clocks {
     this.at = performance.now();
   }
 
+  /** Write each clock's time into its element (.seat-clock[data-clock]) under `box`; onLow()
+   * once each time a clock of `mine` passes under the low line while it runs. */
+  paint(box, mine, onLow) {
+    const info = this.info;
+    this.low = this.low || new Set(); // the seats whose low time has been told
+    for (const element of box.querySelectorAll(".seat-clock")) {
+      const seat = Number(element.dataset.clock);
+      const left = this.remaining(seat);
+      if (left === null) continue;
+      const low = isLow(left, info?.control);
+      element.textContent = clockText(left);
+      element.classList.toggle("running", info?.running === seat);
+      element.classList.toggle("low", low);
+      element.classList.toggle("flagged", left <= 0);
+      if (!low) this.low.delete(seat);
+      else if (info?.running === seat && mine.includes(seat) && !this.low.has(seat)) {
+        this.low.add(seat);
+        onLow(seat);
+      }
+    }
+  }
+
   remaining(seat) {
     const info = this.info;
     if (!info) return null;
@@ -219,4 +241,31 @@ export function gameOverPanel({ id, state, you, result, details, onRematch }) {
       h("a", { class: "button", href: "/" }, "Home"),
     ),
   );
+}
+
+/** The legal moves as a list of buttons (the server's texts), usable when the player may move. */
+export function legalList(state, usable, play) {
+  const legal = state.legal || [];
+  return [
+    h("summary", {}, `Legal moves (${legal.length})`),
+    legal.length
+      ? h(
+          "ul",
+          { class: "legal-list" },
+          legal.map((item) =>
+            h(
+              "li",
+              {},
+              h("button", { type: "button", class: "legal-move", "data-action": item.text, disabled: !usable, onClick: () => play(item.text) }, item.text),
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, state.over ? "The game is over." : "None for now."),
+  ];
+}
+
+/** A switch of the page (a button that says "…: on" or "…: off"; a flip says its name alone). */
+export function toggle(name, on, label, title, onClick) {
+  const text = name === "flip" ? label : `${label}: ${on ? "on" : "off"}`;
+  return h("button", { type: "button", class: `ghost small ${name}`, "aria-pressed": on ? "true" : "false", title: title || null, onClick }, text);
 }

@@ -12,13 +12,13 @@ import { append, h, replace } from "../dom.js";
 import { LiveGame } from "../lib/live.js";
 import { openCreated } from "./home.js";
 import { TurnAlert } from "../lib/alert.js";
-import { ChatPanel, Clocks, clockText, gameOverPanel, isLow, pausePanel, roomButtons } from "../lib/room.js";
+import { ChatPanel, Clocks, clockText, gameOverPanel, legalList, pausePanel, roomButtons, toggle } from "../lib/room.js";
 import { seatCards } from "../lib/seats.js";
 import { GameAssist } from "../lib/assist.js";
 import { InviteBox } from "../lib/invite.js";
 import { Pacer, STEP_MS } from "../lib/pacing.js";
 import { Sounds, soundOf } from "../lib/sound.js";
-import { forcedMove, happenedLine, toldIndex, wordsOf } from "../lib/happened.js";
+import { bannerText, forcedMove, happenedLine, toldIndex, wordsOf } from "../lib/happened.js";
 import {
   app,
   boardModule,
@@ -59,7 +59,7 @@ export function gamePage(id) {
   const invite = new InviteBox(id, () => ({ state, you: you() }));
   const seatsBox = h("div", { class: "seats" });
   const banner = h("div", { class: "turn-banner", role: "status", "aria-live": "polite" });
-  const happened = h("p", { class: "happened", role: "status", "aria-live": "polite", hidden: true });
+  const happened = h("p", { class: "happened", hidden: true });
   const boardBox = h("div", { class: "board-box" }, loading());
   const pauseBox = h("div", { class: "pause-box" });
   const controlsBox = h("div", { class: "controls-box" });
@@ -94,7 +94,7 @@ export function gamePage(id) {
         "div",
         { class: "game-grid" },
         h("div", { class: "seats-area" }, seatsBox),
-        h("div", { class: "banner-area" }, banner, happened, assist.indicator),
+        h("div", { class: "banner-area" }, banner, assist.indicator),
         h("div", { class: "board-col" }, boardBox, controlsBox, extrasBox),
         h("aside", { class: "side-col" }, pauseBox, overBox, assist.panel, roomBox, movesBox, chat.element, tools, legalBox),
       ),
@@ -118,7 +118,6 @@ export function gamePage(id) {
   let forced = null; // {text, count}: the only move, played for the player at `count` actions
   let forceFrom = 0; // after a takeback, no move is played for the player until one is made
   let forceTimer = null;
-  const lowTime = new Set(); // the seats whose low time has been sounded
   const isLive = () => viewing === null;
   const isPresent = () => isLive() && !pacer.active;
   const canMove = () =>
@@ -306,38 +305,13 @@ export function gamePage(id) {
   }
 
   function renderBanner() {
-    const seats = state.seats || [];
-    let text;
-    let kind = "wait";
-    let extra = null;
-    if (!isLive()) {
-      text = viewing === 0 ? "Viewing the start" : `Viewing move ${viewing} of ${past.items.length}`;
-      kind = "past";
-      extra = h("button", { type: "button", class: "primary back-to-live", onClick: () => go(null) }, "Back to live");
-    } else if (pacer.active) {
-      text = "Showing what happened, move by move…";
-      kind = "pacing";
-    } else if (state.over) {
-      text = `Game over: ${resultText(state.outcome, seats, you())}`;
-      kind = "over";
-    } else if (state.pause) {
-      text = state.pause.reason;
-      kind = "pause";
-    } else if (state.to_move === null || state.to_move === undefined) {
-      text = "Chance is deciding…";
-    } else {
-      const seat = seats[state.to_move] || { name: state.to_move_name };
-      if (you().includes(state.to_move)) {
-        text = you().length > 1 ? `${seatName(seat.name)} to move (hot-seat): your turn` : `Your turn (${seatName(seat.name)})`;
-        kind = "mine";
-        if (pending) text = "Sending your move…";
-      } else if (seat.kind === "computer") text = `The computer (${seatName(seat.name)}) is thinking…`;
-      else if (!you().length) text = `You are watching · ${seatName(seat.name)} to move`;
-      else text = `Waiting for ${seatName(seat.name)}…`;
-    }
+    const { text, kind } = bannerText({ state, you: you(), viewing, total: past?.items.length, pacing: pacer.active, pending });
+    const back = kind === "past" ? h("button", { type: "button", class: "primary back-to-live", onClick: () => go(null) }, "Back to live") : null;
     banner.dataset.kind = kind;
-    replace(banner, h("strong", {}, text), extra, h("span", { class: "summary" }, boardKit?.summary?.(shownView()) || ""));
+    // The line of what just happened is the banner's second row.
+    replace(banner, h("strong", {}, text), back, h("span", { class: "summary" }, boardKit?.summary?.(shownView()) || ""), happened);
   }
+
 
   /** The line under the banner: the last move that was not yours, in words (lib/happened.js). */
   function renderHappened() {
@@ -354,16 +328,8 @@ export function gamePage(id) {
   }
 
   function renderTools() {
-    const toggle = (name, on, label, title, flip) =>
-      h("button", { type: "button", class: `ghost small ${name}`, "aria-pressed": on ? "true" : "false", title, onClick: flip }, `${label}: ${on ? "on" : "off"}`);
     replace(tools, [
-      boardKit?.flippable
-        ? h(
-            "button",
-            { type: "button", class: "ghost small flip", "aria-pressed": flipped ? "true" : "false", onClick: () => ((flipped = !flipped), setPreference(`flip_${id}`, flipped), render()) },
-            "Flip the board",
-          )
-        : null,
+      boardKit?.flippable ? toggle("flip", flipped, "Flip the board", "", () => ((flipped = !flipped), setPreference(`flip_${id}`, flipped), render())) : null,
       toggle("pacing", pacer.enabled, "Moves one by one", "Show the other side's moves one after another, each for a moment (a click or a key skips)", () => {
         pacer.setEnabled(!pacer.enabled);
         setPreference("pacing", pacer.enabled);
@@ -378,6 +344,7 @@ export function gamePage(id) {
     ]);
   }
 
+
   /** The players' chat only where another person holds a seat (not against the computer, nor
    * hot-seat, where nobody would read it); spectators always have theirs. */
   function renderChat() {
@@ -386,31 +353,10 @@ export function gamePage(id) {
   }
 
   function renderLegal() {
-    const legal = state.legal || [];
-    const usable = canMove();
     legalBox.hidden = Boolean(state.over); // no moves left to list once the game is over
-    replace(
-      legalBox,
-      h("summary", {}, `Legal moves (${legal.length})`),
-      legal.length
-        ? h(
-            "ul",
-            { class: "legal-list" },
-            legal.map((item) =>
-              h(
-                "li",
-                {},
-                h(
-                  "button",
-                  { type: "button", class: "legal-move", "data-action": item.text, disabled: !usable, onClick: () => play(item.text) },
-                  item.text,
-                ),
-              ),
-            ),
-          )
-        : h("p", { class: "muted" }, state.over ? "The game is over." : "None for now."),
-    );
+    replace(legalBox, legalList(state, canMove(), play));
   }
+
 
   function moverName(mover) {
     if (mover === -1 || mover === undefined) return "";
@@ -473,22 +419,7 @@ export function gamePage(id) {
   /** What moves with time between messages: the clocks, the pause's and a claim's countdown. */
   function tick() {
     if (!state) return;
-    for (const element of seatsBox.querySelectorAll(".seat-clock")) {
-      const seat = Number(element.dataset.clock);
-      const left = clocks.remaining(seat);
-      if (left === null) continue;
-      element.textContent = clockText(left);
-      element.classList.toggle("running", state.clock?.running === seat);
-      const low = isLow(left, state.clock?.control);
-      element.classList.toggle("low", low);
-      element.classList.toggle("flagged", left <= 0);
-      // Your clock running low: sounded once each time it passes under the line.
-      if (!low) lowTime.delete(seat);
-      else if (state.clock?.running === seat && you().includes(seat) && !lowTime.has(seat)) {
-        lowTime.add(seat);
-        sounds.play("low");
-      }
-    }
+    clocks.paint(seatsBox, you(), () => sounds.play("low"));
     const countdown = pauseBox.querySelector(".pause-countdown");
     const pause = state.pause;
     if (countdown && pause && pause.left_ms !== null && pause.left_ms !== undefined) {
