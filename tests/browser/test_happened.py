@@ -254,6 +254,7 @@ def test_a_forced_move_is_played_with_a_notice(server, browser, size):
     the page plays it and says so (the line under the banner and a notice)."""
     page = _page(browser, DESKTOP if size == "desktop" else PHONE)
     page.add_init_script("localStorage.setItem('gh_pref_pacing', 'false')")
+    page.add_init_script("localStorage.setItem('gh_pref_sound', 'true')")  # and the end heard
     rng = random.Random(5)
     create_game(page, server.url, "akros", "computer", seat=1, level="beginner")
     page.wait_for_selector('.conn[data-status="live"]')
@@ -272,6 +273,8 @@ def test_a_forced_move_is_played_with_a_notice(server, browser, size):
         wait_settled(page, before)
     told = page.evaluate("() => window.__told")
     assert seen or any(entry["forced"] for entry in told)
+    assert is_over(page)
+    page.wait_for_function("() => window.gamehall.sounds.includes('end')")
     assert page.js_errors == []
 
 
