@@ -88,14 +88,14 @@ def is_over(page: Any) -> bool:
 
 
 def wait_settled(page: Any, after: int | None = None, timeout: float = 20000) -> None:
-    """Wait until the page shows a version past ``after`` with no move of ours in flight, and
-    either the game is over or the page has something to click for us, or it is not our turn."""
+    """Wait until the page shows a version past ``after`` with no move of ours in flight and the
+    present on the board (no paced move of the other side still to show)."""
     page.wait_for_function(
         """after => {
             const root = document.querySelector('.game-page');
             if (!root || root.dataset.version === undefined) return false;
             if (after !== null && Number(root.dataset.version) <= after) return false;
-            return root.dataset.pending === 'false';
+            return root.dataset.pending === 'false' && root.dataset.pacing !== 'true';
         }""",
         arg=after,
         timeout=timeout,
@@ -109,7 +109,7 @@ def wait_my_turn(page: Any, timeout: float = 30000, *, go_on: bool = True) -> No
         page.wait_for_function(
             """() => {
                 const root = document.querySelector('.game-page');
-                if (!root || root.dataset.pending !== 'false') return false;
+                if (!root || root.dataset.pending !== 'false' || root.dataset.pacing === 'true') return false;
                 return root.dataset.over === 'true' || root.dataset.paused === 'true' ||
                     document.querySelector('.turn-banner[data-kind="mine"]') !== null;
             }""",

@@ -238,6 +238,7 @@ export class Board {
     const bag = view.bag || {};
     const removed = view.removed || {};
     const labels = this.data.seatLabels || [];
+    const took = discardPile(view, this.data.history || []); // marked until the turn's end
     return h(
       "div",
       { class: "akros-panels" },
@@ -254,7 +255,13 @@ export class Board {
         { class: "panel-box temple" },
         h("h3", {}, "Temple"),
         ["7", "8", "9"].map((pile) =>
-          h("div", { class: "row", "data-pile": pile }, h("span", { class: "who" }, `Pile ${pile}`), tiles(temple[pile])),
+          h(
+            "div",
+            { class: `row${took?.pile === pile ? " took-discard" : ""}`, "data-pile": pile },
+            h("span", { class: "who" }, `Pile ${pile}`),
+            tiles(temple[pile]),
+            took?.pile === pile ? h("span", { class: "took-note", title: `The Ifrit discarded a ${ENV_NAMES[took.tile] || "tile"} here this turn` }, "← discard") : null,
+          ),
         ),
       ),
       h(
@@ -293,7 +300,7 @@ export class Board {
           h(
             "div",
             { class: "choices hand" },
-            // Every tile in hand (a draft may hold two alike: either one keeps that kind).
+            // One button per legal keep, in the draft's order (two alike are one choice).
             handTiles(view.draft, keeps).map((item) =>
               h(
                 "button",
@@ -326,10 +333,24 @@ export class Board {
   }
 }
 
-/** The legal keep for each tile of the draft, in the draft's order. */
+/** The legal keeps in the draft's order, each once: a draft of two alike (FF after the Jinn
+ * kept from FFF) has one keep, not two identical buttons. */
 function handTiles(draft, keeps) {
   const tiles = draft && draft.length ? draft : keeps.map((item) => item.tile);
-  return tiles.map((letter) => keeps.find((item) => item.tile === letter)).filter(Boolean);
+  const found = tiles.flatMap((letter) => keeps.filter((item) => item.tile === letter));
+  const rest = keeps.filter((item) => !found.includes(item));
+  return [...new Set([...found, ...rest])];
+}
+
+/** The Temple pile that took this turn's discard, if the Ifrit has discarded this turn: the
+ * turn's discard pile, read from the history back to the turn's start. */
+export function discardPile(view, history = []) {
+  for (let k = history.length - 1; k >= 0; k--) {
+    const kind = history[k]?.kind;
+    if (kind === "keep-discard") return view.discard_pile ? { pile: view.discard_pile, tile: history[k].discard } : null;
+    if (kind === "draw" || kind === "keep") return null; // the turn began (a draw or the Jinn's keep)
+  }
+  return null;
 }
 
 /** Each environment counted as the rulebook counts it: 1 per servant plus the tiles under it. */

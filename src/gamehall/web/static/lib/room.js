@@ -2,7 +2,7 @@
 // takebacks, claiming the win after the opponent left) and the chat. Nothing here names a game.
 // Chat lines are always put in the page as text (textContent), never as markup.
 
-import { h, replace } from "../dom.js";
+import { capitalize, h, replace } from "../dom.js";
 
 /** A clock's time as people read it: 4:05, 0:09.3 under ten seconds, 2d 3h for days. */
 export function clockText(ms) {
@@ -41,6 +41,28 @@ export class Clocks {
   set(info) {
     this.info = info || null;
     this.at = performance.now();
+  }
+
+  /** Write each clock's time into its element (.seat-clock[data-clock]) under `box`; onLow()
+   * once each time a clock of `mine` passes under the low line while it runs. */
+  paint(box, mine, onLow) {
+    const info = this.info;
+    this.low = this.low || new Set(); // the seats whose low time has been told
+    for (const element of box.querySelectorAll(".seat-clock")) {
+      const seat = Number(element.dataset.clock);
+      const left = this.remaining(seat);
+      if (left === null) continue;
+      const low = isLow(left, info?.control);
+      element.textContent = clockText(left);
+      element.classList.toggle("running", info?.running === seat);
+      element.classList.toggle("low", low);
+      element.classList.toggle("flagged", left <= 0);
+      if (!low) this.low.delete(seat);
+      else if (info?.running === seat && mine.includes(seat) && !this.low.has(seat)) {
+        this.low.add(seat);
+        onLow(seat);
+      }
+    }
   }
 
   remaining(seat) {
@@ -166,4 +188,84 @@ export class ChatPanel {
     this.body.hidden = !this.enabled;
     this.element.classList.toggle("off", !this.enabled);
   }
+}
+
+/** The panel between two rounds: the round's result, "Continue" and whom it waits for. */
+export function pausePanel({ state, you, details, label, onContinue }) {
+  const pause = state.pause;
+  const mine = you.filter((seat) => (pause.waiting || []).includes(seat));
+  const button = h("button", { type: "button", class: "primary continue", disabled: !mine.length }, label);
+  button.addEventListener("click", () => {
+    if (onContinue()) button.disabled = true;
+  });
+  const waitingFor = (pause.waiting || []).filter((seat) => !you.includes(seat)).map((seat) => capitalize(state.seats?.[seat]?.name || ""));
+  return h(
+    "section",
+    { class: "panel pause-panel", role: "status" },
+    details,
+    h(
+      "div",
+      { class: "buttons" },
+      you.length ? button : null,
+      h("span", { class: "pause-countdown" }),
+      !mine.length && waitingFor.length ? h("span", { class: "muted" }, `Waiting for ${waitingFor.join(" and ")}…`) : null,
+    ),
+  );
+}
+
+/** The end of the game: the result, why, the game's details, a rematch, the replay. */
+export function gameOverPanel({ id, state, you, result, details, onRematch }) {
+  const rematch = h("button", { type: "button", class: "primary rematch" }, state.rematch ? "Go to the rematch" : "Rematch");
+  rematch.addEventListener("click", async () => {
+    rematch.disabled = true;
+    if (!(await onRematch())) rematch.disabled = false;
+  });
+  const outcome = state.outcome || {};
+  return h(
+    "section",
+    { class: "panel game-over", role: "status" },
+    h("h2", {}, "Game over"),
+    h("p", { class: "result" }, result),
+    state.rematch && you.length ? h("p", { class: "rematch-note" }, "A rematch has been started.") : null,
+    outcome.reason ? h("p", { class: "reason" }, outcome.reason) : null,
+    details || null,
+    h(
+      "div",
+      { class: "buttons" },
+      you.length
+        ? rematch
+        : state.rematch
+          ? h("a", { class: "button", href: `/game/${encodeURIComponent(state.rematch)}` }, "Watch the rematch")
+          : null,
+      h("a", { class: "button", href: `/replay/${encodeURIComponent(id)}` }, "Replay"),
+      h("a", { class: "button", href: "/" }, "Home"),
+    ),
+  );
+}
+
+/** The legal moves as a list of buttons (the server's texts), usable when the player may move. */
+export function legalList(state, usable, play) {
+  const legal = state.legal || [];
+  return [
+    h("summary", {}, `Legal moves (${legal.length})`),
+    legal.length
+      ? h(
+          "ul",
+          { class: "legal-list" },
+          legal.map((item) =>
+            h(
+              "li",
+              {},
+              h("button", { type: "button", class: "legal-move", "data-action": item.text, disabled: !usable, onClick: () => play(item.text) }, item.text),
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, state.over ? "The game is over." : "None for now."),
+  ];
+}
+
+/** A switch of the page (a button that says "…: on" or "…: off"; a flip says its name alone). */
+export function toggle(name, on, label, title, onClick) {
+  const text = name === "flip" ? label : `${label}: ${on ? "on" : "off"}`;
+  return h("button", { type: "button", class: `ghost small ${name}`, "aria-pressed": on ? "true" : "false", title: title || null, onClick }, text);
 }

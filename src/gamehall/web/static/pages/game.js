@@ -4,16 +4,22 @@
 // seats with their presence and clocks, whose turn it is, the moves with who played each, a pause
 // between rounds, the end. Everything about a game is the board module's; the page itself is
 // generic. The moves can be stepped through while the game goes on ("Back to live" returns).
+// Others' moves are told in words under the banner and shown one after another at a person's
+// pace (lib/pacing.js, lib/happened.js); a player's only legal move is played for them.
 
-import { absolute, getJSON, postJSON } from "../lib/api.js";
+import { getJSON, postJSON } from "../lib/api.js";
 import { append, h, replace } from "../dom.js";
 import { HISTORY, LiveGame } from "../lib/live.js";
 import { moveList } from "../lib/movelist.js";
 import { openCreated } from "./home.js";
 import { TurnAlert } from "../lib/alert.js";
-import { playerLink } from "../lib/hall.js";
-import { ChatPanel, Clocks, clockText, isLow, roomButtons } from "../lib/room.js";
+import { ChatPanel, Clocks, clockText, gameOverPanel, legalList, pausePanel, roomButtons, toggle } from "../lib/room.js";
+import { seatCards } from "../lib/seats.js";
 import { GameAssist } from "../lib/assist.js";
+import { InviteBox } from "../lib/invite.js";
+import { Pacer, STEP_MS } from "../lib/pacing.js";
+import { Sounds, soundOf } from "../lib/sound.js";
+import { bannerText, forcedMove, happenedLine, toldIndex, wordsOf } from "../lib/happened.js";
 import {
   app,
   boardModule,
@@ -41,7 +47,7 @@ export function gamePage(id) {
   let pending = false;
   let closed = false;
   let viewing = null; // null: live; k: the position after k actions
-  let flipped = false;
+  let flipped = preference(`flip_${id}`, false); // remembered per game
   // Every played action with its parts and the view after each (GET /replay), kept up to date
   // from the state messages: the move list and stepping back read it.
   let past = null;
@@ -51,9 +57,10 @@ export function gamePage(id) {
   const badge = h("span", { class: "conn", "data-status": "connecting", role: "status" }, "Connecting…");
   const links = h("nav", { class: "game-links" });
   const tools = h("div", { class: "game-tools" });
-  const inviteBox = h("div", { class: "invite-box", hidden: true });
+  const invite = new InviteBox(id, () => ({ state, you: you() }));
   const seatsBox = h("div", { class: "seats" });
   const banner = h("div", { class: "turn-banner", role: "status", "aria-live": "polite" });
+  const happened = h("p", { class: "happened", hidden: true });
   const boardBox = h("div", { class: "board-box" }, loading());
   const pauseBox = h("div", { class: "pause-box" });
   const controlsBox = h("div", { class: "controls-box" });
@@ -83,7 +90,7 @@ export function gamePage(id) {
     "game",
     append(root, [
       h("header", { class: "game-head" }, title, badge, links),
-      inviteBox,
+      invite.element,
       h(
         "div",
         { class: "game-grid" },
@@ -95,11 +102,27 @@ export function gamePage(id) {
     ]),
   );
 
+  // A click anywhere on the page while the pacer is behind shows the present at once.
+  root.addEventListener("click", () => pacer.skip(), { capture: true });
+
   const alert = new TurnAlert({ sound: preference("sound", false) });
+  const sounds = new Sounds({ on: alert.sound }); // one switch for all the page's sounds
   const you = () => (state ? state.you || [] : []);
+  // Others' moves at a person's pace: the board is behind the game while the pacer is active.
+  const pacer = new Pacer({
+    enabled: preference("pacing", true),
+    onChange: () => render(),
+    paced: (k) => !you().includes(state.movers?.[k]),
+    ready: (n) => Boolean(past && past.views[n] && past.items.length >= n),
+  });
+  let heard = null; // how many actions the sounds have been played for
+  let forced = null; // {text, count}: the only move, played for the player at `count` actions
+  let forceFrom = 0; // after a takeback, no move is played for the player until one is made
+  let forceTimer = null;
   const isLive = () => viewing === null;
+  const isPresent = () => isLive() && !pacer.active;
   const canMove = () =>
-    Boolean(state) && isLive() && !state.over && !state.pause && state.to_move !== null && state.to_move !== undefined && you().includes(state.to_move) && !pending;
+    Boolean(state) && isPresent() && !state.over && !state.pause && state.to_move !== null && state.to_move !== undefined && you().includes(state.to_move) && !pending;
 
   /** Send the move whose text is `action` (one of the server's legal items). */
   function play(action) {
@@ -132,15 +155,45 @@ export function gamePage(id) {
   function onState(message) {
     if (state && message.version < state.version) return;
     const first = !state;
-    const couldMove = canMove();
+    const wasOver = Boolean(state?.over);
+    const count = (message.actions || []).length;
+    if (state && count < (state.actions || []).length) forceFrom = count + 1; // a takeback
     state = message;
     pending = false;
     received = absentAt = performance.now();
     clocks.set(message.clock);
     follow(message);
+    noteForced(message);
+    pacer.follow(count);
     if (first) setup().then(render);
     render();
-    if (!first && !couldMove && canMove()) alert.yourTurn(`Your turn · ${titleOf(state.game)}`);
+    if (!first && !wasOver && state.over) sounds.play("end");
+  }
+
+  /** The move played for the player came back: say so (the line under the banner, a note). */
+  function noteForced(message) {
+    if (!forced || forced.told) return;
+    const count = (message.actions || []).length;
+    if (count <= forced.count || message.actions[forced.count] !== forced.text) {
+      if (count <= forced.count && message.version > forced.version) forced = null; // not taken
+      return;
+    }
+    forced.told = true;
+    const words = wordsOf(message, past, forced.count, moverName);
+    notify(`${words}: your only move, played for you.`, "info");
+  }
+
+  /** What changed on the board since the last render: sounds, and whose turn it became. */
+  function shownChanged(couldMove) {
+    const shown = pacer.shown ?? 0;
+    if (heard !== null && shown > heard) {
+      const k = shown - 1;
+      const item = past?.items?.[k] || (k === (state.actions || []).length - 1 ? state.last : null);
+      const sound = soundOf(item || { mover: state.movers?.[k] });
+      if (sound) sounds.play(sound);
+    }
+    heard = shown;
+    if (!couldMove && canMove()) alert.yourTurn(`Your turn · ${titleOf(state.game)}`);
   }
 
   async function setup() {
@@ -245,106 +298,53 @@ export function gamePage(id) {
     );
   }
 
-  function presenceOf(seat) {
-    if (seat.kind === "computer") return ["computer", `computer${seat.level ? ` · ${seat.level}` : ""}`];
-    const online = you().includes(seat.index) ? connection === "live" : seat.connected;
-    return online ? ["online", "online"] : ["offline", "offline"];
-  }
-
   function renderSeats() {
-    const view = state.view || {};
+    const view = shownView() || {};
     const scores = view.scores || state.outcome?.scores || [];
-    const order = (state.seats || []).slice();
-    // Your own seat last (nearest the board's bottom on a phone, below the opponent's).
-    const bottom = perspective();
-    order.sort((a, b) => (a.index === bottom) - (b.index === bottom));
-    replace(
-      seatsBox,
-      order.map((seat) => {
-        const mine = you().includes(seat.index);
-        const [presenceClass, presence] = presenceOf(seat);
-        const toMove = !state.over && !state.pause && state.to_move === seat.index;
-        return h(
-          "div",
-          { class: `seat seat-${seat.name}${toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat.index },
-          h("span", { class: "seat-name" }, seatLabel(seat)),
-          h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? scoreText(boardKit, scores[seat.index]) : ""),
-          // The second row: who holds the seat, after the presence dot (the word "online" is
-          // for screen readers; "offline" is said to everyone).
-          h(
-            "span",
-            { class: `presence presence-${presenceClass}`, "data-presence": presenceClass, title: presence },
-            seat.player && presenceClass !== "computer"
-              ? [
-                  playerLink(seat.player, { class: "seat-player" }),
-                  presenceClass === "offline" ? " · offline" : h("span", { class: "sr-only" }, " (online)"),
-                ]
-              : presence,
-          ),
-          toMove ? h("span", { class: "seat-turn" }, "to move") : h("span"),
-          state.clock && state.clock.remaining[seat.index] !== null
-            ? h("span", { class: "seat-clock", "data-clock": seat.index, role: "timer", "aria-label": `${seatName(seat.name)}'s clock` })
-            : null,
-        );
-      }),
-    );
+    const score = (value) => scoreText(boardKit, value);
+    replace(seatsBox, seatCards({ state, you: you(), bottom: perspective(), scores, connection, label: seatLabel, score }));
   }
 
   function renderBanner() {
-    const seats = state.seats || [];
-    let text;
-    let kind = "wait";
-    let extra = null;
-    if (!isLive()) {
-      text = viewing === 0 ? "Viewing the start" : `Viewing move ${viewing} of ${past.items.length}`;
-      kind = "past";
-      extra = h("button", { type: "button", class: "primary back-to-live", onClick: () => go(null) }, "Back to live");
-    } else if (state.over) {
-      text = `Game over: ${resultText(state.outcome, seats, you())}`;
-      kind = "over";
-    } else if (state.pause) {
-      text = state.pause.reason;
-      kind = "pause";
-    } else if (state.to_move === null || state.to_move === undefined) {
-      text = "Chance is deciding…";
-    } else {
-      const seat = seats[state.to_move] || { name: state.to_move_name };
-      if (you().includes(state.to_move)) {
-        text = you().length > 1 ? `${seatName(seat.name)} to move (hot-seat): your turn` : `Your turn (${seatName(seat.name)})`;
-        kind = "mine";
-        if (pending) text = "Sending your move…";
-      } else if (seat.kind === "computer") text = `The computer (${seatName(seat.name)}) is thinking…`;
-      else if (!you().length) text = `You are watching · ${seatName(seat.name)} to move`;
-      else text = `Waiting for ${seatName(seat.name)}…`;
-    }
+    const { text, kind } = bannerText({ state, you: you(), viewing, total: past?.items.length, pacing: pacer.active, pending });
+    const back = kind === "past" ? h("button", { type: "button", class: "primary back-to-live", onClick: () => go(null) }, "Back to live") : null;
     banner.dataset.kind = kind;
-    replace(banner, h("strong", {}, text), extra, h("span", { class: "summary" }, boardKit?.summary?.(state.view) || ""));
+    // The line of what just happened is the banner's second row.
+    replace(banner, h("strong", {}, text), back, h("span", { class: "summary" }, boardKit?.summary?.(shownView()) || ""), happened);
+  }
+
+
+  /** The line under the banner: the last move that was not yours, in words (lib/happened.js). */
+  function renderHappened() {
+    if (!isLive()) {
+      happened.hidden = true;
+      return;
+    }
+    const shown = shownCount();
+    let k = toldIndex(state.movers || [], shown, you());
+    const played = Boolean(forced?.told && forced.count === shown - 1);
+    if (played) k = shown - 1;
+    const words = k >= 0 ? wordsOf(state, past, k, moverName) : "";
+    happenedLine(happened, { k, words, forced: played, pacing: pacer.active, onSkip: () => pacer.skip() });
   }
 
   function renderTools() {
-    const items = [];
-    if (boardKit?.flippable && state && !you().length) {
-      items.push(
-        h(
-          "button",
-          { type: "button", class: "ghost small flip", "aria-pressed": flipped ? "true" : "false", onClick: () => ((flipped = !flipped), render()) },
-          "Flip the board",
-        ),
-      );
-    }
-    const sound = h(
-      "button",
-      { type: "button", class: "ghost small sound", "aria-pressed": alert.sound ? "true" : "false", title: "A sound when it becomes your turn while this tab is in the background" },
-      alert.sound ? "Sound at your turn: on" : "Sound at your turn: off",
-    );
-    sound.addEventListener("click", () => {
-      alert.setSound(!alert.sound);
-      setPreference("sound", alert.sound);
-      renderTools();
-    });
-    if (state && you().length) items.push(sound);
-    replace(tools, items);
+    replace(tools, [
+      boardKit?.flippable ? toggle("flip", flipped, "Flip the board", "", () => ((flipped = !flipped), setPreference(`flip_${id}`, flipped), render())) : null,
+      toggle("pacing", pacer.enabled, "Moves one by one", "Show the other side's moves one after another, each for a moment (a click or a key skips)", () => {
+        pacer.setEnabled(!pacer.enabled);
+        setPreference("pacing", pacer.enabled);
+        render();
+      }),
+      toggle("sound", sounds.on, "Sounds", "Sounds for a move, a capture, low time, the end, and your turn while this tab is in the background", () => {
+        alert.sound = !alert.sound;
+        sounds.set(alert.sound); // a click: the audio may start now
+        setPreference("sound", alert.sound);
+        renderTools();
+      }),
+    ]);
   }
+
 
   /** The players' chat only where another person holds a seat (not against the computer, nor
    * hot-seat, where nobody would read it); spectators always have theirs. */
@@ -353,80 +353,11 @@ export function gamePage(id) {
     chat.element.hidden = you().length > 0 && !other;
   }
 
-  // The invite link of an online game's free seat: the server gives it to the browser holding
-  // the other seat until someone takes the seat (then null), so it is asked again whenever the
-  // seats' presence changes.
-  let inviteUrl = null;
-  let inviteAsked = null;
-  function askInvite() {
-    if (!state || state.mode !== "online" || state.over || !you().length) {
-      inviteUrl = null;
-      return Promise.resolve();
-    }
-    const asking = getJSON(`/api/games/${encodeURIComponent(id)}/invite`)
-      .then((answer) => {
-        if (inviteAsked === asking) inviteUrl = answer.invite ? absolute(answer.invite) : null;
-      })
-      .catch(() => {});
-    inviteAsked = asking;
-    return asking.then(() => state && renderInvite());
-  }
-
-  function renderInvite() {
-    const url = inviteUrl;
-    const friend = (state.seats || []).find((seat) => seat.kind !== "computer" && !you().includes(seat.index));
-    const played = friend && (state.movers || []).includes(friend.index);
-    if (!url || !friend || played || state.over || (state.mode && state.mode !== "online")) {
-      inviteBox.hidden = true;
-      return;
-    }
-    inviteBox.hidden = false;
-    const input = h("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": "Invite link" });
-    const copy = h("button", { type: "button", class: "primary copy" }, "Copy link");
-    copy.addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-      } catch {
-        input.select();
-        document.execCommand?.("copy");
-      }
-      copy.textContent = "Copied!";
-      setTimeout(() => (copy.textContent = "Copy link"), 2000);
-    });
-    input.addEventListener("focus", () => input.select());
-    const body = [
-      h("p", {}, `Send this link to your friend; they play ${seatName(friend.name)}. The first to open it takes the seat:`),
-      h("div", { class: "invite-row" }, input, copy),
-    ];
-    replace(inviteBox, body);
-  }
-
   function renderLegal() {
-    const legal = state.legal || [];
-    const usable = canMove();
     legalBox.hidden = Boolean(state.over); // no moves left to list once the game is over
-    replace(
-      legalBox,
-      h("summary", {}, `Legal moves (${legal.length})`),
-      legal.length
-        ? h(
-            "ul",
-            { class: "legal-list" },
-            legal.map((item) =>
-              h(
-                "li",
-                {},
-                h(
-                  "button",
-                  { type: "button", class: "legal-move", "data-action": item.text, disabled: !usable, onClick: () => play(item.text) },
-                  item.text,
-                ),
-              ),
-            ),
-          )
-        : h("p", { class: "muted" }, state.over ? "The game is over." : "None for now."),
-    );
+    replace(legalBox, legalList(state, canMove(), play));
   }
+
 
   function moverName(mover) {
     if (mover === -1 || mover === undefined) return "";
@@ -436,7 +367,7 @@ export function gamePage(id) {
   function renderMoves() {
     const actions = state.actions || [];
     const items = past && past.items.length === actions.length ? past.items : null;
-    const current = isLive() ? actions.length : viewing;
+    const current = shownCount(); // follows the board while moves are paced
     // The board module may give a small picture of a move (decoration: the words say it all).
     const icons = (index) => (items?.[index] && boardKit?.moveIcons ? boardKit.moveIcons(items[index]) : null);
     const list = moveList(state, { current, go, icons, who: moverName });
@@ -453,7 +384,7 @@ export function gamePage(id) {
 
   function renderPause() {
     const pause = state.pause;
-    if (!pause || !isLive()) {
+    if (!pause || !isPresent()) {
       replace(pauseBox);
       return;
     }
@@ -463,44 +394,15 @@ export function gamePage(id) {
       requestAnimationFrame(() => pauseBox.scrollIntoView({ block: "nearest" }));
     }
     const details = boardKit?.resultDetails?.(state.view, labels()) || h("p", {}, pause.reason);
-    const mine = you().filter((seat) => (pause.waiting || []).includes(seat));
-    const label = boardKit?.continueLabel || "Continue";
-    const button = h("button", { type: "button", class: "primary continue", disabled: !mine.length }, label);
-    button.addEventListener("click", () => {
-      if (live?.send({ type: "continue", version: state.version })) button.disabled = true;
-    });
-    const waitingFor = (pause.waiting || []).filter((seat) => !you().includes(seat)).map((seat) => seatName(state.seats?.[seat]?.name));
-    const countdown = h("span", { class: "pause-countdown" });
-    replace(
-      pauseBox,
-      h(
-        "section",
-        { class: "panel pause-panel", role: "status" },
-        details,
-        h(
-          "div",
-          { class: "buttons" },
-          you().length ? button : null,
-          countdown,
-          !mine.length && waitingFor.length ? h("span", { class: "muted" }, `Waiting for ${waitingFor.join(" and ")}…`) : null,
-        ),
-      ),
-    );
+    const onContinue = () => Boolean(live?.send({ type: "continue", version: state.version }));
+    replace(pauseBox, pausePanel({ state, you: you(), details, label: boardKit?.continueLabel || "Continue", onContinue }));
     tick();
   }
 
   /** What moves with time between messages: the clocks, the pause's and a claim's countdown. */
   function tick() {
     if (!state) return;
-    for (const element of seatsBox.querySelectorAll(".seat-clock")) {
-      const seat = Number(element.dataset.clock);
-      const left = clocks.remaining(seat);
-      if (left === null) continue;
-      element.textContent = clockText(left);
-      element.classList.toggle("running", state.clock?.running === seat);
-      element.classList.toggle("low", isLow(left, state.clock?.control));
-      element.classList.toggle("flagged", left <= 0);
-    }
+    clocks.paint(seatsBox, you(), () => sounds.play("low"));
     const countdown = pauseBox.querySelector(".pause-countdown");
     const pause = state.pause;
     if (countdown && pause && pause.left_ms !== null && pause.left_ms !== undefined) {
@@ -516,45 +418,35 @@ export function gamePage(id) {
   }
 
   function renderOver() {
-    if (!state.over) {
+    if (!state.over || pacer.active) {
       replace(overBox);
       return;
     }
-    const rematch = h("button", { type: "button", class: "primary rematch" }, state.rematch ? "Go to the rematch" : "Rematch");
-    rematch.addEventListener("click", async () => {
-      rematch.disabled = true;
+    const onRematch = async () => {
       try {
         openCreated(await postJSON(`/api/games/${encodeURIComponent(id)}/rematch`));
+        return true;
       } catch (error) {
         notify(error.message);
-        rematch.disabled = false;
+        return false;
       }
-    });
-    const outcome = state.outcome || {};
-    replace(
-      overBox,
-      h(
-        "section",
-        { class: "panel game-over", role: "status" },
-        h("h2", {}, "Game over"),
-        h("p", { class: "result" }, resultText(outcome, state.seats, you())),
-        state.rematch && you().length ? h("p", { class: "rematch-note" }, "A rematch has been started.") : null,
-        outcome.reason ? h("p", { class: "reason" }, outcome.reason) : null,
-        boardKit?.resultDetails?.(state.view, labels()) || null,
-        h(
-          "div",
-          { class: "buttons" },
-          you().length
-            ? rematch
-            : state.rematch
-              ? h("a", { class: "button", href: `/game/${encodeURIComponent(state.rematch)}` }, "Watch the rematch")
-              : null,
-          h("a", { class: "button", href: `/replay/${encodeURIComponent(id)}` }, "Replay"),
-          h("a", { class: "button", href: "/" }, "Home"),
-        ),
-      ),
-    );
+    };
+    const details = boardKit?.resultDetails?.(state.view, labels());
+    replace(overBox, gameOverPanel({ id, state, you: you(), result: resultText(state.outcome || {}, state.seats, you()), details, onRematch }));
   }
+
+
+  /** How many actions the board shows: the present, the pacer's step, or a past position. */
+  function shownCount() {
+    if (!isLive()) return viewing;
+    return pacer.active ? pacer.shown : (state.actions || []).length;
+  }
+
+  function shownView() {
+    return isPresent() ? state.view : past?.views[shownCount()] || state.view;
+  }
+
+  let couldMove = null; // whether the player could move at the last render (null: not drawn yet)
 
   function render() {
     if (!state) return;
@@ -565,11 +457,14 @@ export function gamePage(id) {
     root.dataset.pending = pending ? "true" : "false";
     root.dataset.viewing = isLive() ? "live" : String(viewing);
     root.dataset.paused = state.pause ? "true" : "false";
-    window.gamehall = { state, live, history: past };
+    root.dataset.pacing = pacer.active ? "true" : "false";
+    root.dataset.shown = String(shownCount());
+    window.gamehall = { state, live, history: past, sounds: sounds.played };
     if (connection === "live") badge.textContent = state.over ? "Finished" : "● Live";
     renderSeats();
     renderBanner();
-    renderInvite();
+    renderHappened();
+    invite.render();
     renderLegal();
     renderMoves();
     renderPause();
@@ -580,24 +475,48 @@ export function gamePage(id) {
     renderChat();
     tick();
     if (board) {
-      const shownView = isLive() ? state.view : past.views[viewing];
-      const last = isLive() ? state.last : viewing > 0 ? past.items[viewing - 1] : null;
+      const count = shownCount();
+      const present = isPresent();
       board.update({
-        view: shownView,
-        legal: isLive() ? state.legal || [] : [],
+        view: shownView(),
+        legal: present ? state.legal || [] : [],
         canMove: canMove(),
-        last,
-        key: isLive() ? state.version : `past-${viewing}`,
+        last: present ? state.last : count > 0 ? past?.items[count - 1] || null : null,
+        key: present ? state.version : `past-${count}`,
         perspective: perspective(),
         seatLabels: labels(),
-        over: isLive() && state.over,
-        history: past ? past.items.slice(0, isLive() ? undefined : viewing) : [],
+        over: present && state.over,
+        history: past ? past.items.slice(0, present ? undefined : count) : [],
       });
     }
+    if (couldMove !== null) shownChanged(couldMove);
+    else heard = pacer.shown;
+    couldMove = canMove();
+    playForced();
+  }
+
+  /** A seat of this browser with one legal move: play it for the player (the terminal app does). */
+  function playForced() {
+    const count = (state.actions || []).length;
+    const move = count >= forceFrom && (!forced || forced.count !== count) ? forcedMove(state, canMove()) : null;
+    if (!move) return;
+    // The move before it stays on the board for a step too, so both are seen.
+    const wait = pacer.enabled ? pacer.lastStep + STEP_MS - performance.now() : 0;
+    clearTimeout(forceTimer);
+    if (wait > 0) {
+      forceTimer = setTimeout(render, wait);
+      return;
+    }
+    forced = { text: move, count, version: state.version, told: false };
+    play(move);
   }
 
   const onKey = (event) => {
     if (event.target.closest?.("input, textarea, select")) return;
+    if (pacer.active && !event.repeat && !["Shift", "Control", "Alt", "Meta", "Tab"].includes(event.key)) {
+      pacer.skip(); // any key shows the present at once
+      return;
+    }
     if (event.key === "Escape" && board) board.clearSelection();
     if (!past || !state) return;
     const current = isLive() ? past.items.length : viewing;
@@ -622,7 +541,7 @@ export function gamePage(id) {
     }
     try {
       onState(await getJSON(`/api/games/${encodeURIComponent(id)}`));
-      await askInvite();
+      await invite.ask();
     } catch (error) {
       if (error.status === 404) {
         replace(app, failure({ status: 404, message: `There is no game ${id}.` }));
@@ -644,7 +563,7 @@ export function gamePage(id) {
           absentAt = performance.now();
           state = { ...state, seats: message.seats || [], absent: message.absent || [] };
           renderSeats();
-          askInvite();
+          invite.ask();
           renderRoom();
           tick();
         },
@@ -668,6 +587,9 @@ export function gamePage(id) {
     closed = true;
     assist.close();
     clearInterval(ticker);
+    pacer.stop();
+    clearTimeout(forceTimer);
+    sounds.close();
     alert.stop();
     delete window.gamehall;
     document.removeEventListener("keydown", onKey);

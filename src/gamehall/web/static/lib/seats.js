@@ -1,0 +1,50 @@
+// The seat cards of the game page: each seat's name, score, who holds it (and whether they are
+// here), whose turn it is and a place for its clock (filled by the page's ticker).
+
+import { h } from "../dom.js";
+import { playerLink } from "./hall.js";
+import { seatName } from "./shared.js";
+
+/** Whether a seat's holder is here: [class, words] (computers always are). */
+function presenceOf(seat, mine, connection) {
+  if (seat.kind === "computer") return ["computer", `computer${seat.level ? ` · ${seat.level}` : ""}`];
+  const online = mine ? connection === "live" : seat.connected;
+  return online ? ["online", "online"] : ["offline", "offline"];
+}
+
+/**
+ * The cards, the `bottom` seat last (nearest the board's bottom on a phone, below the
+ * opponent's). scores: each seat's score in the position shown; label(seat), score(value): the
+ * page's words for them.
+ */
+export function seatCards({ state, you, bottom, scores, connection, label, score }) {
+  const order = (state.seats || []).slice();
+  order.sort((a, b) => (a.index === bottom) - (b.index === bottom));
+  return order.map((seat) => {
+    const mine = you.includes(seat.index);
+    const [presenceClass, presence] = presenceOf(seat, mine, connection);
+    const toMove = !state.over && !state.pause && state.to_move === seat.index;
+    return h(
+      "div",
+      { class: `seat seat-${seat.name}${toMove ? " to-move" : ""}${mine ? " mine" : ""}`, "data-seat": seat.index },
+      h("span", { class: "seat-name" }, label(seat)),
+      h("span", { class: "seat-score" }, scores[seat.index] !== undefined ? score(scores[seat.index]) : ""),
+      // The second row: who holds the seat, after the presence dot (the word "online" is
+      // for screen readers; "offline" is said to everyone).
+      h(
+        "span",
+        { class: `presence presence-${presenceClass}`, "data-presence": presenceClass, title: presence },
+        seat.player && presenceClass !== "computer"
+          ? [
+              playerLink(seat.player, { class: "seat-player" }),
+              presenceClass === "offline" ? " · offline" : h("span", { class: "sr-only" }, " (online)"),
+            ]
+          : presence,
+      ),
+      toMove ? h("span", { class: "seat-turn" }, "to move") : h("span"),
+      state.clock && state.clock.remaining[seat.index] !== null
+        ? h("span", { class: "seat-clock", "data-clock": seat.index, role: "timer", "aria-label": `${seatName(seat.name)}'s clock` })
+        : null,
+    );
+  });
+}
