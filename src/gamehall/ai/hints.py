@@ -76,6 +76,9 @@ class Hint:
     """The line of play that follows the move."""
     line_exact: bool = False
     """Whether the line is the solver's (perfect play) rather than the search's likeliest."""
+    estimate_text: str = ""
+    """For a game without a solver: the search's value of the move for people ('the search's
+    win rate with it: 55%')."""
 
     def line_text(self) -> str:
         """The line of play in words, the move itself first ('perfect play: RCxRT BT ...'), or ''
@@ -363,7 +366,15 @@ def _search_only(
             f"estimate: {agent.value_text(stat.value)} for {who} ({stat.visits} of {total} visits)"
         )
         found.append(
-            Hint(stat.action, text, stat.visits + stat.value * 1e-6, False, stat.visits, line=line)
+            Hint(
+                stat.action,
+                text,
+                stat.visits + stat.value * 1e-6,
+                False,
+                stat.visits,
+                line=line,
+                estimate_text=f"the search's {agent.value_text(stat.value)} with it",
+            )
         )
     return Advice(state, state.current_player, found, None, False, time.perf_counter() - start)
 
