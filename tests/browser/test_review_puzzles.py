@@ -138,7 +138,7 @@ def test_a_finished_game_is_reviewed_and_played_on_from_a_position(server, brows
         assert shown.locator(f".method-{hint['method']}").count() == 1
         assert hint["sentence"] in shown.locator(".hint-eval").inner_text()
         if hint["line_words"]:  # the line of play, in words, behind "Details"
-            lines = shown.locator(".hint-detail").all_inner_texts()
+            lines = shown.locator(".hint-detail").all_text_contents()
             assert lines[-1].startswith(hint["line_kind"] + ": ")
     screenshot(page, "hint-acadmu-desktop")
     # The review needs a move that was not best: the first move is the hints' last when the

@@ -179,8 +179,7 @@ def _details(kind: ValueKind, hint: Hint) -> tuple[str, ...]:
         if hint.visits:
             out.append(f"The search tried it in {hint.visits:,} simulated games.")
         return tuple(out)
-    if a.value is not None:
-        out.append("Proven by the exact solver.")
+    if a.value is not None:  # "exact" says it all
         return tuple(out)
     if a.estimate is not None:
         text = f"Estimated from {a.visits:,} simulated games"

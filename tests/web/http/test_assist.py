@@ -108,7 +108,7 @@ def test_a_hint_gives_the_solvers_best_moves_in_words_with_their_lines(assisted)
         first = hint["hints"][0]
         assert first["sentence"] == f"Best: {first['words']}: {first['outlook']}"
         assert first["outlook"].startswith("with best play ")
-        assert first["details"] == ["Proven by the exact solver."]
+        assert first["details"] == []  # nothing to add to "exact" but the line of play
         assert hint["headline"].startswith("With best play ")
         assert first["line"] and first["line_exact"]
         assert first["line_kind"] == "Perfect play after it" and first["line_words"]
