@@ -14,6 +14,7 @@ import pytest
 from browser_helpers import (
     akros_click_move,
     create_game,
+    in_view,
     screenshot,
     version,
     wait_settled,
@@ -90,7 +91,10 @@ def _play_it(page, move: str) -> None:
     assert page.locator(".hint-mark, .hinted").count() == 0
 
 
-@pytest.mark.parametrize(("size", "scheme"), [("desktop", "light"), ("phone", "dark")])
+@pytest.mark.parametrize(
+    ("size", "scheme"),
+    [("desktop", "light"), ("phone", "dark"), ("desktop", "dark"), ("phone", "light")],
+)
 def test_an_acadmu_hint_is_told_drawn_and_played(server, browser, size, scheme):
     page = _page(browser, size, scheme)
     create_game(page, server.url, "acadmu", "hotseat", options={"discs": SMALL_DISCS, "target": 1})
@@ -116,8 +120,14 @@ def test_an_acadmu_hint_is_told_drawn_and_played(server, browser, size, scheme):
     page.keyboard.press("Escape")
     page.wait_for_function("() => document.querySelectorAll('.board .hint-mark').length > 0")
     _shot(page, f"hints-acadmu-{size}-{scheme}")
-    if size == "phone":  # the board with its marks, as the phone shows it at first
-        page.evaluate("() => window.scrollTo(0, 0)")
+    if size == "phone":  # the hint below the board: "drawn on the board" brings it into view
+        page.locator(".hint-list .hint-drawn").scroll_into_view_if_needed()
+        assert not in_view(page, ".board-acadmu")
+        page.locator(".hint-list .hint-drawn").click()
+        page.wait_for_function(
+            "() => { const b = document.querySelector('.board-acadmu').getBoundingClientRect();"
+            " return b.top >= -1 && b.bottom <= innerHeight + 1; }"
+        )
         _shot(page, f"hints-acadmu-{size}-{scheme}-board", full_page=False)
     if len(answer["hints"]) > 1:  # another hint drawn instead
         page.locator(".hint-list > .hint").nth(1).locator(".hint-show").click()

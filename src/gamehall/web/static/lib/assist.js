@@ -226,6 +226,7 @@ export class GameAssist {
         hintList(this.hint.answer, {
           shown: this.shown,
           onShow: (index) => this.show(index),
+          onSee: () => this.board?.element.scrollIntoView({ block: "center", behavior: "smooth" }),
           canPlay: (move) => mine && this.canMove() && legal.has(move),
           onPlay: (move) => this.playHint(move),
         }),
@@ -241,7 +242,7 @@ export class GameAssist {
  * small label and its details (statistics, bounds, the line of play in words) behind "Details".
  * With `onShow`/`onPlay` (the game page) each can be drawn on the board and played.
  */
-export function hintList(answer, { shown = -1, onShow = null, canPlay = () => false, onPlay = null } = {}) {
+export function hintList(answer, { shown = -1, onShow = null, onSee = null, canPlay = () => false, onPlay = null } = {}) {
   const notes = [answer.unit, answer.note].filter(Boolean);
   return h(
     "div",
@@ -255,10 +256,10 @@ export function hintList(answer, { shown = -1, onShow = null, canPlay = () => fa
         const drawn = index === shown;
         const actions = [];
         if (onShow && !drawn) {
-          actions.push(h("button", { type: "button", class: "ghost small-button hint-show", onClick: () => onShow(index) }, "Show on the board"));
+          actions.push(h("button", { type: "button", class: "ghost small hint-show", onClick: () => onShow(index) }, "Show on the board"));
         }
         if (onPlay && canPlay(hint.move)) {
-          actions.push(h("button", { type: "button", class: "primary small-button hint-play", "data-move": hint.move, onClick: () => onPlay(hint.move) }, "Play it"));
+          actions.push(h("button", { type: "button", class: "primary small hint-play", "data-move": hint.move, onClick: () => onPlay(hint.move) }, "Play it"));
         }
         const details = [...(hint.details || [])];
         if (hint.line_words?.length) details.push(`${hint.line_kind}: ${hint.line_words.join("; ")}.`);
@@ -276,7 +277,9 @@ export function hintList(answer, { shown = -1, onShow = null, canPlay = () => fa
             "div",
             { class: "hint-foot" },
             h("code", { class: "hint-move", title: "The move in notation" }, hint.move),
-            drawn && onShow ? h("span", { class: "hint-drawn muted" }, "drawn on the board") : null,
+            drawn && onShow
+              ? h("button", { type: "button", class: "hint-drawn", title: "Bring the board into view", onClick: () => onSee?.() }, "drawn on the board")
+              : null,
             actions.length ? h("span", { class: "hint-actions" }, actions) : null,
           ),
           details.length
