@@ -437,7 +437,8 @@ class GamehallApp(App[None]):
             return
         self.say(found.hints[0].sentence)
         # The same sentences as the command line's and the web's (gamehall.ai.hint_words).
-        self.push_screen(Panel("Hint", Text("\n".join(found.lines(width=76)))))
+        width = max(30, min(70, int(self.size.width * 0.96) - 6))  # inside the panel's frame
+        self.push_screen(Panel("Hint", Text("\n".join(found.lines(width=width)))))
 
     def action_undo(self) -> None:
         session = self.session
