@@ -205,3 +205,14 @@ def test_the_only_move_is_said_to_be_so():
     unknown = tell(_advice(state, {only: Evaluation(POINTS)}))
     assert unknown.hints[0].outlook == "you have no other move"
     assert unknown.hints[0].details == () and unknown.note == ""
+
+
+def test_a_game_without_a_solver_is_told_by_its_search():
+    state = find_game("tictactoe").new_initial_state()
+    told = tell(advise(state, count=2, seconds=0.3))
+    assert [h.method for h in told.hints] == ["estimate", "estimate"]
+    first = told.hints[0]
+    assert first.sentence == f"Best: {first.move}: {first.outlook}"
+    assert first.outlook.startswith("the search wins about ")
+    assert first.outlook.endswith("% of its games with it")
+    assert told.headline == told.unit == told.note == ""

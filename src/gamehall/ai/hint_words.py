@@ -91,13 +91,15 @@ class AdviceWords:
         headline, each hint numbered with its one word and notation, its details indented,
         wrapped to ``width`` with no trailing spaces."""
         out = [f"{self.to_move} to move." + (f" {self.headline}" if self.headline else "")]
+        if self.summary:
+            out += _wrap(self.summary, width, "")
         for number, hint in enumerate(self.hints, 1):
             first = f"{number}. {hint.sentence} ({hint.method}; {hint.notation})"
             out += _wrap(first, width, "   ")
             for detail in (*hint.details, hint.line_text):
                 if detail:
                     out += _wrap(detail, width, "   ", first="   ")
-        for extra in (self.summary, self.unit, self.note):
+        for extra in (self.unit, self.note):
             if extra:
                 out += _wrap(extra, width, "")
         return out
@@ -118,7 +120,7 @@ def _method(hint: Hint) -> Literal["exact", "estimate"]:
     return "exact" if hint.exact else "estimate"
 
 
-def _span(kind: ValueKind, assessment: Evaluation | None) -> tuple[float, float] | None:
+def _span(assessment: Evaluation | None) -> tuple[float, float] | None:
     """Where a hint's value lies: exactly, its estimate's interval within the proven bounds, or
     the proven bounds (None when nothing is known)."""
     if assessment is None:
@@ -138,7 +140,7 @@ def _span(kind: ValueKind, assessment: Evaluation | None) -> tuple[float, float]
 def about_equal(kind: ValueKind, a: Evaluation | None, b: Evaluation | None) -> bool:
     """Whether two hints' values cannot be told apart: their spans overlap, or their points
     are closer than :data:`MARGIN`."""
-    one, two = _span(kind, a), _span(kind, b)
+    one, two = _span(a), _span(b)
     if one is None or two is None or a is None or b is None:
         return False
     if one[0] <= two[1] and two[0] <= one[1]:

@@ -373,10 +373,19 @@ def _search_only(
                 False,
                 stat.visits,
                 line=line,
-                estimate_text=f"the search's {agent.value_text(stat.value)} with it",
+                estimate_text=_search_words(agent.value_text(stat.value)),
             )
         )
     return Advice(state, state.current_player, found, None, False, time.perf_counter() - start)
+
+
+def _search_words(text: str) -> str:
+    """A search's value of a move said to the player ('the search wins about 73% of its games
+    with it'), from :meth:`MCTSAgent.value_text`."""
+    rate = text.removeprefix("win rate ")
+    if rate != text:
+        return f"the search wins about {rate} of its games with it"
+    return f"the search's {text} with it"
 
 
 def hints(
