@@ -203,7 +203,7 @@ def test_the_only_move_is_said_to_be_so():
     assert told.hints[0].sentence.startswith(f"Only move: {move_words(state, only)}: ")
     # Nothing known of it in time: it is still the only move, with no promise of details.
     unknown = tell(_advice(state, {only: Evaluation(POINTS)}))
-    assert unknown.hints[0].outlook == "you have no other move"
+    assert unknown.hints[0].sentence == f"Only move: {move_words(state, only)}"
     assert unknown.hints[0].details == () and unknown.note == ""
 
 

@@ -64,7 +64,7 @@ def _check_panel(page, answer: dict) -> None:
         word = "exact" if hint["method"] == "exact" else "estimate"
         assert item.locator(".method").inner_text() == word
         assert item.locator(".hint-move").inner_text() == hint["move"]
-        assert hint["sentence"].startswith(f"{hint['label']}: {hint['words']}: ")
+        assert hint["sentence"].startswith(f"{hint['label']}: {hint['words']}")
     assert (
         shown.first.locator(".hint-sentence")
         .inner_text()

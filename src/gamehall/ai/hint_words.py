@@ -50,7 +50,8 @@ class HintWords:
     notation: str
     """The move's notation, a small secondary label."""
     outlook: str
-    """What it is worth to the player asking: 'with best play you win 39% of the time'."""
+    """What it is worth to the player asking: 'with best play you win 39% of the time' ('' for
+    an only move of which nothing was found in time)."""
     method: Literal["exact", "estimate"]
     details: tuple[str, ...]
     """Intervals, simulations and proven bounds, in sentences (no line of play)."""
@@ -62,7 +63,7 @@ class HintWords:
     @property
     def sentence(self) -> str:
         """The hint's first line: 'Best: <the move in words>: <what it is worth>'."""
-        return f"{self.label}: {self.move}: {self.outlook}"
+        return f"{self.label}: {self.move}" + (f": {self.outlook}" if self.outlook else "")
 
     @property
     def line_text(self) -> str:
@@ -156,7 +157,7 @@ def _outlook(solver: Solver | None, hint: Hint, only: bool, detailed: bool) -> s
     """What the hint is worth to the player asking, in a phrase (``detailed``: its details say
     what is proven of it)."""
     assessment = hint.assessment
-    nothing = "you have no other move" if only else "not evaluated in time"
+    nothing = "" if only else "not evaluated in time"  # "Only move" says it all
     if solver is None or assessment is None:
         return hint.estimate_text or nothing
     if assessment.value is not None:
