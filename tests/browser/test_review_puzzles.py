@@ -109,7 +109,7 @@ def test_the_computer_shows_that_it_is_thinking(server, browser):
     held[0].continue_()
     page.wait_for_selector(".hint-list .hint", timeout=60000)
     assert indicator.is_hidden()
-    assert "(you)" in page.locator(".hint-eval").first.inner_text()
+    assert page.locator(".hint-sentence").first.inner_text().startswith(("Best: ", "Only move: "))
     screenshot(page, "hint-acadmu-phone")
     assert page.js_errors == []
     page.context.close()
@@ -136,10 +136,10 @@ def test_a_finished_game_is_reviewed_and_played_on_from_a_position(server, brows
         shown = hints.nth(index)
         assert shown.get_attribute("data-move") == hint["move"] and hint["move"] in legal
         assert shown.locator(f".method-{hint['method']}").count() == 1
-        assert hint["evaluation"] in shown.locator(".hint-eval").inner_text()
-        if hint["line"]:
-            line = shown.locator(".hint-line").inner_text()
-            assert line.startswith("Perfect play: " if hint["line_exact"] else "Likeliest line: ")
+        assert hint["sentence"] in shown.locator(".hint-eval").inner_text()
+        if hint["line_words"]:  # the line of play, in words, behind "Details"
+            lines = shown.locator(".hint-detail").all_text_contents()
+            assert lines[-1].startswith(hint["line_kind"] + ": ")
     screenshot(page, "hint-acadmu-desktop")
     # The review needs a move that was not best: the first move is the hints' last when the
     # solver ranks it below the first (random moves alone are sometimes all best in a small

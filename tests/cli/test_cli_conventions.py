@@ -277,7 +277,7 @@ def test_pos_hint_help_and_undo_against_the_computer():
     assert position in text
     assert "undo" in text and "hint" in text and "board" in text  # the help lists them
     assert "1. " in text  # the hint's best move
-    assert "perfect play: " in text  # and the solver's line of play after it (a small round)
+    assert "Perfect play after it: " in text  # and the solver's line after it (a small round)
     assert "Took back" in text
     assert str(session.state) == position  # undo came back to the person's decision
 

@@ -17,10 +17,11 @@ SMALL_ROUND = "1,0,0,4,0,0,0,0,2/0,2,2,1,1,0,2,0,0 d -"
 def test_hint_speaks_from_the_movers_side_and_shows_the_line(capsys):
     main(["hint", "acadmu", SMALL_ROUND, "--count", "2"])
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("Dark to move. With best play: Dark (you) ends")
-    assert out[1].startswith("1. ") and "exact: Dark (you) ends" in out[1]
-    assert out[2].strip().startswith("perfect play: ")
-    assert "not every move is settled" not in "\n".join(out)
+    assert out[0].startswith("Dark to move. With best play ")
+    text = "\n".join(out)
+    assert out[1].startswith("1. Best: ") and "(exact; " in text
+    assert "   Perfect play after it: " in text
+    assert "Not every move is settled" not in text
 
 
 def test_hint_json_has_values_lines_and_proof(capsys):

@@ -76,6 +76,9 @@ class Hint:
     """The line of play that follows the move."""
     line_exact: bool = False
     """Whether the line is the solver's (perfect play) rather than the search's likeliest."""
+    estimate_text: str = ""
+    """For a game without a solver: the search's value of the move for people ('the search's
+    win rate with it: 55%')."""
 
     def line_text(self) -> str:
         """The line of play in words, the move itself first ('perfect play: RCxRT BT ...'), or ''
@@ -363,9 +366,26 @@ def _search_only(
             f"estimate: {agent.value_text(stat.value)} for {who} ({stat.visits} of {total} visits)"
         )
         found.append(
-            Hint(stat.action, text, stat.visits + stat.value * 1e-6, False, stat.visits, line=line)
+            Hint(
+                stat.action,
+                text,
+                stat.visits + stat.value * 1e-6,
+                False,
+                stat.visits,
+                line=line,
+                estimate_text=_search_words(agent.value_text(stat.value)),
+            )
         )
     return Advice(state, state.current_player, found, None, False, time.perf_counter() - start)
+
+
+def _search_words(text: str) -> str:
+    """A search's value of a move said to the player ('the search wins about 73% of its games
+    with it'), from :meth:`MCTSAgent.value_text`."""
+    rate = text.removeprefix("win rate ")
+    if rate != text:
+        return f"the search wins about {rate} of its games with it"
+    return f"the search's {text} with it"
 
 
 def hints(

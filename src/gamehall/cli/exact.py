@@ -12,17 +12,18 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.text import Text
 
 from gamehall.cli.options import BoardOption, VariantOption, build_game
 from gamehall.core import GamehallError, Record, find_plugin, game_names
+
+if TYPE_CHECKING:
+    from gamehall.ai.hint_words import AdviceWords
 
 console = Console()
 err_console = Console(stderr=True)
@@ -113,6 +114,7 @@ def hint(
 ) -> None:
     """The best few moves of a position for the player to move: exact where the solver settles
     them, else estimates labelled with their uncertainty; each with the line of play after it."""
+    from gamehall.ai.hint_words import tell
     from gamehall.ai.hints import DEFAULT_SECONDS, advise
 
     game = build_game(game_name, variant, board=board)
@@ -126,28 +128,18 @@ def hint(
         typer.echo(json.dumps(advice.to_json()))
         return
     if not advice.hints:
-        typer.echo("no moves: " + ("the game is over" if state.is_terminal() else "chance to act"))
+        typer.echo(
+            "No moves: " + ("the game is over." if state.is_terminal() else "chance acts next.")
+        )
         return
-    who = state.player_name(advice.player).capitalize()
-    solver = find_plugin(game.name).load_solver()
-    if advice.position is not None and advice.position.value is not None and solver is not None:
-        words = solver.describe(advice.position.value, f"{who} (you)")
-        console.print(f"{who} to move. With best play: {escape(words)}.", highlight=False)
-    else:
-        console.print(f"{who} to move.", highlight=False)
-    for number, found in enumerate(advice.hints, 1):
-        console.print(
-            f"{number}. [bold]{escape(str(found.action))}[/bold]  {escape(found.evaluation)}",
-            highlight=False,
-        )
-        if found.line:  # indented, and so are its wrapped lines on a narrow terminal
-            console.print(Padding(Text(found.line_text(), style="dim"), (0, 0, 0, 3)))
-    if solver is not None and not advice.proven and len(state.legal_actions()) > 1:
-        console.print(
-            "[dim](not every move is settled: unsolved moves are ranked by estimates within "
-            "what the solver proved)[/dim]",
-            highlight=False,
-        )
+    print_hints(console, tell(advice))
+
+
+def print_hints(out: Console, told: AdviceWords) -> None:
+    """The hints as the terminal app and the play prompt say them too: plain lines wrapped to
+    the terminal, details indented, never padded with spaces."""
+    for line in told.lines(width=out.width):
+        out.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 # --- review --------------------------------------------------------------------------------------

@@ -23,8 +23,6 @@ from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
-from rich.padding import Padding
-from rich.text import Text
 
 from gamehall.core import Action, Agent, GamehallError, State
 from gamehall.core.words import Chapter, move_chapters, move_words, next_chapter
@@ -108,13 +106,12 @@ def read_move(
 
 
 def _hint(console: Console, state: State) -> None:
-    from gamehall.ai.hints import hints
+    from gamehall.ai.hint_words import tell
+    from gamehall.ai.hints import advise
+    from gamehall.cli.exact import print_hints
 
     console.print(f"[dim]thinking up to {HINT_SECONDS:g} s…[/dim]")
-    for number, found in enumerate(hints(state, count=3, seconds=HINT_SECONDS), 1):
-        console.print(f"  {number}. {found.action}  {escape(found.evaluation)}", highlight=False)
-        if found.line:  # indented, and so are its wrapped lines on a narrow terminal
-            console.print(Padding(Text(found.line_text(), style="dim"), (0, 0, 0, 5)))
+    print_hints(console, tell(advise(state, count=3, seconds=HINT_SECONDS)))
 
 
 class HumanAgent(Agent):

@@ -141,6 +141,31 @@ class Solver(ABC):
             return f"{player_name} wins {float(value):.0%} of the time"
         return f"{player_name} ends {int(value):+d}"
 
+    def outlook(self, value: Value | float, *, exact: bool) -> str:
+        """What ``value`` means for the player it is from, said to them, for hints: 'you end 2
+        ahead', 'you win 39% of the time'; an estimate says 'about' (games say it better)."""
+        about = "" if exact else "about "
+        if self.kind is ValueKind.PROBABILITY:
+            share = float(value)
+            if exact and share == 1:
+                return "you win for certain"
+            if exact and share == 0:
+                return "you lose for certain"
+            return f"you win {about}{percent(share, exact=exact)} of the time"
+        amount = float(value)
+        size = f"{abs(amount):.0f}" if exact else f"{abs(amount):.1f}"
+        if size.strip("0.") == "":
+            return f"you end {about}level"
+        return f"you end {about}{size} {'ahead' if amount > 0 else 'behind'}"
+
+
+def percent(share: float, *, exact: bool) -> str:
+    """A probability for people: '39%', an exact one that is not a whole percent '41.7%'."""
+    whole = round(share * 100)
+    if not exact or abs(share * 100 - whole) < 1e-9:
+        return f"{whole}%"
+    return f"{share * 100:.1f}%"
+
 
 VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """How a move is classed by what it costs the mover, from no cost to the most."""
@@ -218,4 +243,5 @@ __all__ = [
     "Value",
     "ValueKind",
     "Verdict",
+    "percent",
 ]

@@ -164,15 +164,32 @@ class InviteAnswer(_Out):
 
 
 class HintItem(_Out):
-    """One hint: a move, what is known of its value in words from the asking player's side
-    (``exact: ...``, or ``estimate (not exact): ...`` with its interval and simulations, or
-    proven bounds), and the line of play after it."""
+    """One hint: the move (its notation and in words), what it is worth to the asking player in
+    a sentence, one word for how that is known, the details behind it and the line of play after
+    it (gamehall.ai.hint_words)."""
 
-    move: str
-    evaluation: str
-    method: Literal["exact", "bounds", "estimate"]
+    move: str = Field(description="the move's notation, one of the state's legal items' text")
+    sentence: str = Field(
+        description="the hint's first line: 'Best: <the move in words>: with best play you win "
+        "the round by 2 points'"
+    )
+    label: str = Field(description="'Best', 'Equally good', 'About as good', 'Second best', ...")
+    words: str = Field(description="the move in words")
+    outlook: str = Field(description="what the move is worth to the player, in words")
+    method: Literal["exact", "bounds", "estimate"] = Field(
+        description="how the value is known: proven, proven bounds only, or estimated"
+    )
+    details: list[str] = Field(
+        description="intervals, simulations and proven bounds, in sentences (shown on demand)"
+    )
+    line_kind: str = Field(description="'Perfect play after it', 'Likeliest line after it', or ''")
+    line_words: list[str] = Field(
+        description="the moves after ``move`` in words; it stops at a chance step with more "
+        "than one outcome ('then whatever is drawn')"
+    )
+    evaluation: str = Field(description="the value with its statistics, for the record")
     visits: int | None
-    line: list[str] = Field(description="the moves that follow (after ``move``)")
+    line: list[str] = Field(description="the moves that follow (after ``move``), in notation")
     line_exact: bool = Field(description="the line is perfect play (else the search's likeliest)")
 
 
@@ -185,6 +202,11 @@ class HintAnswer(_Out):
     to_move: int
     to_move_name: str
     headline: str = Field(description="the position's value in words when it is exact, else ''")
+    summary: str = Field(
+        default="", description="'All three are about equal: ...' when they cannot be told apart"
+    )
+    unit: str = Field(default="", description="what the values count, in a sentence")
+    note: str = Field(default="", description="why the ranking is not proven, or ''")
     proven: bool = Field(description="every hint exact and no other move can beat them")
     seconds: float
     hints: list[HintItem]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import time
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -30,6 +30,9 @@ from gamehall.core.plugin import TerminalBoard
 from gamehall.core.words import move_chapters, move_words
 from gamehall.tui.board import board as generic_board
 from gamehall.tui.screens import Panel, SaveScreen, help_panel, position_panel
+
+if TYPE_CHECKING:
+    from gamehall.ai.hint_words import AdviceWords
 
 NARROW = 100
 SIDE_WIDTH = 44
@@ -442,10 +445,11 @@ class GamehallApp(App[None]):
         self._hint_status()
 
         def work() -> None:
-            from gamehall.ai.hints import hints
+            from gamehall.ai.hint_words import tell
+            from gamehall.ai.hints import advise
 
             try:
-                found = hints(state, count=3, seconds=HINT_SECONDS)
+                found = tell(advise(state, count=3, seconds=HINT_SECONDS))
             except Exception as error:
                 self.hint_since = None
                 self.call_from_thread(self.say, f"No hint: {error}", error=True)
@@ -461,23 +465,17 @@ class GamehallApp(App[None]):
                 f"Looking for the best moves (the search takes {HINT_SECONDS:g} s)… {spent:.1f} s"
             )
 
-    def _show_hints(self, generation: int, found: list[Any]) -> None:
+    def _show_hints(self, generation: int, found: AdviceWords) -> None:
         self.hint_since = None
         if generation != self.generation:
             return
-        if not found:
+        if not found.hints:
             self.say("No hint here.")
             return
-        text = "Hint: " + "; ".join(f"{h.action} ({h.evaluation})" for h in found)
-        self.say(text)
-        table = Table.grid(padding=(0, 2))
-        for number, found_hint in enumerate(found, 1):
-            table.add_row(
-                f"{number}.", Text(str(found_hint.action), style="bold"), found_hint.evaluation
-            )
-            if found_hint.line:
-                table.add_row("", "", Text(found_hint.line_text(), style="dim"))
-        self.push_screen(Panel("Hint", table))
+        self.say(found.hints[0].sentence)
+        # The same sentences as the command line's and the web's (gamehall.ai.hint_words).
+        width = max(30, min(70, int(self.size.width * 0.96) - 6))  # inside the panel's frame
+        self.push_screen(Panel("Hint", Text("\n".join(found.lines(width=width)))))
 
     def action_undo(self) -> None:
         session = self.session

@@ -103,9 +103,15 @@ def test_a_hint_gives_the_solvers_best_moves_in_words_with_their_lines(assisted)
         assert shown[0] == every.position.value
         assert all(h["method"] == "exact" for h in hint["hints"])
         assert hint["hints"][0]["evaluation"].startswith("exact: ")
-        assert "(you)" in hint["hints"][0]["evaluation"]
-        assert hint["headline"].startswith("With best play: ")
-        assert hint["hints"][0]["line"] and hint["hints"][0]["line_exact"]
+        # The first line is a sentence from the move in words; the details and the line in words
+        # come with it, as the terminal says them.
+        first = hint["hints"][0]
+        assert first["sentence"] == f"Best: {first['words']}: {first['outlook']}"
+        assert first["outlook"].startswith("with best play ")
+        assert first["details"] == []  # nothing to add to "exact" but the line of play
+        assert hint["headline"].startswith("With best play ")
+        assert first["line"] and first["line_exact"]
+        assert first["line_kind"] == "Perfect play after it" and first["line_words"]
         legal = {item["text"] for item in state["legal"]}
         assert {h["move"] for h in hint["hints"]} <= legal
         # Asked again for the same position: the same answer, not worked out again.

@@ -559,6 +559,17 @@ class AcadmuSolver(Solver):
             return f"{player_name} ends level (equal counts)"
         return f"{player_name} ends {points:+d}"
 
+    def outlook(self, value: Value | float, *, exact: bool) -> str:
+        """The round's count difference said to the player: the larger heap scores the
+        difference, so 'you win the round by 2 points' ('about 0.8 points' for an estimate)."""
+        amount = float(value)
+        size = f"{abs(amount):.0f}" if exact else f"{abs(amount):.1f}"
+        about = "" if exact else "about "
+        if size.strip("0.") == "":
+            return f"the round ends {about}level (nobody scores)"
+        points = f"{size} point{'' if size == '1' else 's'}"
+        return f"you {'win' if amount > 0 else 'lose'} the round by {about}{points}"
+
 
 SOLVER = AcadmuSolver()
 """The plugin's solver."""

@@ -17,7 +17,6 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from gamehall.core import find_plugin
 from gamehall.protocol import ErrorCode, HintAnswer, ProtocolError
 from gamehall.web.base.engine import derived_seed, make_game, replay
 from gamehall.web.base.position import Position
@@ -48,34 +47,41 @@ def worker_hint(
     seconds: float,
     seed: int,
 ) -> dict[str, Any]:
-    """In a worker: the hints of the position after ``actions``, as the answer's fields."""
+    """In a worker: the hints of the position after ``actions``, as the answer's fields, told
+    in the same sentences as the terminal's (:func:`gamehall.ai.hint_words.tell`)."""
+    from gamehall.ai.hint_words import tell
     from gamehall.ai.hints import advise
 
     game = make_game(game_name, options_json)
     state = replay(game, actions, checked=False, setup=setup)  # stored actions, checked then
     advice = advise(state, count=count, seconds=seconds, seed=seed)
-    player = advice.player
-    who = f"{state.player_name(player).capitalize()} (you)"
-    solver = find_plugin(game.name).load_solver()
-    headline = ""
-    if advice.position is not None and advice.position.value is not None and solver is not None:
-        headline = f"With best play: {solver.describe(advice.position.value, who)}."
+    told = tell(advice)
     return {
-        "to_move": player,
-        "to_move_name": state.player_name(player),
-        "headline": headline,
+        "to_move": advice.player,
+        "to_move_name": state.player_name(advice.player),
+        "headline": told.headline,
+        "summary": told.summary,
+        "unit": told.unit,
+        "note": told.note,
         "proven": advice.proven,
         "seconds": round(advice.seconds, 3),
         "hints": [
             {
                 "move": str(hint.action),
-                "evaluation": hint.evaluation,
+                "sentence": words.sentence,
+                "label": words.label,
+                "words": words.move,
+                "outlook": words.outlook,
                 "method": hint.method,
+                "details": list(words.details),
+                "line_kind": words.line_kind,
+                "line_words": list(words.line),
+                "evaluation": hint.evaluation,
                 "visits": hint.visits,
                 "line": [str(a) for a in hint.line],
                 "line_exact": hint.line_exact,
             }
-            for hint in advice.hints
+            for hint, words in zip(advice.hints, told.hints, strict=True)
         ],
     }
 

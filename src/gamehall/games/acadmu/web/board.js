@@ -371,6 +371,33 @@ export class Board {
     return drawPicture(history[index], this.data.seatLabels);
   }
 
+  /**
+   * A hint's move drawn on the board (the game page calls it after every drawing): the token
+   * given up and the tokens taken get a mark; a pass, its button. clearHint() takes it off.
+   */
+  showHint(item) {
+    const mover = this.data?.view?.to_move;
+    const cells = [];
+    if (isCapture(item) && mover) {
+      const other = mover === "d" ? "l" : "d";
+      cells.push(this.element.querySelector(`.group[data-side="${mover}"][data-pairing="${item.own}"]`));
+      for (const taken of new Set(item.taken)) cells.push(this.element.querySelector(`.group[data-side="${other}"][data-pairing="${taken}"]`));
+    }
+    for (const cell of cells.filter(Boolean)) {
+      const hit = cell.querySelector(".hit");
+      const [x, y, width, height] = ["x", "y", "width", "height"].map((name) => Number(hit.getAttribute(name)));
+      cell.append(s("rect", { class: "hint-mark", x: x - 1, y: y - 1, width: width + 2, height: height + 2, rx: 9 }));
+    }
+    for (const button of this.controls.querySelectorAll("[data-action]")) {
+      if (button.dataset.action === item.text) button.classList.add("hinted");
+    }
+  }
+
+  clearHint() {
+    for (const mark of this.element.querySelectorAll(".hint-mark")) mark.remove();
+    for (const button of this.controls.querySelectorAll(".hinted")) button.classList.remove("hinted");
+  }
+
   renderControls(moves, canMove) {
     const { legal = [] } = this.data;
     const items = [];

@@ -232,6 +232,56 @@ export class Board {
     if (this.mode !== "diagram") this.renderControls();
   }
 
+  /**
+   * A hint's move drawn on the board (the game page calls it after every drawing): a placement
+   * as a marked region with an arrow from the servant's region; a keep or a removal, its button.
+   * clearHint() takes it off.
+   */
+  showHint(item) {
+    const svg = this.element.querySelector("svg.akros-svg");
+    if (isPlace(item) && svg) {
+      const centre = (id) => {
+        const hex = svg.querySelector(`.region[data-region="${id}"] .hex`);
+        if (!hex) return null;
+        const box = hex.getBBox();
+        return [box.x + box.width / 2, box.y + box.height / 2];
+      };
+      const to = centre(item.region);
+      const from = item.source !== undefined && item.source !== null ? centre(item.source) : null;
+      if (to) svg.append(s("polygon", { class: "hint-mark hint-region", points: hexPoints(to[0], to[1], R - 3) }));
+      if (from && to && (from[0] !== to[0] || from[1] !== to[1])) {
+        const [x1, y1] = from;
+        const [x2, y2] = to;
+        const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+        const shrink = 14 / len;
+        const stop = (R * 0.5) / len;
+        svg.append(
+          s("line", {
+            class: "hint-mark hint-arrow",
+            x1: x1 + (x2 - x1) * shrink,
+            y1: y1 + (y2 - y1) * shrink,
+            x2: x2 - (x2 - x1) * stop,
+            y2: y2 - (y2 - y1) * stop,
+            "marker-end": "url(#akros-hint-arrow)",
+          }),
+          s(
+            "marker",
+            { class: "hint-mark", id: "akros-hint-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
+            s("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "hint-arrowhead" }),
+          ),
+        );
+      }
+    }
+    for (const button of this.controls.querySelectorAll("[data-action]")) {
+      if (button.dataset.action === item.text) button.classList.add("hinted");
+    }
+  }
+
+  clearHint() {
+    for (const mark of this.element.querySelectorAll(".hint-mark")) mark.remove();
+    for (const button of this.controls.querySelectorAll(".hinted")) button.classList.remove("hinted");
+  }
+
   panels(view) {
     const hands = view.hands || {};
     const temple = view.temple || {};

@@ -3,7 +3,12 @@
 // refuses them there too) and, once the game is over, the way to its review.
 //
 // The page makes one GameAssist, puts its `indicator` under the turn banner and its `panel` in
-// the side column, and calls update(state) with every state message.
+// the side column, calls update(state) with every state message and attach(board, ...) once its
+// board is made. A hint is told in the server's sentences (gamehall.ai.hint_words: the same as
+// the terminal's): its first line, one word for exact or estimate, the notation as a small label
+// and the statistics and the line of play behind "Details". The hint shown is drawn on the board
+// (the board's showHint(item)/clearHint(), or a generic mark on whatever carries the move's
+// data-action) and "Play it" plays it as a click would, while it is legal and the asker's turn.
 
 import { postJSON } from "./api.js";
 import { capitalize, h, replace } from "../dom.js";
@@ -71,11 +76,67 @@ export class GameAssist {
     this.hint = null; // {version, answer} | {version, error}
     this.asking = null; // the version a hint is being asked for
     this.closed = false;
+    this.shown = 0; // which hint of the answer is drawn on the board
+    this.board = null;
+    this.play = () => {};
+    this.canMove = () => false;
+    this.live = () => true;
+    this.observer = null;
   }
 
   close() {
     this.closed = true;
     this.thinking.stop();
+    this.observer?.disconnect();
+  }
+
+  /**
+   * The page's board, how the page plays a move (play(text), as a click on the board would),
+   * whether the asker may move now (canMove()) and whether the live position is shown (live()).
+   * The board redraws itself from scratch: each time it does, the hint is drawn again.
+   */
+  attach(board, { play, canMove, live }) {
+    this.observer?.disconnect();
+    this.board = board;
+    this.play = play;
+    this.canMove = canMove;
+    this.live = live;
+    this.observer = new MutationObserver(() => this.drawHint());
+    for (const element of [board.element, board.controls, board.extras]) {
+      if (element) this.observer.observe(element, { childList: true });
+    }
+    this.drawHint();
+  }
+
+  /** The legal item of the hint drawn on the board, when it is still to be played. */
+  shownItem() {
+    const answer = this.hint?.answer;
+    const hint = answer?.hints?.[this.shown];
+    if (!hint || !this.state || answer.version !== this.state.version) return null;
+    return (this.state.legal || []).find((item) => item.text === hint.move) || null;
+  }
+
+  drawHint() {
+    const board = this.board;
+    if (!board) return;
+    const item = this.live() ? this.shownItem() : null;
+    // Marks are taken off and put back in one go, so the observer sees no change of its own.
+    if (typeof board.clearHint === "function") board.clearHint();
+    else clearMarks(board);
+    if (!item) return;
+    if (typeof board.showHint === "function") board.showHint(item);
+    else markAction(board, item.text);
+  }
+
+  show(index) {
+    this.shown = index;
+    this.render();
+    this.drawHint();
+  }
+
+  playHint(move) {
+    if (!this.canMove()) return;
+    this.play(move);
   }
 
   /** Whether this reader may ask for a hint now (the server decides; this only hides the button). */
@@ -104,13 +165,17 @@ export class GameAssist {
     this.render();
     try {
       const answer = await postJSON(`/api/games/${encodeURIComponent(this.id)}/hint`, { version });
-      if (this.state && this.state.version === version) this.hint = { version, answer };
+      if (this.state && this.state.version === version) {
+        this.hint = { version, answer };
+        this.shown = 0;
+      }
     } catch (error) {
       if (this.state && this.state.version === version) this.hint = { version, error: error.message };
       else if (error.code !== "stale_version") this.notify(error.message);
     } finally {
       if (this.asking === version) this.asking = null;
       if (!this.closed && this.state) this.update(this.state);
+      this.drawHint();
     }
   }
 
@@ -155,34 +220,98 @@ export class GameAssist {
     button.addEventListener("click", () => this.askHint());
     const body = [h("div", { class: "assist-head" }, h("h2", {}, "Hints"), button)];
     if (this.hint?.error) body.push(h("p", { class: "hint-error", role: "alert" }, this.hint.error));
-    else if (this.hint?.answer) body.push(hintList(this.hint.answer));
+    else if (this.hint?.answer) {
+      const legal = new Set((state.legal || []).map((item) => item.text));
+      body.push(
+        hintList(this.hint.answer, {
+          shown: this.shown,
+          onShow: (index) => this.show(index),
+          onSee: () => this.board?.element.scrollIntoView({ block: "center", behavior: "smooth" }),
+          canPlay: (move) => mine && this.canMove() && legal.has(move),
+          onPlay: (move) => this.playHint(move),
+        }),
+      );
+    }
     else body.push(h("p", { class: "muted" }, mine ? "The best moves for you, with what they are worth." : "Hints are for the player to move."));
     replace(this.panel, body);
   }
 }
 
-/** The hints of a position: each move with its evaluation in words and its line of play. */
-export function hintList(answer) {
+/**
+ * The hints of a position: each one's sentence, one word for exact or estimate, the notation as a
+ * small label and its details (statistics, bounds, the line of play in words) behind "Details".
+ * With `onShow`/`onPlay` (the game page) each can be drawn on the board and played.
+ */
+export function hintList(answer, { shown = -1, onShow = null, onSee = null, canPlay = () => false, onPlay = null } = {}) {
+  const notes = [answer.unit, answer.note].filter(Boolean);
   return h(
     "div",
     { class: "hints", "data-version": answer.version },
     answer.headline ? h("p", { class: "hint-headline" }, answer.headline) : null,
+    answer.summary ? h("p", { class: "hint-summary" }, answer.summary) : null,
     h(
       "ol",
       { class: "hint-list" },
-      answer.hints.map((hint) =>
-        h(
+      answer.hints.map((hint, index) => {
+        const drawn = index === shown;
+        const actions = [];
+        if (onShow && !drawn) {
+          actions.push(h("button", { type: "button", class: "ghost small hint-show", onClick: () => onShow(index) }, "Show on the board"));
+        }
+        if (onPlay && canPlay(hint.move)) {
+          actions.push(h("button", { type: "button", class: "primary small hint-play", "data-move": hint.move, onClick: () => onPlay(hint.move) }, "Play it"));
+        }
+        const details = [...(hint.details || [])];
+        if (hint.line_words?.length) details.push(`${hint.line_kind}: ${hint.line_words.join("; ")}.`);
+        return h(
           "li",
-          { class: `hint hint-${hint.method}`, "data-move": hint.move },
-          h("code", { class: "hint-move" }, hint.move),
-          h("span", { class: `method method-${hint.method}` }, hint.method === "exact" ? "exact" : hint.method === "bounds" ? "bounds" : "estimate"),
-          h("p", { class: "hint-eval" }, hint.evaluation),
-          hint.line.length
-            ? h("p", { class: "hint-line muted" }, hint.line_exact ? "Perfect play: " : "Likeliest line: ", h("code", {}, [hint.move, ...hint.line].join(" ")))
+          { class: `hint hint-${hint.method}${drawn && onShow ? " drawn" : ""}`, "data-move": hint.move },
+          h(
+            "p",
+            { class: "hint-eval" },
+            h("span", { class: "hint-sentence" }, hint.sentence),
+            " ",
+            h("span", { class: `method method-${hint.method}` }, hint.method === "exact" ? "exact" : "estimate"),
+          ),
+          h(
+            "div",
+            { class: "hint-foot" },
+            h("code", { class: "hint-move", title: "The move in notation" }, hint.move),
+            drawn && onShow
+              ? h("button", { type: "button", class: "hint-drawn", title: "Bring the board into view", onClick: () => onSee?.() }, "drawn on the board")
+              : null,
+            actions.length ? h("span", { class: "hint-actions" }, actions) : null,
+          ),
+          details.length
+            ? h(
+                "details",
+                { class: "hint-details" },
+                h("summary", {}, "Details"),
+                details.map((text) => h("p", { class: "hint-detail" }, text)),
+              )
             : null,
-        ),
-      ),
+        );
+      }),
     ),
-    answer.proven ? null : h("p", { class: "muted small" }, "Not every move is settled: unsettled moves are ranked by estimates within what the solver proved."),
+    notes.length ? h("p", { class: "muted small hint-notes" }, notes.join(" ")) : null,
   );
+}
+
+/** The generic hint mark of a board with no showHint: whatever carries the move's data-action. */
+export function markAction(board, move) {
+  for (const root of [board.element, board.controls, board.extras]) {
+    if (!root) continue;
+    for (const element of root.querySelectorAll("[data-action]")) {
+      if (element.dataset.action === move) element.classList.add("hinted");
+    }
+  }
+}
+
+/** Take every hint mark off a board (the generic marks, and the "hint-mark" drawings of any). */
+export function clearMarks(board) {
+  for (const root of [board.element, board.controls, board.extras]) {
+    if (!root) continue;
+    for (const element of root.querySelectorAll(".hinted")) element.classList.remove("hinted");
+    for (const element of root.querySelectorAll(".hint-mark")) element.remove();
+  }
 }

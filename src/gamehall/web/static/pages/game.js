@@ -211,6 +211,7 @@ export function gamePage(id) {
     replace(boardBox, board.element);
     replace(controlsBox, board.controls);
     replace(extrasBox, board.extras || null);
+    assist.attach(board, { play, canMove, live: isLive }); // the hint drawn, and "Play it"
     renderTools();
   }
 
