@@ -282,7 +282,7 @@ export function reviewPage(id, kit) {
           h(
             "p",
             { class: "muted small" },
-            `Values are from the mover's side, in ${review.unit}; exact where the solver settled the position within ${review.budget.seconds} s, else estimated (~). Accuracy: how much of the best value each move kept, as lichess measures it (see Playing, "Reviews"). Keys: ← → step.`,
+            `Values are from the mover's side, in ${review.unit}; exact where the solver settled the position within ${review.budget.seconds} s, else estimated (~). Accuracy: how much of the best value each move kept, on lichess's curve, averaged over the player's moves (forced ones aside). Keys: ← → step.`,
           ),
           h("p", {}, h("a", { class: "button", href: `/api/games/${enc}/review/record`, download: `${id}-review.txt` }, "Download the annotated record")),
         ),
