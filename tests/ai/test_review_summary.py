@@ -21,10 +21,12 @@ from gamehall.ai.review_summary import (
     move_accuracy,
     points_percent,
 )
-from gamehall.core import find_game, find_plugin, make_record, play_game
+from gamehall.cli.app import main
+from gamehall.core import Record, find_game, find_plugin, make_record, play_game
 from gamehall.core.search import ValueKind
 from gamehall.core.words import move_words
-from gamehall.web.compute.review import review_data
+from gamehall.protocol import ReviewSummary
+from gamehall.web.compute.review import _current_summary, review_data
 
 SETTLED = 60.0
 
@@ -173,3 +175,34 @@ def test_one_source_of_words_for_the_record_the_command_and_the_web():
         assert web["mistakes"] == result.players()[player].mistakes
         assert "given_up" not in web
     assert all(m["words"] for m in data["moves"])
+
+
+def test_the_command_prints_each_players_summary_in_the_records_words(tmp_path, capsys):
+    game = find_game("acadmu")
+    start = find_plugin("acadmu").load_deal()(game, random.Random(2), 7)
+    played = play_game(game, [RandomAgent(2), RandomAgent(3)], seed=2, start=start)
+    path, out = tmp_path / "game.txt", tmp_path / "reviewed.txt"
+    path.write_text(str(make_record(game, played.actions, setup=start, final=played.final)))
+    main(["review", str(path), "--out", str(out), "--seconds", str(SETTLED)])
+    printed = " ".join(capsys.readouterr().out.split())  # the terminal wraps long lines
+    tags = Record.parse(out.read_text(encoding="utf-8")).tags
+    for name in ("Dark", "Light"):
+        said = " ".join(tags[f"{name}Review"].split())
+        assert f"{name}: {said}" in printed
+        assert "Accuracy" in said and "gave up" not in said
+
+
+def test_a_review_stored_before_the_summary_changed_is_still_read():
+    stored = {
+        "player": 0,
+        "name": "dark",
+        "moves": 3,
+        "exact": 3,
+        "given_up": "2",
+        "given_up_estimated": None,
+        "classes": {"best": 1, "good": 0, "inaccuracy": 0, "mistake": 1, "blunder": 1},
+        "text": "3 moves (3 exact), gave up 2; 1 mistake, 1 blunder",
+    }
+    summary = ReviewSummary(**_current_summary(stored))
+    assert (summary.mistakes, summary.blunders) == (1, 1)
+    assert summary.accuracy is None and summary.worst is None

@@ -14,8 +14,10 @@ from browser_helpers import (
     acadmu_click_move,
     create_game,
     my_turn,
+    play_turn,
     screenshot,
     version,
+    wait_my_turn,
     wait_settled,
     watch,
 )
@@ -111,6 +113,11 @@ def test_a_resigned_online_game_is_reviewed(server, new_context):
     assert bob.locator("a.review-link").count() == 1
     _shots(bob, "replay-phone")
 
+    # The home page's list of finished games links the review too.
+    alice.goto(f"{server.url}/")
+    item = alice.locator(f'.game-item[data-id="{game_id}"]')
+    assert item.locator("a.review-link").get_attribute("href") == f"/review/{game_id}"
+
     alice.goto(f"{server.url}/game/{game_id}")
     alice.wait_for_selector(".game-over")
     alice.locator(".review-button").click()
@@ -180,3 +187,49 @@ def test_a_resigned_online_game_is_reviewed(server, new_context):
     bob.locator(".review-board").scroll_into_view_if_needed()
     _shots(bob, "review-phone-board")
     assert bob.js_errors == []
+
+
+def test_nothing_to_judge_offers_no_review(server, new_context):
+    """A game that ended before any player moved (aborted) has nothing to judge: no button on
+    its page, no link beside it in the list."""
+    page = watch(new_context().new_page())
+    game_id = create_game(page, server.url, "acadmu", "online", seat=0)
+    page.locator('button[data-room="abort"]').click()
+    page.wait_for_selector(".game-over")
+    assert server.get(f"/api/games/{game_id}")["outcome"]["result"] == "*"
+    assert page.locator(".review-button").count() == 0
+    assert page.locator(".game-page .assist").is_hidden()
+    page.goto(f"{server.url}/")
+    item = page.locator(f'.game-item[data-id="{game_id}"]')
+    item.wait_for()
+    assert item.locator("a.review-link").count() == 0
+    assert page.js_errors == []
+
+
+def test_an_akros_review_marks_its_turns(server, new_context):
+    page = watch(new_context().new_page())
+    game_id = create_game(page, server.url, "akros", "hotseat")
+    rng = random.Random(11)
+    state = server.get(f"/api/games/{game_id}")
+    while state["view"]["turn"] < 2 or sum(m >= 0 for m in state["movers"]) < 6:
+        wait_my_turn(page)
+        play_turn(page, "akros", rng)
+        state = server.get(f"/api/games/{game_id}")
+    resign = page.locator('button[data-room="resign"]')
+    resign.click()
+    resign.click()
+    page.wait_for_selector(".game-over")
+    page.locator(".review-button").click()
+    page.wait_for_selector(".review-page[data-ready='true']", timeout=180000)
+    review = server.get(f"/api/games/{game_id}/review")["review"]
+    sections = page.locator(".review-moves .review-section").all_inner_texts()
+    assert sections[:2] == ["Turn 1", "Turn 2"]
+    labels = page.locator(".graph-section-label")
+    assert labels.count() == len(sections)
+    assert [labels.nth(i).get_attribute("data-section") for i in range(labels.count())] == sections
+    for player in review["summary"]:
+        if player["worst"] is not None:
+            assert "chance of winning" in player["worst_text"]
+    assert " pp" not in page.locator(".review-page").inner_text()  # never "pp" for people
+    _shots(page, "review-akros-desktop")
+    assert page.js_errors == []

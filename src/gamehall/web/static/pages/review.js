@@ -324,9 +324,10 @@ export function reviewPage(id, kit) {
   };
 }
 
-/** A move's cost for the list: "−1", "−19.2 pp", "~−4 pp"; nothing when it cost nothing. */
+/** A move's cost for the list: "−1", "−19.2%", "~−4%"; nothing when it cost nothing. */
 function costText(cost) {
-  const bare = (cost || "").replace(/^~/, "");
+  // A chance of winning given up reads in percent (the record writes percentage points, "pp").
+  const bare = (cost || "").replace(/^~/, "").replace(/ pp$/, "%");
   if (!bare || bare === "?" || Number.parseFloat(bare) === 0) return "";
   return cost.startsWith("~") ? `~−${bare}` : `−${bare}`;
 }
@@ -475,7 +476,10 @@ function drawGraph(figure, review, seats, players, sections, onPick) {
     if (point.exact || point.low === null || point.high === null) return;
     const hi = clampY(point.high);
     const lo = clampY(point.low);
-    svg.append(s("rect", { x: x(i) - Math.max(2, step * 0.35), width: Math.max(4, step * 0.7), y: hi, height: Math.max(1, lo - hi), class: "graph-band" }));
+    const half = Math.max(2, step * 0.35);
+    const left = Math.max(pad.left, x(i) - half);
+    const right = Math.min(W - pad.right, x(i) + half);
+    svg.append(s("rect", { x: left, width: Math.max(2, right - left), y: hi, height: Math.max(1, lo - hi), class: "graph-band" }));
   });
   const known = series.map((p, i) => [i, p]).filter(([, p]) => p.value !== null);
   if (known.length > 1) {
