@@ -20,6 +20,7 @@ from gamehall.ai.review_summary import (
     loss_percent,
     move_accuracy,
     points_percent,
+    value_change,
 )
 from gamehall.cli.app import main
 from gamehall.core import Record, find_game, find_plugin, make_record, play_game
@@ -175,6 +176,28 @@ def test_one_source_of_words_for_the_record_the_command_and_the_web():
         assert web["mistakes"] == result.players()[player].mistakes
         assert "given_up" not in web
     assert all(m["words"] for m in data["moves"])
+    for move, shown in zip(result.moves, data["moves"], strict=True):
+        name = result.game.player_names[move.player].capitalize()
+        assert shown["value_words"].startswith(f"with best play {name} would finish ")
+
+
+def test_what_a_move_did_to_the_value_in_words():
+    points, chance = ValueKind.POINTS, ValueKind.PROBABILITY
+    assert value_change(points, "Dark", 2, 0, exact=True) == (
+        "with best play Dark would finish 2 points ahead; after it, level"
+    )
+    assert value_change(points, "Light", -1, -1, exact=True) == (
+        "with best play Light would finish 1 point behind, before it and after"
+    )
+    assert value_change(points, "Dark", 1.5, 0.4, exact=False) == (
+        "with best play Dark would finish about 1.5 points ahead; after it, 0.4 points ahead"
+    )
+    assert value_change(chance, "Jinn", 0.62, 0.38, exact=True) == (
+        "Jinn's chance of winning fell from 62% to 38%"
+    )
+    assert value_change(chance, "Ifrit", 0.5, 0.5, exact=False) == (
+        "Ifrit's chance of winning stayed at about 50%"
+    )
 
 
 def test_the_command_prints_each_players_summary_in_the_records_words(tmp_path, capsys):

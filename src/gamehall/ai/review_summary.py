@@ -152,17 +152,8 @@ class PlayerSummary:
 
     def fall(self, worst: Worst) -> str:
         """What the move did to the value, in the game's terms."""
-        about = "" if worst.exact else "about "
         before, after = worst.values
-        if self.kind is ValueKind.PROBABILITY:
-            return (
-                f"{self.name}'s chance of winning fell from {about}{_share(before)} "
-                f"to {_share(after)}"
-            )
-        return (
-            f"with best play {self.name} would finish {about}{_points(before)}; "
-            f"after it, {_points(after)}"
-        )
+        return value_change(self.kind, self.name, before, after, exact=worst.exact)
 
     def text(self) -> str:
         """The whole summary in words: moves, accuracy, counts and the worst moment."""
@@ -200,6 +191,24 @@ class PlayerSummary:
             "worst_text": self.worst_text(),
             "text": self.text(),
         }
+
+
+def value_change(
+    kind: ValueKind, name: str, before: float | None, after: float | None, *, exact: bool
+) -> str:
+    """What a move did to its mover's value, in the game's terms: "Jinn's chance of winning fell
+    from 62% to 38%", "with best play Dark would finish 2 points ahead; after it, level"."""
+    about = "" if exact else "about "
+    if kind is ValueKind.PROBABILITY:
+        was, now = _share(before), _share(after)
+        if was == now:
+            return f"{name}'s chance of winning stayed at {about}{was}"
+        verb = "fell" if before is not None and after is not None and after < before else "went"
+        return f"{name}'s chance of winning {verb} from {about}{was} to {now}"
+    was, now = _points(before), _points(after)
+    if was == now:
+        return f"with best play {name} would finish {about}{was}, before it and after"
+    return f"with best play {name} would finish {about}{was}; after it, {now}"
 
 
 def summarise(
@@ -274,4 +283,5 @@ __all__ = [
     "move_accuracy",
     "points_percent",
     "summarise",
+    "value_change",
 ]

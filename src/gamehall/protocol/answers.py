@@ -228,6 +228,9 @@ class ReviewMove(_Out):
     forced: bool
     comment: str = Field(description="the record annotation, e.g. {value +1 → 0, cost 1, ...}")
     words: str = Field(default="", description="the move played, told in words")
+    value_words: str = Field(
+        default="", description="what the move did to its mover's value, in words"
+    )
 
 
 class ReviewWorst(_Out):

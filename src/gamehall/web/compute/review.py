@@ -83,6 +83,7 @@ def worker_review(
 def review_data(result: Any) -> dict[str, Any]:
     """A :class:`gamehall.ai.review.Review` as the review page's fields (JSON-ready)."""
     from gamehall.ai.review import judgement_json  # in the worker, as review() is
+    from gamehall.ai.review_summary import value_change
 
     names = result.game.player_names
     moves = []
@@ -102,6 +103,13 @@ def review_data(result: Any) -> dict[str, Any]:
                 "forced": move.forced,
                 "comment": str(note),
                 "words": move.words,
+                "value_words": value_change(
+                    result.kind,
+                    names[move.player].capitalize(),
+                    move.before.point,
+                    move.after.point,
+                    exact=move.exact,
+                ),
             }
         )
     return {

@@ -10,7 +10,7 @@
 // titleOf, seatName.
 
 import { getJSON, postJSON } from "../lib/api.js";
-import { h, replace, s } from "../dom.js";
+import { capitalize, h, replace, s } from "../dom.js";
 
 const POLL = 700;
 const VERDICTS = ["best", "good", "inaccuracy", "mistake", "blunder"];
@@ -202,8 +202,7 @@ export function reviewPage(id, kit) {
         h(
           "p",
           { class: "review-values muted" },
-          `Value for ${who} (${seatNames[move.player] || ""}): ${move.before} → ${move.after}`,
-          move.exact ? " (exact)." : " (~ estimated).",
+          move.value_words ? `${capitalize(move.value_words)} (${move.exact ? "exact" : "estimated"}: ${move.before} → ${move.after}).` : `Value for ${who} (${seatNames[move.player] || ""}): ${move.before} → ${move.after}${move.exact ? " (exact)." : " (~ estimated)."}`,
         ),
         move.best
           ? h(
