@@ -233,3 +233,19 @@ def test_an_akros_review_marks_its_turns(server, new_context):
     assert " pp" not in page.locator(".review-page").inner_text()  # never "pp" for people
     _shots(page, "review-akros-desktop")
     assert page.js_errors == []
+
+    # Where the server tells each action's chapter (its round or turn), the review follows it.
+    replay = server.get(f"/api/games/{game_id}/replay")
+    told = [f"Part {view['turn']}" for view in replay["states"][: len(replay["actions"])]]
+
+    def with_chapters(route):
+        answer = route.fetch()
+        route.fulfill(response=answer, json={**answer.json(), "chapters": told})
+
+    page.route(f"**/api/games/{game_id}", with_chapters)
+    page.reload()
+    page.wait_for_selector(".review-page[data-ready='true']")
+    assert page.locator(".review-moves .review-section").all_inner_texts()[:2] == [
+        "Part 1",
+        "Part 2",
+    ]

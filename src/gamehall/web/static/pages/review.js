@@ -1,10 +1,15 @@
-// The review page (/review/{id}): a finished game judged move by move by the exact solver.
+// The review page (/review/{id}): a game judged move by move by the exact solver, however it
+// ended (by the rules, a resignation, on time, a claim).
 //
 // While the review is worked out (a background job on the server) a progress bar shows how far
-// it is; then: each player's summary, the evaluation graph over the game (drawn here in SVG:
-// exact values as dots, estimates as hollow dots with their 95% band), the moves coloured by
-// class, and for the chosen move the position on the game's own board before it, after it and
-// after the best move, with buttons to play on from the position before it.
+// it is; then: each player by name ("You", the computer and its level, or the player's name)
+// summed up (accuracy, mistakes and blunders, the worst moment: click it to see it), the
+// evaluation graph over the game (drawn here in SVG: exact values as dots, estimates as hollow
+// dots with their 95% band, a dashed rule where each round or turn begins), the moves in words
+// (notation as a small label) grouped by round or turn and coloured by class, and for the chosen
+// move the position on the game's own board before it, after it and after the best move, a link
+// to the analysis board at that position, and buttons to play on from the position before it.
+// On a desktop the board sits on the left from the top, the rest beside it.
 //
 // `kit` is what the app lends its pages: page, loading, failure, notify, navigate, boardModule,
 // titleOf, seatName.
@@ -127,7 +132,7 @@ export function reviewPage(id, kit) {
     const below = h("div", { class: "review-below" });
     const list = h("ol", { class: "review-moves" });
     const graph = h("figure", { class: "panel review-graph" });
-    const sections = sectionsOf(kitBoard, replay, moves);
+    const sections = sectionsOf(kitBoard, replay, moves, gameState);
     let selected = 0;
     let shown = "best";
 
@@ -370,23 +375,34 @@ function analysisUrl(game, id, step) {
 }
 
 /**
- * Each judged move's round or turn, from the game's board module: `sectionOf(view)` gives
- * `{word, key, number?}` for a position (null where it says nothing). A new section starts where
- * the key changes; it is numbered by the game's own number, else counted from the first.
+ * Each judged move's round or turn: the server's chapter headings of the game's actions where it
+ * sends them (`chapters`, "Round 2", "Turn 3"), else the game's board module's `sectionOf(view)`
+ * (`{word, key, number?}` for a position, null where it says nothing). A new section starts
+ * where the heading (the key) changes; it is numbered by the game's own number, else counted.
  */
-function sectionsOf(kitBoard, replay, moves) {
-  if (typeof kitBoard.sectionOf !== "function") return moves.map(() => null);
+function sectionsOf(kitBoard, replay, moves, state) {
+  const chapters = state?.chapters;
+  const told = Array.isArray(chapters) && chapters.length === replay.actions.length;
+  if (!told && typeof kitBoard.sectionOf !== "function") return moves.map(() => null);
   let count = 0;
   let key = null;
   return moves.map((move) => {
-    const section = kitBoard.sectionOf(replay.states[move.number - 1]);
+    let section;
+    if (told) {
+      const heading = chapters[move.number - 1];
+      const number = /(\d+)$/.exec(heading || "");
+      section = heading ? { key: heading, label: heading, number: number ? Number(number[1]) : undefined } : null;
+    } else {
+      const found = kitBoard.sectionOf(replay.states[move.number - 1]);
+      section = found ? { key: found.key, word: found.word, number: found.number } : null;
+    }
     if (!section) return null;
     if (section.key !== key) {
       key = section.key;
       count += 1;
     }
     const number = section.number ?? count;
-    return { key: section.key, number, label: `${section.word} ${number}` };
+    return { key: section.key, number, label: section.label || `${section.word} ${number}` };
   });
 }
 
