@@ -435,7 +435,7 @@ function summaryCard(player, players, seatNames, pick) {
     worst
       ? h(
           "button",
-          { type: "button", class: "worst-moment", "data-number": worst.number, onClick: () => pick(worst.number) },
+          { type: "button", class: "worst-moment", "data-number": worst.number, title: player.worst_text || "", onClick: () => pick(worst.number) },
           h("strong", {}, `Worst moment, move ${worst.number}: `),
           worst.words,
           h("span", { class: `chip chip-${worst.verdict || "none"}` }, worst.verdict || ""),
