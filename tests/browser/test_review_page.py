@@ -13,6 +13,7 @@ from pathlib import Path
 from browser_helpers import (
     acadmu_click_move,
     create_game,
+    is_paused,
     my_turn,
     play_turn,
     screenshot,
@@ -54,7 +55,11 @@ def _play(pages, rng, moves: int) -> None:
             assert time.monotonic() < deadline, "neither player got the turn"
             page = _mover(pages)
             if page is None:
-                pages[0].wait_for_timeout(50)
+                for other in pages:  # a round that ended early: go on to the next
+                    button = other.locator(".pause-panel button.continue")
+                    if is_paused(other) and button.count() and button.is_enabled():
+                        button.click()
+                pages[0].wait_for_timeout(50)  # no one page's event says which gets the turn
         before = version(page)
         acadmu_click_move(page, rng)
         wait_settled(page, before)
@@ -118,6 +123,11 @@ def test_a_resigned_online_game_is_reviewed(server, new_context):
     item = alice.locator(f'.game-item[data-id="{game_id}"]')
     assert item.locator("a.review-link").get_attribute("href") == f"/review/{game_id}"
 
+    # So does the player's profile.
+    alice.goto(f"{server.url}/player/{names[0]}")
+    row = alice.locator(f'.profile-game[data-id="{game_id}"]')
+    assert row.locator("a.review-link").get_attribute("href") == f"/review/{game_id}"
+
     alice.goto(f"{server.url}/game/{game_id}")
     alice.wait_for_selector(".game-over")
     alice.locator(".review-button").click()
@@ -160,6 +170,7 @@ def test_a_resigned_online_game_is_reviewed(server, new_context):
         _notation(item, move["words"], move["move"])
     # Each position links the analysis board: the position after k actions.
     alice.locator('.review-item[data-index="0"] button').click()
+    alice.locator('.view-toggle[data-view="before"]').click()
     href = alice.locator(".analyse-link").get_attribute("href")
     number = review["moves"][0]["number"]
     assert href == f"/analysis/acadmu?from={game_id}&step={number - 1}"
@@ -203,6 +214,11 @@ def test_nothing_to_judge_offers_no_review(server, new_context):
     item = page.locator(f'.game-item[data-id="{game_id}"]')
     item.wait_for()
     assert item.locator("a.review-link").count() == 0
+    name = server.get(f"/api/games/{game_id}")["seats"][0]["player"]
+    page.goto(f"{server.url}/player/{name}")
+    row = page.locator(f'.profile-game[data-id="{game_id}"]')
+    row.wait_for()
+    assert row.locator("a.review-link").count() == 0
     assert page.js_errors == []
 
 
