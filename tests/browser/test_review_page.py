@@ -214,6 +214,10 @@ def test_nothing_to_judge_offers_no_review(server, new_context):
     item = page.locator(f'.game-item[data-id="{game_id}"]')
     item.wait_for()
     assert item.locator("a.review-link").count() == 0
+    page.goto(f"{server.url}/review/{game_id}")
+    page.wait_for_selector(".review-page[data-status='none']")
+    assert "Nothing to judge" in page.locator(".review-status").inner_text()
+    assert page.locator(".review-start").count() == 0
     name = server.get(f"/api/games/{game_id}")["seats"][0]["player"]
     page.goto(f"{server.url}/player/{name}")
     row = page.locator(f'.profile-game[data-id="{game_id}"]')

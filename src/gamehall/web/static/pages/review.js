@@ -18,7 +18,6 @@ import { getJSON, postJSON } from "../lib/api.js";
 import { capitalize, h, replace, s } from "../dom.js";
 
 const POLL = 700;
-const VERDICTS = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const PLURAL = { best: "best", good: "good", inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
 
 export function reviewPage(id, kit) {
@@ -98,6 +97,15 @@ export function reviewPage(id, kit) {
       );
       return;
     }
+    if (answer.status === "none" && !(gameState?.movers || []).some((mover) => mover >= 0)) {
+      replace(
+        status,
+        h("h2", {}, "Nothing to judge"),
+        h("p", {}, "No player made a move in this game, so there is nothing to review."),
+        h("p", {}, h("a", { href: `/game/${enc}` }, "Back to the game")),
+      );
+      return;
+    }
     if (answer.status === "none" || answer.status === "failed") {
       const button = h("button", { type: "button", class: "primary review-start" }, answer.status === "failed" ? "Try again" : "Review this game");
       button.addEventListener("click", async () => {
@@ -127,6 +135,12 @@ export function reviewPage(id, kit) {
     const seatNames = (replay.seats || []).map(seatName);
     const players = seatNames.map((name, index) => playerName(gameState, index) || name);
     const moves = review.moves;
+    if (!moves.length) {
+      // No player moved (a game aborted at once): nothing was judged, and the review says why.
+      replace(body, h("section", { class: "panel review-empty" }, h("h2", {}, "Nothing to judge"), h("p", {}, review.unfinished || "No player made a move in this game.")));
+      root.dataset.ready = "true";
+      return;
+    }
     const board = new kitBoard.Board({});
     const detail = h("section", { class: "panel review-detail" });
     const below = h("div", { class: "review-below" });
