@@ -5,7 +5,7 @@
 import { getJSON } from "../lib/api.js";
 import { h, replace } from "../dom.js";
 import { boardModule, failure, loading, page, seatName, titleOf } from "../lib/shared.js";
-import { notation, scrollWithin } from "./review.js";
+import { notation, scrollWithin, sectionsOf } from "./review.js";
 
 export function replayPage(id) {
   const body = h("div", { class: "replay-page" }, loading());
@@ -35,8 +35,16 @@ export function replayPage(id) {
         forward: h("button", { type: "button", "data-step": "forward", "aria-label": "Step forward", onClick: () => go(step + 1) }, "Forward ▶"),
         end: h("button", { type: "button", "data-step": "last", "aria-label": "Last position", onClick: () => go(last) }, "End ▶▶"),
       };
+      // The moves grouped by round or turn, as the review groups them.
+      const sections = sectionsOf(kit, data, actions.map((_, index) => index + 1), game);
+      let lastSection = null;
       actions.forEach((action, index) => {
         const mover = moverName(action);
+        const section = sections[index];
+        if (section && section.label !== lastSection) {
+          lastSection = section.label;
+          list.append(h("li", { class: "move-section", "data-section": section.label }, section.label));
+        }
         list.append(
           h(
             "li",
@@ -45,7 +53,7 @@ export function replayPage(id) {
               "button",
               { type: "button", class: "step-link", onClick: () => go(index + 1) },
               h("span", { class: "num" }, `${index + 1}.`),
-              h("span", { class: "mover" }, mover || "chance"),
+              action.words ? null : h("span", { class: "mover" }, mover || "chance"), // the words name the mover
               action.words ? h("span", { class: "words" }, action.words, notation(action.words, action.text)) : kit.describeAction ? kit.describeAction(action, replayLabels) : h("code", {}, action.text),
             ),
           ),

@@ -146,7 +146,7 @@ export function reviewPage(id, kit) {
     const below = h("div", { class: "review-below" });
     const list = h("ol", { class: "review-moves" });
     const graph = h("figure", { class: "panel review-graph" });
-    const sections = sectionsOf(kitBoard, replay, moves, gameState);
+    const sections = sectionsOf(kitBoard, replay, moves.map((move) => move.number), gameState);
     let selected = 0;
     let shown = "best";
 
@@ -389,25 +389,25 @@ function analysisUrl(game, id, step) {
 }
 
 /**
- * Each judged move's round or turn: the server's chapter headings of the game's actions where it
+ * The round or turn of each action `numbers` names (counted from 1): the server's chapter headings of the game's actions where it
  * sends them (`chapters`, "Round 2", "Turn 3"), else the game's board module's `sectionOf(view)`
  * (`{word, key, number?}` for a position, null where it says nothing). A new section starts
  * where the heading (the key) changes; it is numbered by the game's own number, else counted.
  */
-function sectionsOf(kitBoard, replay, moves, state) {
+export function sectionsOf(kitBoard, replay, numbers, state) {
   const chapters = state?.chapters;
   const told = Array.isArray(chapters) && chapters.length === replay.actions.length;
-  if (!told && typeof kitBoard.sectionOf !== "function") return moves.map(() => null);
+  if (!told && typeof kitBoard.sectionOf !== "function") return numbers.map(() => null);
   let count = 0;
   let key = null;
-  return moves.map((move) => {
+  return numbers.map((number) => {
     let section;
     if (told) {
-      const heading = chapters[move.number - 1];
-      const number = /(\d+)$/.exec(heading || "");
-      section = heading ? { key: heading, label: heading, number: number ? Number(number[1]) : undefined } : null;
+      const heading = chapters[number - 1];
+      const counted = /(\d+)$/.exec(heading || "");
+      section = heading ? { key: heading, label: heading, number: counted ? Number(counted[1]) : undefined } : null;
     } else {
-      const found = kitBoard.sectionOf(replay.states[move.number - 1]);
+      const found = kitBoard.sectionOf(replay.states[number - 1]);
       section = found ? { key: found.key, word: found.word, number: found.number } : null;
     }
     if (!section) return null;
@@ -415,8 +415,8 @@ function sectionsOf(kitBoard, replay, moves, state) {
       key = section.key;
       count += 1;
     }
-    const number = section.number ?? count;
-    return { key: section.key, number, label: section.label || `${section.word} ${number}` };
+    const shown = section.number ?? count;
+    return { key: section.key, number: shown, label: section.label || `${section.word} ${shown}` };
   });
 }
 
