@@ -370,8 +370,10 @@ function wordsOf(move, replay) {
  * page: the board stays where the reader looks. */
 export function scrollWithin(list, item) {
   if (!item) return;
-  const top = item.offsetTop;
-  const bottom = top + item.offsetHeight;
+  // Scrolling up to an item that begins a round or turn shows that section's heading too.
+  const heading = item.previousElementSibling;
+  const top = heading && !heading.querySelector("button") ? heading.offsetTop : item.offsetTop;
+  const bottom = item.offsetTop + item.offsetHeight;
   if (top < list.scrollTop) list.scrollTop = top;
   else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
