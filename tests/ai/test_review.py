@@ -3,7 +3,6 @@ records round-trip; estimates are labelled; the command writes, prints and repla
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from fractions import Fraction
@@ -14,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamehall.ai import RandomAgent
-from gamehall.ai.evaluation import Evaluation
-from gamehall.ai.review import Annotation, _count, review
+from gamehall.ai.review import Annotation, review
 from gamehall.cli.app import main
 from gamehall.core import Limit, Record, RecordError, find_game, find_plugin, make_record, play_game
 from gamehall.core.search import VERDICTS
@@ -100,24 +98,6 @@ def _akros_turn(seed: int, turn: int):
 def test_akros_review_equals_plain_expectimax(seed):
     result = review(_record_from(_akros_turn(seed, 8), seed), seconds=SETTLED)
     _check_against(result, _akros_value)
-
-
-def test_a_fraction_of_a_win_given_up_is_summed_exactly_and_written():
-    result = review(_record_from(_akros_turn(4, 8), 4), seconds=5.0)
-    move = result.moves[0]
-    half = dataclasses.replace(
-        move,
-        before=Evaluation.exactly(result.kind, Fraction(3, 4)),
-        after=Evaluation.exactly(result.kind, Fraction(1, 4)),
-        cost=0.5,
-    )
-    result = dataclasses.replace(result, moves=[half, half, half])  # one player gave up 3/2
-    name = result.game.player_names[move.player]
-    assert result.summary()[name]["given_up"] == Fraction(3, 2)
-    assert "gave up 150.0 pp" in result.summary_text(name)
-    assert result.to_json()["summary"][name]["given_up"] == "3/2"
-    assert result.annotated().tags[f"{name.capitalize()}Review"].startswith("3 moves (3 exact)")
-    assert _count(4, "good") == "4 good" and _count(3, "inaccuracy") == "3 inaccuracies"
 
 
 @pytest.mark.slow

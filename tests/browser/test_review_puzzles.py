@@ -191,7 +191,7 @@ def test_a_finished_game_is_reviewed_and_played_on_from_a_position(server, brows
     review = server.get(f"/api/games/{game_id}/review")
     assert review["status"] == "done"
     moves = review["review"]["moves"]
-    assert page.locator(".review-moves li").count() == len(moves)
+    assert page.locator(".review-moves li.review-item").count() == len(moves)
     assert page.locator(".graph-point").count() == len(moves) + 1
     assert page.locator(".graph-point.exact").count() == len(moves) + 1  # all exact
     assert page.locator(".review-player").count() == 2

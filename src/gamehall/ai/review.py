@@ -28,6 +28,10 @@ budget: the one before holds it and more.
 
 An estimate is marked ``~``; proven bounds alone read ``-1..+2``.
 
+Each player's review is summed up for people by :mod:`gamehall.ai.review_summary` (accuracy,
+mistakes and blunders, the worst moment with the better move, in words): the record's
+``DarkReview`` tags, the command's text and the web's review all say it in its words.
+
 A game that stops on a position that is not over (resigned, lost on time, claimed, aborted, or
 still going on: the record's Termination tag says which) is reviewed move by move all the same;
 its review says plainly that there is no final exact outcome (:attr:`Review.unfinished`, the
@@ -44,8 +48,10 @@ from typing import Any
 
 from gamehall.ai.evaluation import Analyst, Evaluation, format_cost, json_number
 from gamehall.ai.mcts import Node
+from gamehall.ai.review_summary import PlayerSummary, summarise
 from gamehall.core import Action, Game, GamehallError, Record, Solution, State
 from gamehall.core.search import VERDICTS, Judgement, ValueKind, Verdict
+from gamehall.core.words import move_words
 
 DEFAULT_SECONDS = 10.0
 """The default time the solver gets on each position."""
@@ -129,6 +135,10 @@ class MoveReview:
     best: Action | None
     """A best move, where the one played was not (exact: optimal; else the search's choice)."""
     forced: bool = False
+    words: str = ""
+    """The move played, told in words (:func:`gamehall.core.words.move_words`)."""
+    best_words: str | None = None
+    """The best move told in words, where there is one."""
 
     @property
     def exact(self) -> bool:
@@ -163,6 +173,8 @@ class MoveReview:
             "best": None if self.best is None else str(self.best),
             "forced": self.forced,
             "comment": str(self.annotation()),
+            "words": self.words,
+            "best_words": self.best_words,
         }
 
 
@@ -182,33 +194,25 @@ class Review:
     """Where the record stops on a position that is not over (a game resigned, lost on time,
     claimed, aborted, or still going on), what that means for the review, in words."""
 
+    def players(self) -> list[PlayerSummary]:
+        """Each player's review summed up for people: accuracy, mistakes and blunders, the
+        worst moment (:mod:`gamehall.ai.review_summary`)."""
+        return [
+            summarise(index, name, self.moves, self.kind, self.judgement)
+            for index, name in enumerate(self.game.player_names)
+        ]
+
     def summary(self) -> dict[str, dict[str, Any]]:
-        """Per player: moves judged, how many exactly, the value given up (exact costs as an
-        exact number, estimated ones apart) and the count of each class."""
-        result: dict[str, dict[str, Any]] = {}
-        for index, name in enumerate(self.game.player_names):
-            mine = [m for m in self.moves if m.player == index]
-            exact = [m for m in mine if m.exact and m.cost is not None]
-            estimated = [m for m in mine if not m.exact and m.cost is not None]
-            result[name] = {
-                "moves": len(mine),
-                "exact": len(exact),
-                "given_up": sum(_exact_cost(m.before, m.after) for m in exact),
-                "given_up_estimated": round(sum(m.cost or 0.0 for m in estimated), 4),
-                "classes": {v: sum(1 for m in mine if m.verdict == v) for v in VERDICTS},
-            }
-        return result
+        """Per player (by seat name): moves judged, how many exactly, the count of each class,
+        the accuracy and the worst moment, and all of it in words (``text``)."""
+        return {
+            name: player.to_json()
+            for name, player in zip(self.game.player_names, self.players(), strict=True)
+        }
 
     def summary_text(self, player: str) -> str:
-        """One player's summary in words, for the record's header."""
-        data = self.summary()[player]
-        kind = self.kind
-        given = format_cost(kind, data["given_up"], exact=True)
-        text = f"{data['moves']} moves ({data['exact']} exact), gave up {given}"
-        if data["given_up_estimated"]:
-            text += f" and about {format_cost(kind, data['given_up_estimated'], exact=False)}"
-        counts = [_count(n, v) for v, n in data["classes"].items() if n and v != "best"]
-        return text + (f"; {', '.join(counts)}" if counts else "; every move best")
+        """One player's summary in words, for the record's header and the command line."""
+        return self.summary()[player]["text"]
 
     def annotated(self) -> Record:
         """The record with each judged move's annotation as its comment, and a summary tag per
@@ -240,19 +244,9 @@ class Review:
             "budget": self.budget,
             "seconds": round(self.seconds, 3),
             "unfinished": self.unfinished,
-            "summary": {
-                name: {**data, "given_up": json_number(data["given_up"])}
-                for name, data in self.summary().items()
-            },
+            "summary": self.summary(),
             "moves": [m.to_json(names) for m in self.moves],
         }
-
-
-def _count(n: int, verdict: str) -> str:
-    """'1 mistake', '3 inaccuracies', '4 good'."""
-    if n == 1 or verdict == "good":
-        return f"{n} {verdict}"
-    return f"{n} {verdict[:-1]}ies" if verdict.endswith("y") else f"{n} {verdict}s"
 
 
 def judgement_json(judgement: Judgement | None) -> dict[str, Any] | None:
@@ -374,6 +368,7 @@ def review(
         verdict = None if cost is None or judgement is None else judgement.classify(cost)
         if forced:
             verdict = "best" if judgement is not None else None
+        best = None if verdict == "best" or best == action else best
         reviewed.append(
             MoveReview(
                 index + 1,
@@ -383,8 +378,10 @@ def review(
                 after,
                 cost,
                 verdict,
-                None if verdict == "best" or best == action else best,
+                best,
                 forced,
+                move_words(before_state, action),
+                None if best is None else move_words(before_state, best),
             )
         )
         if progress is not None:

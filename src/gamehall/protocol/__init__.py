@@ -54,6 +54,7 @@ from gamehall.protocol.answers import (
     ReviewMove,
     ReviewPoint,
     ReviewSummary,
+    ReviewWorst,
 )
 from gamehall.protocol.base import PROTOCOL_VERSION, Mode
 from gamehall.protocol.bodies import CreateGame, HintRequest, Join, PuzzleTry, StartFrom
@@ -178,6 +179,7 @@ __all__ = [  # every module's public names but the hall's
     "ReviewMove",
     "ReviewPoint",
     "ReviewSummary",
+    "ReviewWorst",
     "SeatInfo",
     "SeatPresence",
     "ServerMessage",

@@ -249,19 +249,44 @@ class ReviewMove(_Out):
     best_view: dict[str, Any] | None = Field(description="State.view() after the best move")
     forced: bool
     comment: str = Field(description="the record annotation, e.g. {value +1 → 0, cost 1, ...}")
+    words: str = Field(default="", description="the move played, told in words")
+    value_words: str = Field(
+        default="", description="what the move did to its mover's value, in words"
+    )
+
+
+class ReviewWorst(_Out):
+    """A player's worst moment: the move that gave up most, in words, its class, the values
+    before and after it (from the mover's side, as the review writes them) and the better move
+    in words."""
+
+    number: int = Field(description="the action's number in the game, from 1")
+    words: str
+    verdict: Literal["best", "good", "inaccuracy", "mistake", "blunder"] | None
+    before: str
+    after: str
+    best_words: str | None
+    exact: bool
 
 
 class ReviewSummary(_Out):
-    """One player's review: moves judged, how many exactly, what was given up (exact costs,
-    and estimated ones apart) and the count of each class."""
+    """One player's review summed up for people: moves judged (how many exactly), the count of
+    each class, the accuracy (lichess's, from the value each move kept: docs/playing.md), the
+    worst moment, and each of them in words."""
 
     player: int
-    name: str
+    name: str = Field(description="the seat's name in the game ('dark')")
     moves: int
     exact: int
-    given_up: str
-    given_up_estimated: str | None
     classes: dict[str, int]
+    mistakes: int = 0
+    blunders: int = 0
+    accuracy: float | None = Field(default=None, description="percent, 0..100")
+    accuracy_exact: bool = True
+    accuracy_text: str = ""
+    counts_text: str = ""
+    worst: ReviewWorst | None = None
+    worst_text: str | None = None
     text: str
 
 

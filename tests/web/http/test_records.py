@@ -204,3 +204,22 @@ def test_a_resigned_game_is_reviewed_on_the_site_too(server_factory):
         assert answer["status"] == "done", answer
         note = answer["review"]["unfinished"]
         assert "Light resigned" in note and "Termination" not in note  # a person's words
+        # Issue 34: the review sums each player up in words a player knows, by seat name, with
+        # the counts, the accuracy and the moves told in words; the page names the players
+        # from the game's seats.
+        review = answer["review"]
+        summary = {player["name"]: player for player in review["summary"]}
+        assert set(summary) == {"dark", "light"}
+        for player in summary.values():
+            assert player["moves"] == 1
+            assert player["mistakes"] == player["classes"]["mistake"]
+            assert player["blunders"] == player["classes"]["blunder"]
+            assert player["counts_text"] in player["text"]
+            assert player["accuracy_text"].startswith("Accuracy")
+            assert player["accuracy_text"] in player["text"]
+            assert "gave up" not in player["text"] and " pp" not in player["text"]
+        assert summary["dark"]["text"].startswith("1 move judged")
+        assert all(move["words"] for move in review["moves"])
+        seats = creator.get(f"/api/games/{game_id}").json()["seats"]
+        assert [seat["name"] for seat in seats] == ["dark", "light"]
+        assert all(seat["kind"] == "human" and seat["player"] for seat in seats)

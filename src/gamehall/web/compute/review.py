@@ -82,11 +82,10 @@ def worker_review(
 
 def review_data(result: Any) -> dict[str, Any]:
     """A :class:`gamehall.ai.review.Review` as the review page's fields (JSON-ready)."""
-    from gamehall.ai.evaluation import format_cost
+    from gamehall.ai.review import judgement_json  # in the worker, as review() is
+    from gamehall.ai.review_summary import value_change
 
-    game = result.game
-    names = game.player_names
-    kind = result.kind
+    names = result.game.player_names
     moves = []
     for move in result.moves:
         note = move.annotation()
@@ -103,38 +102,25 @@ def review_data(result: Any) -> dict[str, Any]:
                 "best": note.best,
                 "forced": move.forced,
                 "comment": str(note),
-            }
-        )
-    summary = []
-    for index, name in enumerate(names):
-        data = result.summary()[name]
-        estimated = data["given_up_estimated"]
-        summary.append(
-            {
-                "player": index,
-                "name": name,
-                "moves": data["moves"],
-                "exact": data["exact"],
-                "given_up": format_cost(kind, data["given_up"], exact=True),
-                "given_up_estimated": (
-                    format_cost(kind, estimated, exact=False) if estimated else None
+                "words": move.words,
+                "value_words": value_change(
+                    result.kind,
+                    names[move.player].capitalize(),
+                    move.before.point,
+                    move.after.point,
+                    exact=move.exact,
                 ),
-                "classes": data["classes"],
-                "text": result.summary_text(name),
             }
         )
-    from gamehall.ai.review import judgement_json  # in the worker, as review() is
-
-    judgement = judgement_json(result.judgement)
     return {
-        "kind": kind.value,
+        "kind": result.kind.value,
         "unit": result.unit,
         "perspective": names[0],
-        "judgement": judgement,
+        "judgement": judgement_json(result.judgement),
         "budget": {k: float(v) for k, v in result.budget.items()},
         "seconds": round(result.seconds, 3),
         "moves": moves,
-        "summary": summary,
+        "summary": [player.to_json() for player in result.players()],
         "series": series(result),
         "unfinished": unfinished_words(result),
     }
@@ -391,7 +377,22 @@ def with_best_moves(position: Position, data: dict[str, Any]) -> ReviewData:
                 best_item = played_item(before, action)
                 best_view = before.apply_trusted(action).view()
         moves.append(ReviewMove(**move, best_item=best_item, best_view=best_view))
-    return ReviewData(**{**data, "moves": moves})
+    summary = [_current_summary(player) for player in data["summary"]]
+    return ReviewData(**{**data, "moves": moves, "summary": summary})
+
+
+_OLD_SUMMARY = ("given_up", "given_up_estimated")
+"""Fields of a player's summary in reviews stored before it was told as accuracy and counts:
+such a review is read without them (its accuracy and worst moment unknown, its counts kept)."""
+
+
+def _current_summary(player: dict[str, Any]) -> dict[str, Any]:
+    """A stored player's summary as the wire has it now."""
+    player = {k: v for k, v in player.items() if k not in _OLD_SUMMARY}
+    classes = player.get("classes", {})
+    player.setdefault("mistakes", classes.get("mistake", 0))
+    player.setdefault("blunders", classes.get("blunder", 0))
+    return player
 
 
 __all__ = ["BUDGET", "ReviewService", "review_data", "series", "worker_review"]

@@ -525,3 +525,11 @@ export function summary(view) {
 export function scoreText(value) {
   return `${value} point${value === 1 ? "" : "s"}`;
 }
+
+/** The round a position belongs to, for pages that mark rounds (the review): a new round is a
+ * new pour, so who went first and the match score before it tell rounds apart (who goes first
+ * alternates). Null outside play (the draw, a pour). */
+export function sectionOf(view) {
+  if (!view || view.phase !== "play") return null;
+  return { word: "Round", key: `${view.first}|${(view.match_score || []).join("-")}` };
+}

@@ -462,3 +462,9 @@ export function summary(view) {
 export function scoreText(value) {
   return `${value} claim${value === 1 ? "" : "s"}`;
 }
+
+/** The turn a position belongs to, for pages that mark turns (the review). */
+export function sectionOf(view) {
+  if (!view || !view.turn) return null;
+  return { word: "Turn", key: view.turn, number: view.turn };
+}

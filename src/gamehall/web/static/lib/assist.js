@@ -194,13 +194,19 @@ export class GameAssist {
     const state = this.state;
     if (!state) return;
     if (state.over) {
+      // Nothing to judge where no player made a move (an aborted game, a game ended at once).
+      if (!(state.movers || []).some((mover) => mover >= 0)) {
+        this.panel.hidden = true;
+        replace(this.panel);
+        return;
+      }
       const button = h("button", { type: "button", class: "primary review-button" }, "Review this game");
       button.addEventListener("click", () => this.startReview(button));
       this.panel.hidden = false;
       replace(
         this.panel,
         h("h2", {}, "Review"),
-        h("p", { class: "muted" }, "Every move judged by the exact solver where it settles the position: its cost, its class and the best move."),
+        h("p", { class: "muted" }, "Every move judged by the exact solver, however the game ended: each player's accuracy, mistakes and blunders, and the better moves."),
         h("div", { class: "buttons" }, button),
       );
       return;

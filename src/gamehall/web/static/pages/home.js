@@ -264,7 +264,13 @@ function gameItem(game) {
     h("span", { class: "game-seats" }, seats),
     h("span", { class: "game-status" }, status),
     h("span", { class: "game-time muted" }, ago(game.updated || game.created)),
-    h("a", { href: `/replay/${encodeURIComponent(game.id)}`, class: "replay-link" }, "Replay"),
+    h(
+      "span",
+      { class: "replay-link" },
+      h("a", { href: `/replay/${encodeURIComponent(game.id)}` }, "Replay"),
+      // A finished game with a result has moves to judge (an aborted one may have none).
+      game.status === "finished" && game.result?.result !== "*" ? [" · ", h("a", { href: `/review/${encodeURIComponent(game.id)}`, class: "review-link" }, "Review")] : null,
+    ),
   );
 }
 

@@ -93,7 +93,7 @@ function gameRow(ctx, game, name) {
       "span",
       { class: "pg-links" },
       h("a", { href: game.replay }, "Replay"),
-      game.review ? h("a", { href: game.review }, "Review") : null,
+      game.review && game.status === "finished" && game.result?.result !== "*" ? h("a", { href: game.review, class: "review-link" }, "Review") : null,
       game.status === "ongoing" ? h("a", { href: `/game/${encodeURIComponent(game.id)}` }, "Open") : null,
     ),
     h("span", { class: "pg-when muted" }, ago(game.updated)),

@@ -1,16 +1,19 @@
-// The replay page: step through a stored game, move by move (buttons or arrow keys), and
-// download its record.
+// The replay page: step through a stored game, move by move (buttons or arrow keys), each move
+// told in words with its notation as a small label; download its record, and open its review
+// once the game is over (where a player made a move: there is something to judge).
 
 import { getJSON } from "../lib/api.js";
 import { h, replace } from "../dom.js";
 import { boardModule, failure, loading, page, seatName, titleOf } from "../lib/shared.js";
+import { notation, scrollWithin, sectionsOf } from "./review.js";
 
 export function replayPage(id) {
   const body = h("div", { class: "replay-page" }, loading());
   page("replay", body);
   let onKey = null;
-  getJSON(`/api/games/${encodeURIComponent(id)}/replay`)
-    .then(async (data) => {
+  const enc = encodeURIComponent(id);
+  Promise.all([getJSON(`/api/games/${enc}/replay`), getJSON(`/api/games/${enc}`).catch(() => null)])
+    .then(async ([data, game]) => {
       const actions = data.actions || []; // played items: {text, mover, ...parts}
       const states = data.states || [];
       const moverName = (item) => (item && item.mover >= 0 ? seatName(data.seats?.[item.mover]) : "");
@@ -32,8 +35,16 @@ export function replayPage(id) {
         forward: h("button", { type: "button", "data-step": "forward", "aria-label": "Step forward", onClick: () => go(step + 1) }, "Forward ▶"),
         end: h("button", { type: "button", "data-step": "last", "aria-label": "Last position", onClick: () => go(last) }, "End ▶▶"),
       };
+      // The moves grouped by round or turn, as the review groups them.
+      const sections = sectionsOf(kit, data, actions.map((_, index) => index + 1), game);
+      let lastSection = null;
       actions.forEach((action, index) => {
         const mover = moverName(action);
+        const section = sections[index];
+        if (section && section.label !== lastSection) {
+          lastSection = section.label;
+          list.append(h("li", { class: "move-section", "data-section": section.label }, section.label));
+        }
         list.append(
           h(
             "li",
@@ -42,8 +53,8 @@ export function replayPage(id) {
               "button",
               { type: "button", class: "step-link", onClick: () => go(index + 1) },
               h("span", { class: "num" }, `${index + 1}.`),
-              h("span", { class: "mover" }, mover || "chance"),
-              kit.describeAction ? kit.describeAction(action, replayLabels) : h("code", {}, action.text),
+              action.words ? null : h("span", { class: "mover" }, mover || "chance"), // the words name the mover
+              action.words ? h("span", { class: "words" }, action.words, notation(action.words, action.text)) : kit.describeAction ? kit.describeAction(action, replayLabels) : h("code", {}, action.text),
             ),
           ),
         );
@@ -57,11 +68,13 @@ export function replayPage(id) {
         }
         counter.textContent = `Move ${step} / ${last}`;
         const mover = moverName(action);
-        caption.textContent = action ? `${mover}${mover ? ": " : ""}${action.text}` : "The start";
+        if (!action) caption.textContent = "The start";
+        else if (action.words) replace(caption, action.words, notation(action.words, action.text));
+        else caption.textContent = `${mover}${mover ? ": " : ""}${action.text}`;
         buttons.first.disabled = buttons.back.disabled = step <= first;
         buttons.forward.disabled = buttons.end.disabled = step >= last;
         for (const item of list.children) item.classList.toggle("current", Number(item.dataset.step) === step);
-        list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+        scrollWithin(list, list.querySelector(".current"));
       }
       onKey = (event) => {
         if (event.target.closest("input, textarea, select")) return;
@@ -82,7 +95,8 @@ export function replayPage(id) {
           h(
             "nav",
             { class: "game-links" },
-            h("a", { href: `/game/${encodeURIComponent(id)}` }, "Open the game"),
+            h("a", { href: `/game/${enc}` }, "Open the game"),
+            game?.over && actions.some((item) => item.mover >= 0) ? h("a", { class: "button review-link", href: `/review/${enc}` }, "Review this game") : null,
             h("a", { class: "button download", href: `/api/games/${encodeURIComponent(id)}/record`, download: `${id}.txt` }, "Download record"),
           ),
         ),
