@@ -309,7 +309,9 @@ def find_puzzles(
                 on_group_done(group_now)
             group_now = group
         if len(found) >= count:
-            group_now = None  # this game was not looked at
+            if from_game.get(group, 0) >= per_game and on_group_done is not None:
+                on_group_done(group)  # it has given all it may: done
+            group_now = None  # else this game was not looked through: not done
             break
         if state.current_player < 0 or from_game.get(group, 0) >= per_game:
             continue

@@ -296,7 +296,16 @@ def puzzles_generate(
         "per_game": per_game,
         "tags": game.record_tags(),
     }
-    progress = _GenerationLog(out, settings) if out is not None else None
+    words = [
+        "gamehall", "puzzles", "generate", game_name, "--count", str(count), "--games", str(games),
+        "--players", ",".join(seats), "--seconds", f"{seconds:g}", "--seed", str(seed),
+        "--per-game", str(per_game),
+        *[w for path in from_records or [] for w in ("--from", str(path))],
+        *[w for option in variant or [] for w in ("--variant", option)],
+        *(["--board", board] if board else []),
+        "--out", str(out),
+    ]  # fmt: skip
+    progress = _GenerationLog(out, settings, words) if out is not None else None
     start = progress.games_done if progress is not None else 0
     candidates = chain(*sources, selfplay_candidates(game, seats, seed, games, start))
     known = [p.id for p in store.load(game.name)]
@@ -351,9 +360,8 @@ class _GenerationLog:
     stored, and each run's exact command and time. A run with the same settings goes on after
     the games already done, so the runs together make the file one long run would have made."""
 
-    def __init__(self, out: Path, settings: dict[str, Any]) -> None:
+    def __init__(self, out: Path, settings: dict[str, Any], command: list[str]) -> None:
         import shlex
-        import sys
         from datetime import UTC, datetime
 
         self.path = out.with_name(out.name + ".command.json")
@@ -371,7 +379,7 @@ class _GenerationLog:
             self.runs = list(data.get("runs", []))
         self.runs.append(
             {
-                "command": "gamehall " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+                "command": " ".join(shlex.quote(word) for word in command),
                 "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
                 "from_game": self.games_done,
             }
