@@ -373,9 +373,10 @@ def test_puzzles_are_offered_checked_and_remembered_per_player(assisted, tmp_pat
         assert again["rating_change"] is None and again["rating"] == verdict["rating"]
         assert again["answer"] == puzzle.answer and again["answer_words"]
         assert [i["text"] for i in again["line"]] == puzzle.line[: len(again["line"])]
-        assert server.client.get(f"/api/puzzles/acadmu/{shown['id']}").json()["puzzle"][
-            "attempted"
-        ] is False
+        assert (
+            server.client.get(f"/api/puzzles/acadmu/{shown['id']}").json()["puzzle"]["attempted"]
+            is False
+        )
 
         nxt = server.client.get("/api/puzzles/acadmu").json()
         other_id = next(key for key in stored if key != shown["id"])

@@ -43,7 +43,7 @@ from gamehall.analysis.puzzles import (
 )
 from gamehall.core import CHANCE, GamehallError, State, find_plugin, game_names
 from gamehall.core.search import ValueKind
-from gamehall.core.words import mover_name, move_words
+from gamehall.core.words import move_words, mover_name
 from gamehall.protocol import (
     ErrorCode,
     PlayedAction,
