@@ -199,7 +199,7 @@ export function puzzlesPage(game, kit) {
       back.disabled = step <= 0;
       forward.disabled = step >= items.length - 1;
     }
-    const draw_ = endsAtDraw ? h("p", { class: "muted small puzzle-draw" }, "Then comes a draw: whatever is drawn is nobody's choice, so the line stops here.") : null;
+    const draw_ = endsAtDraw ? h("p", { class: "muted small puzzle-draw" }, "Here chance plays next (a draw or a pour): what it brings is nobody's choice, so the line stops.") : null;
     return { list, back, forward, go, draw: draw_ };
   }
 
@@ -218,7 +218,8 @@ export function puzzlesPage(game, kit) {
         "section",
         { class: "panel puzzle-solution wrong" },
         h("h2", {}, "Why not"),
-        h("p", {}, "How it goes on with best play from both sides:"),
+        verdict.cost ? h("p", { class: "puzzle-cost" }, verdict.cost) : null,
+        h("p", {}, verdict.refutation.length ? "How it goes on with best play from both sides:" : ""),
         line.list,
         line.draw,
         h("p", { class: "muted small" }, verdict.counted ? "Your first answer counts, so this puzzle is marked failed; find the best move anyway." : "Only your first answer counted."),
@@ -252,7 +253,7 @@ export function puzzlesPage(game, kit) {
         "section",
         { class: `panel puzzle-solution ${verdict.correct ? "right" : "shown"}` },
         h("h2", {}, "The solution"),
-        h("p", {}, `With it ${verdict.value} with best play; every other move gives up at least ${verdict.margin}. (${who} to move.)`),
+        h("p", {}, `With best play from here, ${verdict.value}; every other move ${who} had gives up at least ${verdict.margin}.`),
         record ? h("p", { class: "muted small" }, record) : null,
         line.list,
         line.draw,
