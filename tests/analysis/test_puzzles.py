@@ -15,6 +15,7 @@ from gamehall.analysis.puzzles import (
     PuzzleStore,
     choose_near,
     difficulty,
+    difficulty_score,
     examine,
     find_puzzles,
     puzzle_situation,
@@ -22,7 +23,7 @@ from gamehall.analysis.puzzles import (
     record_candidates,
     selfplay_candidates,
     starter_puzzles,
-    starting_rating,
+    starting_ratings,
 )
 from gamehall.cli.app import main
 from gamehall.core import GamehallError, IllegalActionError, find_game, find_plugin
@@ -234,12 +235,18 @@ def test_difficulty_grows_with_the_choices_the_line_and_a_narrow_margin():
     many = Puzzle(**{**few.to_json(), "alternatives": {str(i): 0 for i in range(9)}})
     narrow = Puzzle(**{**many.to_json(), "margin": 1})
     long = Puzzle(**{**narrow.to_json(), "line": ["x"] * 9})
-    ratings = [starting_rating(p) for p in (few, many, narrow, long)]
-    assert ratings == sorted(ratings) and len(set(ratings)) == 4
+    scores = [difficulty_score(p) for p in (few, many, narrow, long)]
+    assert scores == sorted(scores) and len(set(scores)) == 4
     assert difficulty(1000) == "easy" and difficulty(1500) == "medium"
     assert difficulty(1900) == "hard"
-    shipped = [difficulty(starting_rating(p)) for p in starter_puzzles("akros")]
-    assert {"easy", "medium"} <= set(shipped)
+    # Starting ratings spread each game's set by rank: easy, medium and hard in both games.
+    for game in ("acadmu", "akros"):
+        puzzles = starter_puzzles(game)
+        starts = starting_ratings(puzzles)
+        assert all(1000 <= r <= 2000 for r in starts.values())
+        by_score = sorted(puzzles, key=difficulty_score)
+        assert starts[by_score[0].id] <= starts[by_score[-1].id]
+        assert {difficulty(r) for r in starts.values()} == {"easy", "medium", "hard"}
 
 
 def test_the_next_puzzle_is_near_the_players_rating():

@@ -24,7 +24,7 @@ from gamehall.store import (
 from gamehall.store.tables import schema_version_table
 
 GAME = "g_0123456789"
-ASSIST = {"reviews", "puzzle_attempts"}
+ASSIST = {"reviews", "puzzle_attempts", "puzzle_ratings", "puzzle_player_ratings"}
 """The tables schema 6 added: reviews and puzzle answers."""
 
 

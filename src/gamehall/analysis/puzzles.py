@@ -377,22 +377,48 @@ DIFFICULTY_BANDS = ((1300.0, "easy"), (1700.0, "medium"), (math.inf, "hard"))
 """A starting rating below 1300 reads "easy", below 1700 "medium", else "hard"."""
 
 
-def starting_rating(puzzle: Puzzle) -> float:
-    """The puzzle's rating before anyone has answered it, on the hall's Glicko-2 scale (1500 a
-    middling puzzle), estimated from what makes a position hard to read: more moves to choose
-    from, a longer line before the answer pays, and a narrower margin (every other move costing
-    barely the game's puzzle margin). Answers then move it like a player's."""
+def difficulty_score(puzzle: Puzzle) -> float:
+    """How hard the puzzle's position is to read, estimated from its shape: more moves to
+    choose from, a longer line before the answer pays, and a narrower margin (every other move
+    costing barely the game's puzzle margin) make it harder. A score on a rating-like scale,
+    comparable between the puzzles of one game (:func:`starting_ratings` turns it into ratings)."""
     plugin = find_plugin(puzzle.game)
     unit = plugin.judgement.puzzle_margin if plugin.judgement else 1.0
     choices = len(puzzle.alternatives) + 1
     margin = max(1.0, float(Fraction(str(puzzle.margin))) / unit)
-    rating = (
+    return (
         1000.0
         + 260.0 * math.log2(choices)
         + 35.0 * min(len(puzzle.line), LINE_PLIES)
         - 180.0 * math.log2(min(margin, 4.0))
     )
-    return min(2600.0, max(700.0, rating))
+
+
+LOWEST_START, HIGHEST_START = 1000.0, 2000.0
+"""The range the starting ratings of a game's puzzles are spread over (lichess's puzzles are
+mostly rated between these)."""
+
+
+def starting_ratings(puzzles: Sequence[Puzzle]) -> dict[str, float]:
+    """Each puzzle's rating before anyone has answered it, on the hall's Glicko-2 scale: its
+    :func:`difficulty_score`'s rank among ``puzzles`` (a game's set; equal scores share a
+    rank) spread evenly from :data:`LOWEST_START` to :data:`HIGHEST_START`, so each game's set
+    has easy, medium and hard puzzles whatever its games' shapes. Answers then move a puzzle's
+    rating like a player's."""
+    scores = {p.id: difficulty_score(p) for p in puzzles}
+    ordered = sorted(scores.values())
+    if not ordered:
+        return {}
+    below: dict[float, int] = {}
+    same: dict[float, int] = {}
+    for index, score in enumerate(ordered):
+        below.setdefault(score, index)
+        same[score] = same.get(score, 0) + 1
+    span = HIGHEST_START - LOWEST_START
+    return {
+        key: LOWEST_START + span * (below[score] + same[score] / 2) / len(ordered)
+        for key, score in scores.items()
+    }
 
 
 def difficulty(rating: float) -> str:
@@ -410,14 +436,15 @@ def choose_near(
     spread: int = 5,
 ) -> Puzzle | None:
     """The next puzzle for a player rated ``player``, as lichess chooses: one not tried yet
-    whose rating (``ratings``, else :func:`starting_rating`) is among the ``spread`` nearest to
-    the player's, picked at random among them (so two players of one rating do not walk one
-    sequence). None when every puzzle was tried."""
+    whose rating (``ratings``: each puzzle's, stored or else its starting rating; a puzzle
+    without one is not offered) is among the ``spread`` nearest to the player's, picked at
+    random among them (so two players of one rating do not walk one sequence). None when every
+    puzzle was tried."""
     done = set(tried)
-    fresh = [p for p in puzzles if p.id not in done]
+    fresh = [p for p in puzzles if p.id not in done and p.id in ratings]
     if not fresh:
         return None
-    fresh.sort(key=lambda p: abs(ratings.get(p.id, starting_rating(p)) - player))
+    fresh.sort(key=lambda p: abs(ratings[p.id] - player))
     return rng.choice(fresh[:spread])
 
 
@@ -544,6 +571,7 @@ __all__ = [
     "cost_words",
     "decided_line",
     "difficulty",
+    "difficulty_score",
     "examine",
     "find_puzzles",
     "parse_puzzles",
@@ -553,7 +581,7 @@ __all__ = [
     "record_candidates",
     "selfplay_candidates",
     "starter_puzzles",
-    "starting_rating",
+    "starting_ratings",
     "stops_at_draw",
     "value_words",
 ]

@@ -411,15 +411,16 @@ def puzzles_list(
         difficulty,
         puzzle_situation,
         puzzle_themes,
-        starting_rating,
+        starting_ratings,
     )
     from gamehall.core.words import move_words
 
     game = build_game(game_name)
     store = PuzzleStore(directory)
     puzzles = all_puzzles(game.name, store)
+    starts = starting_ratings(puzzles)
     for puzzle in puzzles:
-        rating = starting_rating(puzzle)
+        rating = starts[puzzle.id]
         if as_json:
             data = puzzle.to_json()
             data["themes"] = list(puzzle_themes(puzzle))

@@ -38,7 +38,7 @@ from gamehall.analysis.puzzles import (
     puzzle_situation,
     puzzle_themes,
     starter_puzzles,
-    starting_rating,
+    starting_ratings,
     value_words,
 )
 from gamehall.core import CHANCE, GamehallError, State, find_plugin, game_names
@@ -102,6 +102,7 @@ class PuzzleService:
         self.ready = asyncio.Event()
         self._starters: dict[str, list[Puzzle]] = {}
         self._stored: dict[str, tuple[float, list[Puzzle]]] = {}
+        self._starts: dict[str, tuple[int, dict[str, float]]] = {}
 
     def _game(self, game: str) -> str:
         try:
@@ -168,9 +169,20 @@ class PuzzleService:
         found = await self.db(self.attempts.puzzle_player_rating, player_id, game)
         return NEWCOMER if found is None else found[0]
 
+    def starts(self, game: str) -> dict[str, float]:
+        """Each puzzle's starting rating, over the game's whole set
+        (:func:`~gamehall.analysis.puzzles.starting_ratings`; recomputed when the set changes)."""
+        puzzles = self.puzzles(game)
+        key = hash(tuple(p.id for p in puzzles))
+        cached = self._starts.get(game)
+        if cached is None or cached[0] != key:
+            cached = self._starts[game] = (key, starting_ratings(puzzles))
+        return cached[1]
+
     async def _puzzle_ratings(self, game: str) -> dict[str, float]:
+        """Each puzzle's rating: stored once answered, else its starting rating."""
         stored = await self.db(self.attempts.puzzle_ratings, game)
-        return {key: triple[0] for key, triple in stored.items()}
+        return {**self.starts(game), **{key: triple[0] for key, triple in stored.items()}}
 
     async def _answer(
         self,
@@ -196,7 +208,9 @@ class PuzzleService:
         info = None
         if puzzle is not None:
             ratings = await self._puzzle_ratings(game)
-            info = self.info(puzzle, tried.get(puzzle.id), ratings.get(puzzle.id))
+            info = self.info(
+                puzzle, tried.get(puzzle.id), ratings[puzzle.id], self.starts(game)[puzzle.id]
+            )
         return PuzzleAnswer(
             game=game,
             total=len(puzzles),
@@ -209,10 +223,11 @@ class PuzzleService:
         )
 
     @staticmethod
-    def info(puzzle: Puzzle, attempted: bool | None, rating: float | None = None) -> PuzzleInfo:
+    def info(puzzle: Puzzle, attempted: bool | None, rating: float, start: float) -> PuzzleInfo:
+        """What a player is shown; ``rating`` is the puzzle's now, ``start`` its starting one
+        (which says its difficulty)."""
         state = puzzle.state()
         public = puzzle.public()
-        start = starting_rating(puzzle)
         return PuzzleInfo(
             id=public["id"],
             game=public["game"],
@@ -224,7 +239,7 @@ class PuzzleService:
             attempted=attempted,
             situation=puzzle_situation(puzzle),
             themes=list(puzzle_themes(puzzle)),
-            rating=round(rating if rating is not None else start),
+            rating=round(rating),
             difficulty=difficulty(start),
         )
 
@@ -253,7 +268,7 @@ class PuzzleService:
     ) -> tuple[bool, Triple, int | None]:
         """Store the attempt (rated when first): whether it counted, the player's rating now
         and how much it moved."""
-        unit_start = (starting_rating(puzzle), PUZZLE_DEVIATION, NEWCOMER[2])
+        unit_start = (self.starts(game)[puzzle.id], PUZZLE_DEVIATION, NEWCOMER[2])
         if self.rate is None:
             counted = await self.db(
                 self.attempts.record_attempt, player_id, game, puzzle.id, solved, move
@@ -388,7 +403,7 @@ class PuzzleService:
             failed=len(tried) - solved,
             rating=round(rating[0]),
             rating_change=change,
-            puzzle_rating=round(ratings.get(puzzle.id, starting_rating(puzzle))),
+            puzzle_rating=round(ratings[puzzle.id]),
         )
 
     @staticmethod
