@@ -152,7 +152,7 @@ def situation(state: State) -> str:
             "" if pile_now is None else f" (the other goes to pile {TEMPLE_PILES[pile_now]})"
         )
         if state.jinn_tile is not None:
-            detail += f"; the Jinn has kept {ENVIRONMENT_NAMES[state.jinn_tile]}"
+            detail += f"; the Jinn has kept a {ENVIRONMENT_NAMES[state.jinn_tile]}"
     elif state.step_name == "ifrit-place":
         tile = state.ifrit_tile
         detail = f" {HIS_HER[IFRIT]} {ENVIRONMENT_NAMES[tile]}" if tile is not None else ""
