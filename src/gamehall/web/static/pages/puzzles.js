@@ -92,13 +92,18 @@ export function puzzlesPage(game, kit) {
     delete root.dataset.result;
     delete root.dataset.tries;
     ask();
+    describe(puzzle.rating);
+    replace(verdictBox, h("section", { class: "panel" }, h("h2", {}, "Your answer"), h("p", { class: "muted" }, "Play it on the board, as in a game."), buttons(revealButton(), skipButton())));
+  }
+
+  /** The line under the prompt: the puzzle's rating (as it is now), difficulty and themes. */
+  function describe(rating) {
     replace(
       about,
-      `Puzzle rating ${puzzle.rating} (${puzzle.difficulty})`,
+      `Puzzle rating ${rating} (${puzzle.difficulty})`,
       puzzle.themes.length ? ` · ${puzzle.themes.join(", ")}` : "",
       puzzle.attempted !== null && puzzle.attempted !== undefined ? ` · tried before: ${puzzle.attempted ? "solved" : "failed"}` : "",
     );
-    replace(verdictBox, h("section", { class: "panel" }, h("h2", {}, "Your answer"), h("p", { class: "muted" }, "Play it on the board, as in a game."), buttons(revealButton(), skipButton())));
   }
 
   /** The prompt and the board of the puzzle's position, ready for an answer. */
@@ -146,6 +151,7 @@ export function puzzlesPage(game, kit) {
       showCounts(verdict);
       root.dataset.tries = String(Number(root.dataset.tries || 0) + 1);
       root.dataset.result = verdict.correct ? "correct" : "wrong";
+      describe(verdict.puzzle_rating);
       if (verdict.correct) solution(verdict);
       else refuted(verdict);
     } catch (error) {
@@ -162,6 +168,7 @@ export function puzzlesPage(game, kit) {
       if (closed) return;
       showCounts(verdict);
       root.dataset.result = "shown";
+      describe(verdict.puzzle_rating);
       solution(verdict);
     } catch (error) {
       notify(error.message);
