@@ -1,6 +1,6 @@
 """The engine's help in the browser: "thinking…" while the computer thinks, a hint, the review of
-a finished game (graph, classes, the best move on the board, playing on from there) and a puzzle
-solved by clicking, remembered for the player; at desktop (1280×800) and phone (390×844) sizes."""
+a finished game (graph, classes, the best move on the board, playing on from there; puzzles are
+in test_puzzles.py); at desktop (1280×800) and phone (390×844) sizes."""
 
 from __future__ import annotations
 
@@ -21,8 +21,6 @@ from browser_helpers import (
     wait_settled,
     watch,
 )
-
-from gamehall.analysis.puzzles import starter_puzzles
 
 SMALL_DISCS = "RT:BS,RS:BT,YC:BS,BC:YT,YS:RC,RC:YT,BT:YS,YT:RS"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -230,57 +228,6 @@ def test_a_finished_game_is_reviewed_and_played_on_from_a_position(server, brows
     assert new_id != game_id
     assert server.get(f"/api/games/{new_id}/replay")["states"][0] == before
     assert position(page) == server.get(f"/api/games/{new_id}")["position"]
-    page.context.close()
-
-
-def test_a_puzzle_is_solved_by_clicking_and_remembered(server, browser):
-    answers = {p.id: p.answer for p in starter_puzzles("acadmu")}
-    page = _page(browser, DESKTOP)
-    page.goto(f"{server.url}/puzzles/acadmu")
-    root = page.locator(".puzzles-page")
-    page.wait_for_selector(".puzzles-page[data-puzzle]:not([data-puzzle=''])")
-    first = root.get_attribute("data-puzzle")
-    assert first in answers, "the starter set is offered on a fresh install"
-    screenshot(page, "puzzle-acadmu-desktop", full_page=False)
-    acadmu_click(page, answers[first])
-    page.wait_for_selector(".puzzles-page[data-result]")
-    assert root.get_attribute("data-result") == "correct"
-    assert page.locator(".puzzle-line li").count() >= 1
-    page.locator('.puzzle-solution button[data-step="forward"]').click()
-    screenshot(page, "puzzle-acadmu-solved-desktop")
-    assert "solved 1" in page.locator(".puzzle-counts").inner_text()
-
-    # The next puzzle follows; a wrong answer is shown the right one, and counted as failed.
-    page.locator(".next-puzzle").click()
-    page.wait_for_function(
-        "first => { const r = document.querySelector('.puzzles-page');"
-        " return r.dataset.puzzle && r.dataset.puzzle !== first && !r.dataset.result; }",
-        arg=first,
-    )
-    second = root.get_attribute("data-puzzle")
-    legal = page.evaluate(
-        "async (id) => (await (await fetch('/api/puzzles/acadmu/' + id)).json()).puzzle.legal"
-        ".map((item) => item.text)",
-        second,
-    )
-    wrong = next(m for m in legal if m != answers[second] and m != "pass")
-    acadmu_click(page, wrong)
-    page.wait_for_selector(".puzzles-page[data-result]")
-    assert root.get_attribute("data-result") == "wrong"
-    assert answers[second] in page.locator(".puzzle-prompt").inner_text()
-    assert "failed 1" in page.locator(".puzzle-counts").inner_text()
-    assert page.js_errors == []
-
-    # Remembered for this player: a new visit offers a third puzzle, with the counts kept.
-    phone = page.context.new_page()
-    phone.set_viewport_size(PHONE["viewport"])
-    phone.goto(f"{server.url}/puzzles/acadmu")
-    phone.wait_for_selector(".puzzles-page[data-puzzle]:not([data-puzzle=''])")
-    third = phone.locator(".puzzles-page").get_attribute("data-puzzle")
-    assert third not in (first, second)
-    counts = phone.locator(".puzzle-counts").inner_text()
-    assert "solved 1" in counts and "failed 1" in counts
-    screenshot(phone, "puzzle-acadmu-phone")
     page.context.close()
 
 

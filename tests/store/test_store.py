@@ -24,7 +24,7 @@ from gamehall.store import (
 from gamehall.store.tables import schema_version_table
 
 GAME = "g_0123456789"
-ASSIST = {"reviews", "puzzle_attempts"}
+ASSIST = {"reviews", "puzzle_attempts", "puzzle_ratings", "puzzle_player_ratings"}
 """The tables schema 6 added: reviews and puzzle answers."""
 
 
@@ -171,7 +171,7 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 8
+        assert store.schema_version() == SCHEMA_VERSION == 9
         # Schema 8: a game's holders are found through an index, not by reading the table.
         assert _holdings_by_game(store_url)
         # Schema 4 added the hall's tables; the old game's holders are there to be named.
@@ -253,7 +253,7 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
     assert not _tables(store_url) & ASSIST
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 8
+        assert store.schema_version() == SCHEMA_VERSION == 9
         assert _tables(store_url) >= ASSIST | HALL
         row = store.get_game(GAME)
         assert row is not None and row.setup is None and row.clock is None
@@ -299,7 +299,7 @@ def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
     store = Store(store_url)
     try:
         hall = HallStore(store)
-        assert store.schema_version() == SCHEMA_VERSION == 8
+        assert store.schema_version() == SCHEMA_VERSION == 9
         assert [(r["id"], r["browsers"], r["address"]) for r in hall.open_seeks()] == [
             ("s_old", [], None)
         ]

@@ -23,20 +23,37 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from gamehall.ai import make_agent
 from gamehall.ai.evaluation import Analyst, json_number
 from gamehall.ai.review import Annotation
-from gamehall.core import Game, GamehallError, Record, State, find_plugin, game_class, play_game
+from gamehall.core import (
+    CHANCE,
+    Action,
+    Game,
+    GamehallError,
+    Record,
+    State,
+    find_plugin,
+    game_class,
+    play_game,
+)
 from gamehall.core.search import Value
 
 DEFAULT_SECONDS = 3.0
 """The default time to settle one candidate position and all its moves."""
+LINE_PLIES = 12
+"""The longest solution line kept."""
+REFUTATION_PLIES = 6
+"""The longest refutation kept (the moves after a wrong answer)."""
 HARD_VERDICTS = ("blunder", "mistake")
 """Where a reviewed record's player went wrong: those positions are tried first."""
 
@@ -61,6 +78,9 @@ class Puzzle:
     alternatives: dict[str, Any] = field(default_factory=dict)
     """Every other move and its exact value."""
     source: str = ""
+    refutations: dict[str, list[str]] = field(default_factory=dict)
+    """For each other move, how the opponent punishes it: perfect play after it, as far as the
+    solver follows it and never past a chance draw (what is drawn is not the opponent's)."""
 
     def game_instance(self) -> Game:
         cls = game_class(self.game)
@@ -102,6 +122,7 @@ class Puzzle:
             "margin": self.margin,
             "alternatives": self.alternatives,
             "source": self.source,
+            "refutations": self.refutations,
         }
 
     @classmethod
@@ -119,6 +140,10 @@ class Puzzle:
                 margin=data["margin"],
                 alternatives=dict(data.get("alternatives", {})),
                 source=str(data.get("source", "")),
+                refutations={
+                    str(k): [str(a) for a in v]
+                    for k, v in dict(data.get("refutations", {})).items()
+                },
             )
         except (KeyError, TypeError, ValueError) as error:
             raise GamehallError(f"not a stored puzzle: {error}") from None
@@ -166,7 +191,13 @@ def examine(analyst: Analyst, state: State, seconds: float, source: str = "") ->
             return None
         alternatives[str(action)] = other
     after = state.apply_trusted(answer)
-    line = (answer, *analyst.line(after, max(deadline, time.perf_counter() + 0.5)))
+    line = (answer, *decided_line(analyst, after, max(deadline, time.perf_counter() + 0.5)))
+    refutations: dict[str, list[str]] = {}
+    for action in legal:
+        if action != answer:
+            wrong = state.apply_trusted(action)
+            reply = decided_line(analyst, wrong, time.perf_counter() + 0.3, REFUTATION_PLIES)
+            refutations[str(action)] = [str(a) for a in reply]
     margin = min(value - v for v in alternatives.values())
     position = str(state)
     return Puzzle(
@@ -181,7 +212,29 @@ def examine(analyst: Analyst, state: State, seconds: float, source: str = "") ->
         margin=json_number(margin),
         alternatives={a: json_number(v) for a, v in alternatives.items()},
         source=source,
+        refutations=refutations,
     )
+
+
+def decided_line(
+    analyst: Analyst, state: State, deadline: float, limit: int = LINE_PLIES
+) -> tuple[Action, ...]:
+    """Perfect play from ``state`` (:meth:`Analyst.line`) up to the first chance draw: what is
+    drawn is nobody's choice, so a line never shows one draw as if it were forced."""
+    line = []
+    for action in analyst.line(state, deadline, limit):
+        if state.current_player == CHANCE:
+            break
+        line.append(action)
+        state = state.apply_trusted(action)
+    return tuple(line)
+
+
+def stops_at_draw(state: State, line: Sequence[str]) -> bool:
+    """Whether ``line`` (notation, legal from ``state``) ends where chance draws next."""
+    for text in line:
+        state = state.apply_trusted(state.parse_action(text))
+    return state.current_player == CHANCE
 
 
 Candidate = tuple[State, str, str]
@@ -206,18 +259,24 @@ def record_candidates(record: Record, label: str) -> list[Candidate]:
 
 
 def selfplay_candidates(
-    game: Game, players: Sequence[str], seed: int, games: int
+    game: Game, players: Sequence[str], seed: int, games: int, start: int = 0
 ) -> Iterator[Candidate]:
-    """The decisions of ``games`` seeded self-play games (sides alternating)."""
-    for index in range(games):
+    """The decisions of the seeded self-play games ``start`` to ``games - 1`` (sides alternating),
+    each game's in a seeded random order, so the puzzles of one game come from all of it."""
+    for index in range(start, games):
         names = list(players) if index % 2 == 0 else list(reversed(players))
         game_seed = seed * 1_000_003 + index
         agents = [make_agent(name, game_seed + 17 * (seat + 1)) for seat, name in enumerate(names)]
         played = play_game(game, agents, seed=game_seed)
         label = f"self-play {'-'.join(names)} seed {game_seed}"
-        for number, state in enumerate(played.states[:-1], 1):
-            if state.current_player >= 0:
-                yield state, f"{label}, before move {number}", label
+        decisions = [
+            (number, state)
+            for number, state in enumerate(played.states[:-1], 1)
+            if state.current_player >= 0
+        ]
+        random.Random(game_seed).shuffle(decisions)
+        for number, state in decisions:
+            yield state, f"{label}, before move {number}", label
 
 
 def find_puzzles(
@@ -229,18 +288,30 @@ def find_puzzles(
     per_game: int = 1,
     known: Iterable[str] = (),
     on_examined: Callable[[int, int], None] | None = None,
+    on_found: Callable[[Puzzle], None] | None = None,
+    on_group_done: Callable[[str], None] | None = None,
 ) -> list[Puzzle]:
     """Up to ``count`` new puzzles from ``candidates`` (ids in ``known`` are skipped; at most
     ``per_game`` from one game), each position given ``seconds`` to settle.
-    ``on_examined(examined, found)`` is told of progress."""
+    ``on_examined(examined, found)`` is told of progress, ``on_found(puzzle)`` of each puzzle
+    as it is found and ``on_group_done(group)`` when the candidates move past a game (so a
+    long run can be stored as it goes and resumed)."""
     analyst = Analyst(game.name)
     analyst.warm_up()
     seen = set(known)
     found: list[Puzzle] = []
     examined = 0
     from_game: dict[str, int] = {}
+    group_now: str | None = None
     for state, source, group in candidates:
+        if group != group_now:
+            if group_now is not None and on_group_done is not None:
+                on_group_done(group_now)
+            group_now = group
         if len(found) >= count:
+            if from_game.get(group, 0) >= per_game and on_group_done is not None:
+                on_group_done(group)  # it has given all it may: done
+            group_now = None  # else this game was not looked through: not done
             break
         if state.current_player < 0 or from_game.get(group, 0) >= per_game:
             continue
@@ -253,8 +324,165 @@ def find_puzzles(
         if puzzle is not None:
             found.append(puzzle)
             from_game[group] = from_game.get(group, 0) + 1
+            if on_found is not None:
+                on_found(puzzle)
         if on_examined is not None:
             on_examined(examined, len(found))
+    else:
+        if group_now is not None and on_group_done is not None:
+            on_group_done(group_now)
+    return found
+
+
+# --- what a puzzle teaches: themes, situation, difficulty --------------------------------------
+
+_TAUGHT: dict[str, tuple[tuple[str, ...], str]] = {}
+
+
+def _taught(puzzle: Puzzle) -> tuple[tuple[str, ...], str]:
+    """The puzzle's themes and situation, from its game's plugin (computed once per puzzle)."""
+    if puzzle.id not in _TAUGHT:
+        plugin = find_plugin(puzzle.game)
+        state = puzzle.state()
+        answer = state.parse_action(puzzle.answer)
+        line = []
+        walk = state
+        for text in puzzle.line:
+            try:
+                action = walk.parse_action(text)
+            except GamehallError:
+                break
+            line.append(action)
+            walk = walk.apply_trusted(action)
+        find_themes = plugin.load_puzzle_themes()
+        themes = tuple(find_themes(state, answer, line)) if find_themes else ()
+        tell = plugin.load_situation()
+        situation = tell(state) if tell else ""
+        _TAUGHT[puzzle.id] = (themes, situation)
+    return _TAUGHT[puzzle.id]
+
+
+def puzzle_themes(puzzle: Puzzle) -> tuple[str, ...]:
+    """What the puzzle is about, as its game names it ("Capture by shape", "Contesting a
+    region"): the plugin's ``puzzle_themes``, read off the position, the answer and the line."""
+    return _taught(puzzle)[0]
+
+
+def puzzle_situation(puzzle: Puzzle) -> str:
+    """Where the game stands and what follows from it (the plugin's ``situation``), or ""."""
+    return _taught(puzzle)[1]
+
+
+DIFFICULTY_BANDS = ((1300.0, "easy"), (1700.0, "medium"), (math.inf, "hard"))
+"""A starting rating below 1300 reads "easy", below 1700 "medium", else "hard"."""
+
+
+def difficulty_score(puzzle: Puzzle) -> float:
+    """How hard the puzzle's position is to read, estimated from its shape: more moves to
+    choose from, a longer line before the answer pays, and a narrower margin (every other move
+    costing barely the game's puzzle margin) make it harder. A score on a rating-like scale,
+    comparable between the puzzles of one game (:func:`starting_ratings` turns it into ratings)."""
+    plugin = find_plugin(puzzle.game)
+    unit = plugin.judgement.puzzle_margin if plugin.judgement else 1.0
+    choices = len(puzzle.alternatives) + 1
+    margin = max(1.0, float(Fraction(str(puzzle.margin))) / unit)
+    return (
+        1000.0
+        + 260.0 * math.log2(choices)
+        + 35.0 * min(len(puzzle.line), LINE_PLIES)
+        - 180.0 * math.log2(min(margin, 4.0))
+    )
+
+
+LOWEST_START, HIGHEST_START = 1000.0, 2000.0
+"""The range the starting ratings of a game's puzzles are spread over (lichess's puzzles are
+mostly rated between these)."""
+
+
+def starting_ratings(puzzles: Sequence[Puzzle]) -> dict[str, float]:
+    """Each puzzle's rating before anyone has answered it, on the hall's Glicko-2 scale: its
+    :func:`difficulty_score`'s rank among ``puzzles`` (a game's set; equal scores share a
+    rank) spread evenly from :data:`LOWEST_START` to :data:`HIGHEST_START`, so each game's set
+    has easy, medium and hard puzzles whatever its games' shapes. Answers then move a puzzle's
+    rating like a player's."""
+    scores = {p.id: difficulty_score(p) for p in puzzles}
+    ordered = sorted(scores.values())
+    if not ordered:
+        return {}
+    below: dict[float, int] = {}
+    same: dict[float, int] = {}
+    for index, score in enumerate(ordered):
+        below.setdefault(score, index)
+        same[score] = same.get(score, 0) + 1
+    span = HIGHEST_START - LOWEST_START
+    return {
+        key: LOWEST_START + span * (below[score] + same[score] / 2) / len(ordered)
+        for key, score in scores.items()
+    }
+
+
+def difficulty(rating: float) -> str:
+    """ "easy", "medium" or "hard" for a puzzle rating (:data:`DIFFICULTY_BANDS`)."""
+    return next(name for bound, name in DIFFICULTY_BANDS if rating < bound)
+
+
+def choose_near(
+    puzzles: Sequence[Puzzle],
+    ratings: dict[str, float],
+    player: float,
+    tried: Iterable[str],
+    rng: random.Random,
+    *,
+    spread: int = 5,
+) -> Puzzle | None:
+    """The next puzzle for a player rated ``player``, as lichess chooses: one not tried yet
+    whose rating (``ratings``: each puzzle's, stored or else its starting rating; a puzzle
+    without one is not offered) is among the ``spread`` nearest to the player's, picked at
+    random among them (so two players of one rating do not walk one sequence). None when every
+    puzzle was tried."""
+    done = set(tried)
+    fresh = [p for p in puzzles if p.id not in done and p.id in ratings]
+    if not fresh:
+        return None
+    fresh.sort(key=lambda p: abs(ratings[p.id] - player))
+    return rng.choice(fresh[:spread])
+
+
+def value_words(unit: str, value: Any) -> str:
+    """An exact value for the mover in words: "ends 2 points ahead", "wins for sure", "wins 3
+    times in 4"."""
+    amount = Fraction(str(value))
+    if unit == "points":
+        n = abs(amount)
+        points = f"{n} point{'s' if n != 1 else ''}"
+        return (
+            "ends level" if amount == 0 else f"ends {points} {'ahead' if amount > 0 else 'behind'}"
+        )
+    if amount >= 1:
+        return "wins whatever is drawn"
+    if amount <= 0:
+        return "loses whatever is drawn"
+    return f"wins {float(amount):.0%} of the time (over what may be drawn)"
+
+
+def cost_words(unit: str, cost: Any) -> str:
+    """An exact cost in words: "2 points", "a quarter of the games" ("a 25% chance to win")."""
+    amount = Fraction(str(cost))
+    if unit == "points":
+        return f"{amount} point{'s' if amount != 1 else ''}"
+    return f"a {float(amount):.0%} chance to win"
+
+
+def all_puzzles(game: str, store: PuzzleStore | None = None) -> list[Puzzle]:
+    """A game's puzzles: the user's stored ones (``store``'s file), then the set the game ships
+    (:func:`starter_puzzles`), each id once. The command line and the web list this same set."""
+    stored = (store or PuzzleStore()).load(game)
+    seen: set[str] = set()
+    found = []
+    for puzzle in [*stored, *starter_puzzles(game)]:
+        if puzzle.id not in seen:
+            seen.add(puzzle.id)
+            found.append(puzzle)
     return found
 
 
@@ -285,15 +513,18 @@ def starter_puzzles(game: str) -> list[Puzzle]:
 class PuzzleStore:
     """Puzzles kept as one JSON Lines file per game in ``directory`` (see the module docstring)."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, *, file: Path | None = None) -> None:
         if directory is None:
             from platformdirs import user_data_dir
 
             directory = Path(user_data_dir("gamehall")) / "puzzles"
-        self.directory = directory
+        self.directory = directory if file is None else file.parent
+        self.file = file
+        """One file for the one game it is given for (a game's shipped set), instead of one
+        file per game in ``directory``."""
 
     def path(self, game: str) -> Path:
-        return self.directory / f"{game}.jsonl"
+        return self.file if self.file is not None else self.directory / f"{game}.jsonl"
 
     def load(self, game: str) -> list[Puzzle]:
         """Every stored puzzle of ``game`` (none when there is no file yet)."""
@@ -332,13 +563,25 @@ class PuzzleStore:
 
 
 __all__ = [
+    "DIFFICULTY_BANDS",
     "Puzzle",
     "PuzzleStore",
+    "all_puzzles",
+    "choose_near",
+    "cost_words",
+    "decided_line",
+    "difficulty",
+    "difficulty_score",
     "examine",
     "find_puzzles",
     "parse_puzzles",
     "puzzle_id",
+    "puzzle_situation",
+    "puzzle_themes",
     "record_candidates",
     "selfplay_candidates",
     "starter_puzzles",
+    "starting_ratings",
+    "stops_at_draw",
+    "value_words",
 ]

@@ -237,11 +237,21 @@ def puzzles_generate(
         int, typer.Option(min=1, help="Most puzzles from one game (they would share lines).")
     ] = 1,
     directory: DirOption = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="One file to add the puzzles to (a game's shipped set) instead of --dir; "
+            "the settings and how far the self-play got are kept beside it, so the same "
+            "command run again goes on where it stopped.",
+        ),
+    ] = None,
     variant: VariantOption = None,
     board: BoardOption = None,
 ) -> None:
     """Find positions with exactly one best move, every other move costing at least the game's
-    puzzle margin (all proven exactly), and store them with their solution line."""
+    puzzle margin (all proven exactly), and store them with their solution line and, for each
+    other move, how it is punished. Each puzzle is stored as soon as it is found."""
     from itertools import chain
 
     from gamehall.analysis.puzzles import (
@@ -270,13 +280,41 @@ def puzzles_generate(
         if record.game().name != game.name:
             raise GamehallError(f"{path} is a record of {record.game().name}, not {game.name}")
         sources.append(record_candidates(record, str(path)))
-    candidates = chain(*sources, selfplay_candidates(game, seats, seed, games))
-    store = PuzzleStore(directory)
+    store = PuzzleStore(directory, file=out)
+    settings = {
+        "players": ",".join(seats),
+        "seconds": seconds,
+        "seed": seed,
+        "per_game": per_game,
+        "tags": game.record_tags(),
+    }
+    words = [
+        "gamehall", "puzzles", "generate", game_name, "--count", str(count), "--games", str(games),
+        "--players", ",".join(seats), "--seconds", f"{seconds:g}", "--seed", str(seed),
+        "--per-game", str(per_game),
+        *[w for path in from_records or [] for w in ("--from", str(path))],
+        *[w for option in variant or [] for w in ("--variant", option)],
+        *(["--board", board] if board else []),
+        "--out", str(out),
+    ]  # fmt: skip
+    progress = _GenerationLog(out, settings, words) if out is not None else None
+    start = progress.games_done if progress is not None else 0
+    candidates = chain(*sources, selfplay_candidates(game, seats, seed, games, start))
     known = [p.id for p in store.load(game.name)]
     with _thinking("looking for puzzles") as step:
 
         def examined(done: int, found: int) -> None:
             step(f"looking for puzzles: {done} positions examined, {found} found")
+
+        def keep(puzzle: Any) -> None:
+            store.add([puzzle])
+            if progress is not None:
+                progress.save(len(store.load(game.name)))
+
+        def game_done(group: str) -> None:
+            if progress is not None and group.startswith("self-play"):
+                progress.games_done += 1
+                progress.save(len(store.load(game.name)))
 
         started = time.perf_counter()
         found = find_puzzles(
@@ -287,8 +325,9 @@ def puzzles_generate(
             per_game=per_game,
             known=known,
             on_examined=examined,
+            on_found=keep,
+            on_group_done=game_done,
         )
-    added = store.add(found)
     for puzzle in found:
         console.print(
             f"{puzzle.id}  {escape(puzzle.position)}  answer [bold]{escape(puzzle.answer)}[/bold]"
@@ -296,8 +335,8 @@ def puzzles_generate(
             highlight=False,
         )
     console.print(
-        f"{added} new puzzle{'s' if added != 1 else ''} stored in {store.path(game.name)} "
-        f"({time.perf_counter() - started:.1f} s)",
+        f"{len(found)} new puzzle{'s' if len(found) != 1 else ''} stored in "
+        f"{store.path(game.name)} ({time.perf_counter() - started:.1f} s)",
         highlight=False,
     )
     if len(found) < count:
@@ -307,29 +346,102 @@ def puzzles_generate(
         )
 
 
+class _GenerationLog:
+    """What made a puzzle file and how far its self-play got, kept beside it
+    (``<file>.command.json``): its settings, the self-play games looked through, the puzzles
+    stored, and each run's exact command and time. A run with the same settings goes on after
+    the games already done, so the runs together make the file one long run would have made."""
+
+    def __init__(self, out: Path, settings: dict[str, Any], command: list[str]) -> None:
+        import shlex
+        from datetime import UTC, datetime
+
+        self.path = out.with_name(out.name + ".command.json")
+        self.settings = settings
+        self.games_done = 0
+        self.runs: list[dict[str, Any]] = []
+        if self.path.exists():
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("settings") != settings:
+                raise GamehallError(
+                    f"{out} was made with other settings ({data.get('settings')}); "
+                    "give the same ones to go on, or another --out"
+                )
+            self.games_done = int(data.get("games_done", 0))
+            self.runs = list(data.get("runs", []))
+        self.runs.append(
+            {
+                "command": " ".join(shlex.quote(word) for word in command),
+                "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                "from_game": self.games_done,
+            }
+        )
+
+    def save(self, puzzles: int) -> None:
+        self.runs[-1]["to_game"] = self.games_done
+        data = {
+            "settings": self.settings,
+            "games_done": self.games_done,
+            "puzzles": puzzles,
+            "runs": self.runs,
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
 def puzzles_list(
     game_name: GameArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON Lines.")] = False,
     directory: DirOption = None,
 ) -> None:
-    """List the stored puzzles of a game, with their answers and solution lines."""
-    from gamehall.analysis.puzzles import PuzzleStore
+    """List a game's puzzles (yours, then the ones the game ships; the web offers the same):
+    each with where the game stands, its themes and difficulty, the answer and its line in
+    words, with the notation beside."""
+    from gamehall.analysis.puzzles import (
+        PuzzleStore,
+        all_puzzles,
+        difficulty,
+        puzzle_situation,
+        puzzle_themes,
+        starting_ratings,
+    )
+    from gamehall.core.words import move_words
 
     game = build_game(game_name)
     store = PuzzleStore(directory)
-    puzzles = store.load(game.name)
+    puzzles = all_puzzles(game.name, store)
+    starts = starting_ratings(puzzles)
     for puzzle in puzzles:
+        rating = starts[puzzle.id]
         if as_json:
-            typer.echo(json.dumps(puzzle.to_json(), ensure_ascii=False))
-        else:
-            line = " ".join(puzzle.line)
-            console.print(
-                f"{puzzle.id}  {escape(puzzle.position)}  ({puzzle.to_move} to move)\n"
-                f"   answer [bold]{escape(puzzle.answer)}[/bold]; line {escape(line)}",
-                highlight=False,
-            )
+            data = puzzle.to_json()
+            data["themes"] = list(puzzle_themes(puzzle))
+            data["rating"] = round(rating)
+            data["difficulty"] = difficulty(rating)
+            typer.echo(json.dumps(data, ensure_ascii=False))
+            continue
+        state = puzzle.state()
+        said = []
+        for text in puzzle.line:
+            action = state.parse_action(text)
+            said.append(f"{move_words(state, action)} [dim]({escape(text)})[/dim]")
+            state = state.apply_trusted(action)
+        console.print(
+            f"[bold]{puzzle.id}[/bold]  {difficulty(rating)} ({round(rating)}); "
+            f"{escape(', '.join(puzzle_themes(puzzle)) or 'no theme')}\n"
+            f"   {escape(puzzle_situation(puzzle))}\n"
+            f"   [dim]{escape(puzzle.position)}[/dim]\n"
+            f"   {said[0]}\n" + "".join(f"   then {line}\n" for line in said[1:]),
+            highlight=False,
+            end="",
+        )
     if not as_json:
-        console.print(f"{len(puzzles)} puzzles in {store.path(game.name)}", highlight=False)
+        yours = len({p.id for p in store.load(game.name)})
+        console.print(
+            f"{len(puzzles)} {game.title} puzzles: {yours} of yours in "
+            f"{store.path(game.name)} and {len(puzzles) - yours} shipped with the game",
+            highlight=False,
+        )
 
 
 # --- warm-up -------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gamehall.core.game import Game, State
+from gamehall.core.game import Action, Game, State
 
 if TYPE_CHECKING:
     import random
@@ -308,6 +308,14 @@ class GamePlugin:
     """A :data:`~gamehall.core.words.Chapters` ``(before, after, previous) -> Chapter``: an
     action's round or turn and, after the action that ends a round, the round's result, so
     move lists are grouped and keep the results; without it, one group."""
+    puzzle_themes: Ref | None = None
+    """``themes(state, answer, line) -> tuple[str, ...]``: a puzzle's themes as a player reads
+    them ("Capture by shape", "Contesting a region"), read off the position, the answer and the
+    solution line (:mod:`gamehall.analysis.puzzles`)."""
+    situation: Ref | None = None
+    """``situation(state) -> str``: where the game stands and what follows from it, in a
+    sentence or two ("Turn 7 of 9, the Ifrit to place her Mountain: then the Jinn places his
+    Sea; ..."), for a puzzle's prompt."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
@@ -322,9 +330,9 @@ class GamePlugin:
     duration: str = ""
     """How long a game takes, for people choosing one (e.g. "about 15 minutes")."""
     starter_puzzles: str | None = None
-    """JSON Lines in the package: a few puzzles (as ``gamehall puzzles generate`` stores them,
-    :mod:`gamehall.analysis.puzzles`) offered beside the user's own, so a fresh install has
-    puzzles."""
+    """JSON Lines in the package: the game's shipped puzzles (as ``gamehall puzzles generate
+    --out`` stores them, :mod:`gamehall.analysis.puzzles`, with the commands that made them in
+    ``<file>.command.json`` beside it), offered beside the user's own."""
     level_ratings: str | None = None
     """JSON in the package: ``{"ratings": {level: rating}, ...}``, the computer levels' fixed
     ratings on the hall's Glicko-2 scale, estimated by ``bench/level_ratings.py`` with the
@@ -389,6 +397,14 @@ class GamePlugin:
 
     def load_facts(self) -> Callable[[Game], GameFacts] | None:
         return self._load("facts", self.facts)
+
+    def load_puzzle_themes(
+        self,
+    ) -> Callable[[State, Action, Sequence[Action]], tuple[str, ...]] | None:
+        return self._load("puzzle_themes", self.puzzle_themes)
+
+    def load_situation(self) -> Callable[[State], str] | None:
+        return self._load("situation", self.situation)
 
     def load_episodes(self) -> Mapping[str, EpisodeStart]:
         return self._load("episodes", self.episodes) or {}

@@ -320,7 +320,8 @@ class ReviewAnswer(_Out):
 
 class PuzzleInfo(_Out):
     """A puzzle as a player sees it before answering: the position, its view for the board
-    and the legal moves (one of them is the answer)."""
+    and the legal moves (one of them is the answer), where the game stands, what the puzzle is
+    about and how hard it is."""
 
     id: str
     game: str
@@ -330,11 +331,18 @@ class PuzzleInfo(_Out):
     view: dict[str, Any]
     legal: list[LegalAction]
     attempted: bool | None = Field(description="null: not yet; true/false: solved at first try")
+    situation: str = Field(
+        default="", description="where the game stands and what follows, in words (the game's)"
+    )
+    themes: list[str] = Field(default_factory=list, description="the game's names for its themes")
+    rating: int = Field(default=1500, description="the puzzle's Glicko-2 rating")
+    difficulty: str = Field(default="medium", description="easy, medium or hard (by its rating)")
 
 
 class PuzzleAnswer(_Out):
-    """``GET /api/puzzles/{game}`` (the next puzzle this player has not tried) and
-    ``GET /api/puzzles/{game}/{id}``; with the player's counts. No puzzle: ``how`` says why."""
+    """``GET /api/puzzles/{game}`` (the next puzzle for this player: one not tried, rated near
+    the player's puzzle rating) and ``GET /api/puzzles/{game}/{id}``; with the player's counts
+    and puzzle rating. No puzzle: ``how`` says why."""
 
     game: str
     total: int
@@ -342,24 +350,46 @@ class PuzzleAnswer(_Out):
     failed: int
     puzzle: PuzzleInfo | None
     how: str | None = Field(default=None, description="when there is no puzzle: why, in words")
+    rating: int = Field(default=1500, description="the player's puzzle rating in this game")
+    provisional: bool = Field(
+        default=True, description="whether the player's rating is still uncertain (few puzzles)"
+    )
 
 
 class PuzzleVerdict(_Out):
-    """``POST /api/puzzles/{game}/{id}/answer``: right or not, the answer and its solution line
-    (each move as an item with the view after it, for a board to step through)."""
+    """``POST /api/puzzles/{game}/{id}/answer`` and ``.../solution``. A right answer comes with
+    the solution line; a wrong one with what it costs and how the opponent punishes it (the
+    refutation, each move with the view after it), and no answer, so the player can try again;
+    ``.../solution`` gives the answer and its line (and counts as a failure if first)."""
 
     id: str
     correct: bool
-    move: str
-    answer: str
-    line: list[PlayedAction]
+    move: str = Field(description="the move answered (empty when the solution was asked for)")
+    move_words: str = Field(default="", description="that move in words")
+    answer: str | None = Field(description="the best move: null after a wrong answer")
+    answer_words: str | None = None
+    line: list[PlayedAction] = Field(description="the answer, then perfect play (no draw)")
     views: list[dict[str, Any]] = Field(description="State.view() after each move of the line")
-    value: str = Field(description="the answer's exact value for the mover")
-    margin: str = Field(description="what the best other move costs")
+    line_ends_at_draw: bool = Field(
+        default=False, description="the line stops where chance draws next: nobody's choice"
+    )
+    value: str = Field(description="what the answer is worth for the mover, in words")
+    margin: str = Field(description="what the best other move costs, in words")
+    cost: str | None = Field(default=None, description="a wrong move: what it costs, in words")
+    refutation: list[PlayedAction] = Field(
+        default_factory=list, description="a wrong move, then perfect play after it (no draw)"
+    )
+    refutation_views: list[dict[str, Any]] = Field(default_factory=list)
+    refutation_ends_at_draw: bool = False
     counted: bool = Field(description="whether this was the player's first answer (it counts)")
     total: int
     solved: int
     failed: int
+    rating: int = Field(default=1500, description="the player's puzzle rating now")
+    rating_change: int | None = Field(
+        default=None, description="how this answer moved it (null: it did not count)"
+    )
+    puzzle_rating: int = Field(default=1500, description="the puzzle's rating now")
 
 
 class ErrorBody(_Out):

@@ -14,6 +14,8 @@ killed and restarted resumes every game exactly where it was. Tables::
                                                    (:func:`player_key`), never the cookie
     reviews(game_id, status, budget, result, error, requested, updated)   a game's review, once
     puzzle_attempts(player_id, puzzle_id, game, solved, move, at)    a player's first answer
+    puzzle_ratings, puzzle_player_ratings          puzzles' and players' puzzle ratings
+                                                   (:mod:`gamehall.store.puzzles`)
 
 A game with a ``problem`` (it no longer replays, or takes too long to load) is *quarantined*:
 the server does not load it again, and says why when asked for it.
@@ -50,6 +52,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from gamehall.store.puzzles import PuzzleRows
 from gamehall.store.reviews import ReviewRows
 from gamehall.store.rows import (
     ActionRow,
@@ -71,7 +74,7 @@ from gamehall.store.tables import (
     schema_version_table,
 )
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -101,6 +104,9 @@ knows which accounts share a browser.
 7 → 8: the index ``holdings_game`` on ``holdings (game_id, seat)``. The table's key starts with
 the player, so finding a game's holders (every time a game is loaded, joined or rated) read the
 whole table: with tens of thousands of games stored that was a quarter of a busy server's time.
+
+8 → 9: the tables ``puzzle_ratings`` and ``puzzle_player_ratings`` (each puzzle's and each
+player's puzzle rating, :mod:`gamehall.store.puzzles`), new tables only, made by ``create_all``.
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -177,7 +183,7 @@ bus notification (only when the insert happened)."""
 """A bus notification sent in the transaction of what it tells of (PostgreSQL)."""
 
 
-class Store(SeatRows, ReviewRows):
+class Store(SeatRows, ReviewRows, PuzzleRows):
     """Synchronous access to the game store. The web server calls it from one worker thread
     (SQLite) or a few (other databases), never from its event loop."""
 

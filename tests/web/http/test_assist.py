@@ -15,7 +15,7 @@ from argon2 import PasswordHasher
 from gamehall.ai.evaluation import Analyst
 from gamehall.ai.hints import advise
 from gamehall.analysis.puzzles import PuzzleStore, examine
-from gamehall.core import Record, find_game
+from gamehall.core import Record, find_game, find_plugin
 from gamehall.store import Store
 from gamehall.web.hall.accounts import Passwords
 from tests.web.web_helpers import hello, play_random
@@ -341,42 +341,66 @@ def test_puzzles_are_offered_checked_and_remembered_per_player(assisted, tmp_pat
         empty = server.client.get("/api/puzzles/acadmu").json()
         assert empty["puzzle"] is None and empty["total"] == 0
         assert "gamehall puzzles generate acadmu" in empty["how"]
+        assert empty["rating"] == 1500 and empty["provisional"] is True
 
-        stored = _store_puzzles(tmp_path / "puzzles")
+        stored = {p.id: p for p in _store_puzzles(tmp_path / "puzzles")}
         first = server.client.get("/api/puzzles/acadmu").json()
         assert first["total"] == 2 and first["solved"] == first["failed"] == 0
         shown = first["puzzle"]
-        assert shown["id"] == stored[0].id and "answer" not in json.dumps(shown)
+        puzzle = stored[shown["id"]]
+        assert "answer" not in json.dumps(shown)
         assert shown["legal"] and shown["attempted"] is None
-        wrong = next(i["text"] for i in shown["legal"] if i["text"] != stored[0].answer)
+        assert shown["themes"] and shown["difficulty"] in ("easy", "medium", "hard")
+        assert "Match Dark 0, Light 0" in shown["situation"]
+        wrong = next(i["text"] for i in shown["legal"] if i["text"] != puzzle.answer)
 
         bad = server.client.post(f"/api/puzzles/acadmu/{shown['id']}/answer", json={"move": "xx"})
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "illegal_move"
+        # A wrong answer: why (its exact cost, and the refutation in words), not the answer.
         verdict = server.client.post(
             f"/api/puzzles/acadmu/{shown['id']}/answer", json={"move": wrong}
         ).json()
         assert verdict["correct"] is False and verdict["counted"] is True
-        assert verdict["answer"] == stored[0].answer
-        assert [i["text"] for i in verdict["line"]] == stored[0].line
-        assert len(verdict["views"]) == len(verdict["line"])
+        assert verdict["answer"] is None and verdict["line"] == []
+        lost = puzzle.value - puzzle.alternatives[wrong]
+        assert verdict["cost"].startswith(verdict["move_words"])
+        assert f"costs {lost} point" in verdict["cost"]
+        refutation = [i["text"] for i in verdict["refutation"]]
+        assert refutation == [wrong, *puzzle.refutations[wrong]][: len(refutation)]
+        assert all(i["words"] for i in verdict["refutation"])
+        assert len(verdict["refutation_views"]) == len(refutation)
         assert verdict["failed"] == 1 and verdict["solved"] == 0
-        # Answered again (right, this time): remembered as failed, the first answer counts.
+        assert verdict["rating"] < 1500 and verdict["rating_change"] < 0
+        # Tried again and right: a failure for the record, as on lichess; the rating stays.
         again = server.client.post(
-            f"/api/puzzles/acadmu/{shown['id']}/answer", json={"move": stored[0].answer}
+            f"/api/puzzles/acadmu/{shown['id']}/answer", json={"move": puzzle.answer}
         ).json()
         assert again["correct"] is True and again["counted"] is False and again["failed"] == 1
+        assert again["rating_change"] is None and again["rating"] == verdict["rating"]
+        assert again["answer"] == puzzle.answer and again["answer_words"]
+        assert [i["text"] for i in again["line"]] == puzzle.line[: len(again["line"])]
+        assert (
+            server.client.get(f"/api/puzzles/acadmu/{shown['id']}").json()["puzzle"]["attempted"]
+            is False
+        )
 
         nxt = server.client.get("/api/puzzles/acadmu").json()
-        assert nxt["puzzle"]["id"] == stored[1].id
+        other_id = next(key for key in stored if key != shown["id"])
+        assert nxt["puzzle"]["id"] == other_id and nxt["rating"] == verdict["rating"]
         right = server.client.post(
-            f"/api/puzzles/acadmu/{stored[1].id}/answer", json={"move": stored[1].answer}
+            f"/api/puzzles/acadmu/{other_id}/answer", json={"move": stored[other_id].answer}
         ).json()
         assert right["correct"] and right["solved"] == 1 and right["failed"] == 1
+        assert right["rating_change"] > 0 and right["counted"]
         done = server.client.get("/api/puzzles/acadmu").json()
         assert done["puzzle"] is None and "tried all 2" in done["how"]
-        # Another player starts afresh.
-        other = server.browser().get("/api/puzzles/acadmu").json()
-        assert other["puzzle"]["id"] == stored[0].id and other["solved"] == 0
+        # Another player starts afresh; asking for the solution first is a failure.
+        browser = server.browser()
+        other = browser.get("/api/puzzles/acadmu").json()
+        assert other["solved"] == 0 and other["rating"] == 1500
+        shown = browser.post(f"/api/puzzles/acadmu/{other['puzzle']['id']}/solution").json()
+        assert shown["answer"] == stored[other["puzzle"]["id"]].answer and shown["line"]
+        assert shown["counted"] and shown["failed"] == 1 and shown["rating_change"] < 0
 
         missing = server.client.get("/api/puzzles/acadmu/nothing")
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_puzzle"
@@ -386,16 +410,22 @@ def test_puzzles_are_offered_checked_and_remembered_per_player(assisted, tmp_pat
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["acadmu", "akros"])
-def test_each_game_ships_starter_puzzles_that_hold(game):
-    """The starter sets load, are made under today's rules, and each one's answer is unique by
-    the solver: the position examined again, every alternative solved exactly, gives the same
-    answer, alternatives and values."""
+def test_each_game_ships_puzzles_that_hold(game):
+    """The shipped sets load, are made under today's rules, with the commands that made them
+    beside them; and the answers of a seeded sample are unique by the solver: the position
+    examined again, every alternative solved exactly, gives the same answer, alternatives and
+    values."""
     from gamehall.analysis.puzzles import starter_puzzles
 
+    plugin = find_plugin(game)
     puzzles = starter_puzzles(game)
-    assert len(puzzles) >= 10
+    assert len(puzzles) >= 100
+    made = json.loads(plugin.resource_text(plugin.starter_puzzles + ".command.json"))
+    assert made["puzzles"] <= len(puzzles) and made["runs"][0]["command"].startswith(
+        f"gamehall puzzles generate {game} "
+    )
     analyst = Analyst(game)
-    for puzzle in puzzles:
+    for puzzle in random.Random(34).sample(puzzles, 12):
         state = puzzle.state()
         assert puzzle.check(puzzle.answer) and puzzle.line[0] == puzzle.answer
         again = examine(analyst, state, 60.0)

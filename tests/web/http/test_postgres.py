@@ -29,7 +29,7 @@ def db_url(postgres_cluster: Cluster) -> str:
 HALL_TABLES = {
     "players", "accounts", "sessions", "seeks", "hall_games", "ratings", "rating_history"
 }  # fmt: skip
-ASSIST_TABLES = {"reviews", "puzzle_attempts"}
+ASSIST_TABLES = {"reviews", "puzzle_attempts", "puzzle_ratings", "puzzle_player_ratings"}
 
 
 def _tables(url: str) -> set[str]:

@@ -37,8 +37,10 @@ PLUGIN = GamePlugin(
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",
-    # made with: gamehall puzzles generate acadmu --count 12 --games 80 --seed 11 --dir DIR
-    starter_puzzles="starter_puzzles.jsonl",
+    # made by the commands in puzzles.jsonl.command.json (gamehall puzzles generate --out)
+    starter_puzzles="puzzles.jsonl",
+    puzzle_themes="gamehall.games.acadmu.puzzle_kit:themes",
+    situation="gamehall.games.acadmu.puzzle_kit:situation",
     how_to_play="howto.md",
     sample=Diagram(
         "3,4,1,0,1,0,2,4,1/1,0,1,3,3,4,2,0,5 d - 0-0 d",

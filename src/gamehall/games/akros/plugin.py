@@ -29,8 +29,10 @@ PLUGIN = GamePlugin(
     board_module="web/board.js",
     board_style="web/board.css",
     rules_text="rules.md",
-    # made with: gamehall puzzles generate akros --count 12 --games 80 --seed 11 --dir DIR
-    starter_puzzles="starter_puzzles.jsonl",
+    # made by the commands in puzzles.jsonl.command.json (gamehall puzzles generate --out)
+    starter_puzzles="puzzles.jsonl",
+    puzzle_themes="gamehall.games.akros.puzzle_kit:themes",
+    situation="gamehall.games.akros.puzzle_kit:situation",
     how_to_play="howto.md",
     sample=Diagram(
         "turn=4 step=jinn-place bag=F3S3M1 temple=FMM/S/- draft=- jinn=M ifrit=- out=- "

@@ -152,6 +152,15 @@ def rate_game(first: Rating, second: Rating, first_score: float) -> tuple[Rating
     )
 
 
+def rate_triples(
+    first: tuple[float, float, float], second: tuple[float, float, float], first_score: float
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """:func:`rate_game` on stored (rating, deviation, volatility) triples: a puzzle attempt is
+    one game between the player and the puzzle (:mod:`gamehall.store.puzzles`)."""
+    a, b = rate_game(Rating(*first), Rating(*second), first_score)
+    return (a.rating, a.deviation, a.volatility), (b.rating, b.deviation, b.volatility)
+
+
 __all__ = [
     "NEW_DEVIATION",
     "NEW_RATING",
@@ -164,5 +173,6 @@ __all__ = [
     "idle",
     "new_volatility",
     "rate_game",
+    "rate_triples",
     "update",
 ]

@@ -10,9 +10,10 @@ move; each job bounded in time and memory like a computer move) and their servic
     POST /api/games/{id}/review               ReviewAnswer: start the review (once) or its status
     GET  /api/games/{id}/review               ReviewAnswer: status, progress, the review once done
     GET  /api/games/{id}/review/record        the annotated record (text)
-    GET  /api/puzzles/{game}[?after=ID]       PuzzleAnswer: the next puzzle this player has not tried
+    GET  /api/puzzles/{game}[?after=ID]       PuzzleAnswer: a puzzle not tried, near the player's rating
     GET  /api/puzzles/{game}/{puzzle}         PuzzleAnswer: that puzzle
-    POST /api/puzzles/{game}/{puzzle}/answer  PuzzleVerdict: right or not, and the solution line
+    POST /api/puzzles/{game}/{puzzle}/answer  PuzzleVerdict: right (the line) or wrong (why)
+    POST /api/puzzles/{game}/{puzzle}/solution  PuzzleVerdict: the answer and its line
 
 Who is asking is the app's business: the routes take the app's own ``player_id`` (whom
 seats are held by: the signed-in account's player, or the browser's identity) and ``held_seats``
@@ -48,6 +49,7 @@ from gamehall.web.compute.puzzles import PuzzleService, value_kinds
 from gamehall.web.compute.review import BUDGET as REVIEW_BUDGET
 from gamehall.web.compute.review import ReviewService
 from gamehall.web.compute.workers import Lane
+from gamehall.web.hall.ratings import rate_triples
 from gamehall.web.play.live import LiveGame
 
 log = logging.getLogger("gamehall.web")
@@ -83,7 +85,9 @@ class Assist:
         self.reviews = ReviewService(
             self.review_lane, budget, db=hub.db, store=hub.store, load=self._reviewed
         )
-        self.puzzles = PuzzleService(db=hub.db, attempts=hub.store, directory=puzzles_dir)
+        self.puzzles = PuzzleService(
+            db=hub.db, attempts=hub.store, directory=puzzles_dir, rate=rate_triples
+        )
         self.hub = hub
         self.warmed_in = 0.0
         """How long the start took past the hub's (its workers are warm by then)."""
@@ -204,6 +208,13 @@ def register(
     ) -> PuzzleVerdict:
         me = await player_id(request, response)
         return await assist().puzzles.answer(game, puzzle_id, me, body.move)
+
+    @app.post("/api/puzzles/{game}/{puzzle_id}/solution")
+    async def puzzle_solution(
+        game: str, puzzle_id: str, request: Request, response: Response
+    ) -> PuzzleVerdict:
+        me = await player_id(request, response)
+        return await assist().puzzles.solution(game, puzzle_id, me)
 
 
 __all__ = ["Assist", "register"]

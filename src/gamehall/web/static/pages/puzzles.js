@@ -1,7 +1,10 @@
 // The puzzles page (/puzzles/{game}): a position with one best move, found by clicking the
-// board (the game's own board module, offered the puzzle's legal moves); the server checks the
-// answer, then the solution line can be stepped through on the board, and the next puzzle
-// follows. The server remembers each player's first answer to each puzzle.
+// board (the game's own board module, offered the puzzle's legal moves). The server checks the
+// answer. A wrong one is told by what it costs and how the opponent punishes it (the
+// refutation, in words, stepped through on the board), then "Try again": only the first answer
+// counts for the record and the puzzle rating, as on lichess. A right one (or the solution, when
+// asked for) shows the solution line in words, notation as a small label; then the next puzzle,
+// chosen near the player's puzzle rating.
 //
 // `kit` is what the app lends its pages: page, loading, failure, notify, navigate, boardModule,
 // titleOf, seatName.
@@ -15,6 +18,7 @@ export function puzzlesPage(game, kit) {
   const root = h("div", { class: "puzzles-page", "data-game": game });
   const counts = h("p", { class: "puzzle-counts muted", "aria-live": "polite" });
   const prompt = h("div", { class: "puzzle-prompt", role: "status", "aria-live": "polite" });
+  const about = h("p", { class: "puzzle-about muted small" });
   const boardBox = h("div", { class: "board-box" }, loading());
   const verdictBox = h("div", { class: "puzzle-verdict" });
   const thinking = new Thinking();
@@ -26,6 +30,7 @@ export function puzzlesPage(game, kit) {
     h("header", { class: "game-head" }, heading, links),
     counts,
     prompt,
+    about,
     thinking.element,
     h("div", { class: "game-grid" }, h("div", { class: "board-col" }, boardBox), h("aside", { class: "side-col" }, verdictBox)),
   );
@@ -33,11 +38,13 @@ export function puzzlesPage(game, kit) {
   let closed = false;
   let board = null;
   let puzzle = null;
-  let answered = null;
+  let finished = false; // solved, or the solution shown: the board takes no more answers
   let seats = [];
 
   function showCounts(data) {
-    counts.textContent = `${data.total} puzzle${data.total === 1 ? "" : "s"} · solved ${data.solved} · failed ${data.failed}`;
+    const rating = data.rating === undefined ? "" : ` · your puzzle rating ${data.rating}${data.provisional ? "?" : ""}`;
+    const change = data.rating_change ? ` (${data.rating_change > 0 ? "+" : "−"}${Math.abs(data.rating_change)})` : "";
+    counts.textContent = `${data.total} puzzle${data.total === 1 ? "" : "s"} · solved ${data.solved} · failed ${data.failed}${rating}${change}`;
   }
 
   async function load(path) {
@@ -68,13 +75,14 @@ export function puzzlesPage(game, kit) {
   function none(how) {
     root.dataset.puzzle = "";
     replace(prompt);
+    replace(about);
     replace(verdictBox);
     replace(boardBox, h("section", { class: "panel puzzle-none" }, h("h2", {}, "No puzzle to show"), h("p", {}, inlineCode(how))));
   }
 
   async function show(next) {
     puzzle = next;
-    answered = null;
+    finished = false;
     const kitBoard = await boardModule(game);
     if (closed) return;
     seats = (await meta()).games.find((g) => g.name === game)?.seats.map(seatName) || [];
@@ -82,14 +90,31 @@ export function puzzlesPage(game, kit) {
     replace(boardBox, board.element, board.controls || null, board.extras || null);
     root.dataset.puzzle = puzzle.id;
     delete root.dataset.result;
+    delete root.dataset.tries;
+    ask();
+    describe(puzzle.rating);
+    replace(verdictBox, h("section", { class: "panel" }, h("h2", {}, "Your answer"), h("p", { class: "muted" }, "Play it on the board, as in a game."), buttons(revealButton(), skipButton())));
+  }
+
+  /** The line under the prompt: the puzzle's rating (as it is now), difficulty and themes. */
+  function describe(rating) {
+    replace(
+      about,
+      `Puzzle rating ${rating} (${puzzle.difficulty})`,
+      puzzle.themes.length ? ` · ${puzzle.themes.join(", ")}` : "",
+      puzzle.attempted !== null && puzzle.attempted !== undefined ? ` · tried before: ${puzzle.attempted ? "solved" : "failed"}` : "",
+    );
+  }
+
+  /** The prompt and the board of the puzzle's position, ready for an answer. */
+  function ask(retry = false) {
     const who = seatName(puzzle.to_move_name);
     replace(
       prompt,
-      h("strong", {}, `${who} to move: find the best move.`),
+      puzzle.situation ? h("p", { class: "puzzle-situation" }, puzzle.situation) : null,
+      h("strong", {}, retry ? `Try again: ${who} to move, find the best move.` : `${who} to move: find the best move.`),
       h("span", { class: "muted" }, " One move is best; every other is clearly worse."),
-      puzzle.attempted !== null && puzzle.attempted !== undefined ? h("span", { class: "muted" }, ` (tried before: ${puzzle.attempted ? "solved" : "failed"})`) : null,
     );
-    replace(verdictBox, h("section", { class: "panel" }, h("h2", {}, "Your answer"), h("p", { class: "muted" }, "Play it on the board, as in a game."), skipButton()));
     draw(puzzle.view, null, true);
   }
 
@@ -97,27 +122,53 @@ export function puzzlesPage(game, kit) {
     board.update({ view, legal: canMove ? puzzle.legal : [], canMove, last, key, perspective: puzzle.to_move, seatLabels: seats });
   }
 
+  function buttons(...items) {
+    return h("div", { class: "buttons" }, ...items);
+  }
+
   function skipButton() {
-    const next = h("button", { type: "button", class: "next-puzzle" }, answered ? "Next puzzle" : "Skip");
-    next.addEventListener("click", () => load(`/api/puzzles/${encodeURIComponent(game)}${answered ? "" : skipPath()}`));
-    if (answered) next.classList.add("primary");
+    const next = h("button", { type: "button", class: "next-puzzle" }, finished ? "Next puzzle" : "Skip");
+    next.addEventListener("click", () => load(`/api/puzzles/${encodeURIComponent(game)}${finished ? "" : skipPath()}`));
+    if (finished) next.classList.add("primary");
     return next;
   }
 
+  function revealButton() {
+    return h("button", { type: "button", class: "show-solution", onClick: showSolution }, "Show the solution");
+  }
+
   function skipPath() {
-    // The next untried puzzle after this one (a skipped puzzle stays untried).
+    // Another untried puzzle (a skipped puzzle stays untried).
     return puzzle ? `?after=${encodeURIComponent(puzzle.id)}` : "";
   }
 
   async function answer(move) {
-    if (!puzzle || answered) return;
+    if (!puzzle || finished) return;
     thinking.start("Checking…");
     try {
       const verdict = await postJSON(`/api/puzzles/${encodeURIComponent(game)}/${encodeURIComponent(puzzle.id)}/answer`, { move });
       if (closed) return;
-      answered = verdict;
       showCounts(verdict);
+      root.dataset.tries = String(Number(root.dataset.tries || 0) + 1);
       root.dataset.result = verdict.correct ? "correct" : "wrong";
+      describe(verdict.puzzle_rating);
+      if (verdict.correct) solution(verdict);
+      else refuted(verdict);
+    } catch (error) {
+      notify(error.message);
+    } finally {
+      thinking.stop();
+    }
+  }
+
+  async function showSolution() {
+    thinking.start("Finding the solution…");
+    try {
+      const verdict = await postJSON(`/api/puzzles/${encodeURIComponent(game)}/${encodeURIComponent(puzzle.id)}/solution`, {});
+      if (closed) return;
+      showCounts(verdict);
+      root.dataset.result = "shown";
+      describe(verdict.puzzle_rating);
       solution(verdict);
     } catch (error) {
       notify(error.message);
@@ -126,8 +177,8 @@ export function puzzlesPage(game, kit) {
     }
   }
 
-  function solution(verdict) {
-    const items = verdict.line;
+  /** A line of moves in words (notation as a small label), stepped through on the board. */
+  function stepper(items, views, endsAtDraw, key) {
     let step = 0;
     const list = h("ol", { class: "move-list puzzle-line" });
     items.forEach((item, index) => {
@@ -139,8 +190,9 @@ export function puzzlesPage(game, kit) {
             "button",
             { type: "button", class: "step-link", onClick: () => go(index) },
             h("span", { class: "num" }, `${index + 1}.`),
-            h("span", { class: "mover" }, item.mover >= 0 ? seats[item.mover] || "" : "chance"),
-            h("code", {}, item.text),
+            h("span", { class: "move-words" }, item.words || item.text),
+            " ",
+            h("code", { class: "notation" }, item.text),
           ),
         ),
       );
@@ -149,36 +201,73 @@ export function puzzlesPage(game, kit) {
     const forward = h("button", { type: "button", "data-step": "forward", onClick: () => go(step + 1) }, "Forward ▶");
     function go(k) {
       step = Math.max(0, Math.min(items.length - 1, k));
-      draw(verdict.views[step], items[step], false, `${puzzle.id}-${step}`);
+      draw(views[step], items[step], false, `${key}-${step}`);
       for (const item of list.children) item.classList.toggle("current", Number(item.dataset.step) === step);
       back.disabled = step <= 0;
       forward.disabled = step >= items.length - 1;
     }
+    const draw_ = endsAtDraw ? h("p", { class: "muted small puzzle-draw" }, "Here chance plays next (a draw or a pour): what it brings is nobody's choice, so the line stops.") : null;
+    return { list, back, forward, go, draw: draw_ };
+  }
+
+  function refuted(verdict) {
     replace(
       prompt,
-      verdict.correct
-        ? h("strong", { class: "puzzle-right" }, "Right! ", h("code", {}, verdict.answer), " is the best move.")
-        : h("strong", { class: "puzzle-wrong" }, "Not this one: ", h("code", {}, verdict.move), " is worse. The best move is ", h("code", {}, verdict.answer), "."),
+      h("strong", { class: "puzzle-wrong" }, "Not the best move. "),
+      verdict.cost || `${verdict.move_words} is worse.`,
     );
+    const line = stepper(verdict.refutation, verdict.refutation_views, verdict.refutation_ends_at_draw, `${puzzle.id}-wrong-${root.dataset.tries}`);
+    const again = h("button", { type: "button", class: "try-again primary", onClick: () => ask(true) }, "Try again");
+    const reveal = revealButton();
     replace(
       verdictBox,
       h(
         "section",
-        { class: `panel puzzle-solution ${verdict.correct ? "right" : "wrong"}` },
-        h("h2", {}, "The solution"),
-        h(
-          "p",
-          {},
-          `With `,
-          h("code", {}, verdict.answer),
-          ` ${seatName(puzzle.to_move_name)} is worth ${verdict.value} under perfect play; every other move gives up at least ${verdict.margin}.`,
-        ),
-        verdict.counted ? null : h("p", { class: "muted small" }, "You had answered this puzzle before: the first answer is the one that counts."),
-        list,
-        h("div", { class: "buttons" }, back, forward, skipButton()),
+        { class: "panel puzzle-solution wrong" },
+        h("h2", {}, "Why not"),
+        verdict.cost ? h("p", { class: "puzzle-cost" }, verdict.cost) : null,
+        h("p", {}, verdict.refutation.length ? "How it goes on with best play from both sides:" : ""),
+        line.list,
+        line.draw,
+        h("p", { class: "muted small" }, verdict.counted ? "Your first answer counts, so this puzzle is marked failed; find the best move anyway." : "Only your first answer counted."),
+        buttons(line.back, line.forward),
+        buttons(again, reveal, skipButton()),
       ),
     );
-    go(0);
+    if (verdict.refutation.length) line.go(0);
+    again.focus();
+  }
+
+  function solution(verdict) {
+    finished = true;
+    const line = stepper(verdict.line, verdict.views, verdict.line_ends_at_draw, puzzle.id);
+    const who = seatName(puzzle.to_move_name);
+    replace(
+      prompt,
+      verdict.correct
+        ? h("strong", { class: "puzzle-right" }, "Right! ", verdict.answer_words, " is the best move.")
+        : h("strong", {}, "The best move: ", verdict.answer_words, "."),
+      " ",
+      h("code", { class: "notation" }, verdict.answer),
+    );
+    let record = null;
+    if (verdict.correct && !verdict.counted) record = "Solved, but your first answer was wrong or you had tried it before: only the first answer counts.";
+    else if (!verdict.correct && !verdict.counted) record = "Only your first answer counted.";
+    else if (!verdict.correct) record = "Asked for before an answer: this puzzle is marked failed.";
+    replace(
+      verdictBox,
+      h(
+        "section",
+        { class: `panel puzzle-solution ${verdict.correct ? "right" : "shown"}` },
+        h("h2", {}, "The solution"),
+        h("p", {}, `With best play from here, ${verdict.value}; every other move ${who} had gives up at least ${verdict.margin}.`),
+        record ? h("p", { class: "muted small" }, record) : null,
+        line.list,
+        line.draw,
+        buttons(line.back, line.forward, skipButton()),
+      ),
+    );
+    line.go(0);
   }
 
   load(`/api/puzzles/${encodeURIComponent(game)}`);
