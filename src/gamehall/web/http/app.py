@@ -55,6 +55,7 @@ from gamehall.store.postgres_bus import bus_for
 from gamehall.web.base.clock import Clock
 from gamehall.web.base.engine import diagram_info, game_of, played_items
 from gamehall.web.base.settings import Settings
+from gamehall.web.compute.analysis import position_start
 from gamehall.web.compute.computers import AgentFactory
 from gamehall.web.hall.accounts import Passwords, token_hash
 from gamehall.web.hall.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
@@ -270,6 +271,12 @@ def create_app(
             source = await hub().get(body.start.game_id)
             source.check_start(body.game, dict(body.options))
             start = (source.game, str(source.playable_position(body.start.step)))
+            if body.position is not None:
+                raise ProtocolError(
+                    ErrorCode.BAD_START, "start from a stored game or a position text, not both"
+                )
+        elif body.position is not None:  # a position of the analysis board, checked as such
+            start = position_start(body.game, dict(body.options), body.position, config)
         live, you = await hub().create(
             game_name=body.game,
             options=dict(body.options),
