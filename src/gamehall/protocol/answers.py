@@ -59,6 +59,9 @@ class GameInfo(_Out):
     options: list[OptionInfo]
     board_module: str | None = Field(description="the URL of the game's board module, if any")
     board_style: str | None = Field(description="the URL of its stylesheet, if any")
+    editor_module: str | None = Field(
+        default=None, description="the URL of its analysis board position editor, if any"
+    )
     rules: bool = Field(description="whether /api/rules/{game} has the rules text")
     puzzles: bool = Field(
         default=False, description="whether the game has puzzles (an exact solver and a margin)"

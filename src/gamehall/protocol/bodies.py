@@ -54,8 +54,9 @@ class AnalysisRequest(_Body):
     """``POST /api/analysis/{game}``: the analysis board's position, with ``options`` (the
     game's; none: its defaults), then ``line`` played from it; the answer values every legal
     move where the line ends. The position is ``position`` (a position text), or ``start``
-    (a stored game's position: that game's, with its options; a finished game, or one
-    against the computer or hot-seat), or else the game's start. ``draw``: where the line
+    (a stored game's position after ``step`` actions: the line starts at that game's start,
+    with its options and its first ``step`` actions; a finished game, or one against the
+    computer or hot-seat), or else the game's start. ``draw``: where the line
     ends at a chance step, the server draws its outcome at random and plays it too."""
 
     model_config = ConfigDict(extra="forbid")

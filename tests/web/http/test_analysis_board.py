@@ -98,6 +98,10 @@ def test_a_stored_game_position_is_analysed_with_its_options(analysis_server):
         assert data["options"] == SMALL
         replay = server.client.get(f"/api/games/{made['id']}/replay").json()
         assert data["position"] == replay["states"][steps - 1]["position"]
+        # the line is the game's own, from its start
+        assert data["start"] == replay["states"][0]["position"]
+        played = [step["played"]["text"] for step in data["steps"]]
+        assert played == [item["text"] for item in replay["actions"][: steps - 1]]
 
 
 def test_bad_positions_are_refused_in_the_games_words(analysis_server):

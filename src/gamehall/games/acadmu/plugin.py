@@ -34,6 +34,7 @@ PLUGIN = GamePlugin(
     episodes="gamehall.games.acadmu.research:EPISODES",
     board_module="web/board.js",
     board_style="web/board.css",
+    editor_module="web/editor.js",
     rules_text="rules.md",
     # made with: gamehall puzzles generate acadmu --count 12 --games 80 --seed 11 --dir DIR
     starter_puzzles="starter_puzzles.jsonl",

@@ -26,6 +26,7 @@ PLUGIN = GamePlugin(
     facts="gamehall.games.akros.research:facts",
     board_module="web/board.js",
     board_style="web/board.css",
+    editor_module="web/editor.js",
     rules_text="rules.md",
     # made with: gamehall puzzles generate akros --count 12 --games 80 --seed 11 --dir DIR
     starter_puzzles="starter_puzzles.jsonl",

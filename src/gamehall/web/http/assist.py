@@ -235,22 +235,27 @@ def register(
                     "not both",
                 )
             live = await hub().get(body.start.game_id)
-            position, options = analysed_position(live, game, body.start.step)
+            position, options, played = analysed_position(live, game, body.start.step)
+        else:
+            played = []
         return await assist().analysis.analyse(
             game,
             options,
             position,
-            list(body.line),
+            played + list(body.line),
             draw=body.draw,
             player_id=await player_id(request, response),
             address=address(request),
         )
 
 
-def analysed_position(live: LiveGame, game: str, step: int) -> tuple[str, dict[str, Any]]:
-    """The text and options of ``live``'s position after ``step`` actions, for the analysis
-    board: any position of a finished game, or of a game against the computer or hot-seat
-    (never of an online game in play: that would be help from an engine against a person)."""
+def analysed_position(
+    live: LiveGame, game: str, step: int
+) -> tuple[str, dict[str, Any], list[str]]:
+    """``live``'s start position (its text), its options and its first ``step`` actions, for
+    the analysis board to open at the position after them with the game's line before it: any
+    position of a finished game, or of a game against the computer or hot-seat (never of an
+    online game in play: that would be help from an engine against a person)."""
     live.check_start(game, {})
     if live.row.mode == "online" and not live.over:
         raise ProtocolError(
@@ -263,14 +268,14 @@ def analysed_position(live: LiveGame, game: str, step: int) -> tuple[str, dict[s
             ErrorCode.BAD_START,
             f"game {live.id} has positions after 0 to {live.version} actions, not {step}",
         )
-    state = live.states()[step]
-    played = state.game
+    start = live.states()[0]
+    played = start.game
     options = {
         spec.name: played.options[spec.name]
         for spec in played.option_specs
         if played.options[spec.name] != spec.default
     }
-    return str(state), options
+    return str(start), options, list(live.actions[:step])
 
 
 __all__ = ["Assist", "register"]

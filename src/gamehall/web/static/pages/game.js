@@ -567,6 +567,7 @@ export function gamePage(id) {
               ? h("a", { class: "button", href: `/game/${encodeURIComponent(state.rematch)}` }, "Watch the rematch")
               : null,
           h("a", { class: "button", href: `/replay/${encodeURIComponent(id)}` }, "Replay"),
+          h("a", { class: "button", "data-action": "analyse", href: `/analysis/${encodeURIComponent(state.game)}?from=${encodeURIComponent(id)}&step=${state.version}` }, "Analyse"),
           h("a", { class: "button", href: "/" }, "Home"),
         ),
       ),
