@@ -8,11 +8,12 @@ test-artifacts/screenshots/analysis-*."""
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 
 import pytest
-from browser_helpers import watch
+from browser_helpers import is_over, play_turn, watch
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {
@@ -62,10 +63,7 @@ def test_a_position_set_up_by_editing_the_board_is_evaluated(server, browser, si
         editor.locator("[data-more='d-RT']").click()
     page.click("[data-action='editor-done']")
     error = page.locator(".editor-box .setup-error")
-    error.wait_for()
-    page.wait_for_function(
-        "document.querySelector('.editor-box .setup-error').textContent.length > 0"
-    )
+    page.locator(".editor-box .setup-error:not(:empty)").wait_for()
     assert "disc set" in error.text_content()
     assert page.locator(".editor-acadmu").is_visible()  # nothing changed: still editing
     # now a real round: Dark holds a Red Triangle and a Red Square, Light a Blue Triangle and
@@ -147,9 +145,7 @@ def test_akros_chance_is_picked_and_moves_valued(server, browser):
     servant = page.locator(".editor-akros .servant[data-servant='J']").first
     servant.click()  # J -> I: one Jinn servant too few, one Ifrit servant too many
     page.click("[data-action='editor-done']")
-    page.wait_for_function(
-        "document.querySelector('.editor-box .setup-error').textContent.length > 0"
-    )
+    page.locator(".editor-box .setup-error:not(:empty)").wait_for()
     assert "servant" in page.locator(".editor-box .setup-error").text_content().lower()
     page.click("[data-action='editor-cancel']")
     _ready(page)
@@ -157,13 +153,26 @@ def test_akros_chance_is_picked_and_moves_valued(server, browser):
     page.context.close()
 
 
-def test_play_on_from_here_starts_a_game_from_the_position(server, browser):
+def test_play_on_from_here_and_analyse_the_finished_game(server, browser):
     page = _page(browser, "desktop")
-    page.goto(f"{server.url}/analysis/acadmu?position={ROUND}")
-    _ready(page, ROUND)
+    page.goto(f"{server.url}/analysis/acadmu?position={SHORT_ROUND}")
+    _ready(page, SHORT_ROUND)
     page.click("[data-action='play-hotseat']")
     page.wait_for_url(re.compile(r".*/game/[^/]+$"))
-    page.wait_for_selector(f".game-page[data-position='{ROUND}'], [data-position='{ROUND}']")
+    page.wait_for_selector(f"[data-position='{SHORT_ROUND}']")
+    rng = random.Random(5)
+    moves = 0
+    while not is_over(page):
+        play_turn(page, "acadmu", rng)
+        moves += 1
+    # the finished game's Analyse button opens it on the analysis board, its moves as the line
+    page.click(".game-over [data-action='analyse']")
+    page.wait_for_url(re.compile(r".*/analysis/acadmu\?.*"))
+    page.wait_for_selector(f".analysis-page[data-ready='true'][data-node='{moves}']")
+    assert "The game is over" in page.locator(".analysis-status").text_content()
+    assert page.locator(".move-tree .tree-move[data-node]").count() == moves
+    page.click("[data-step='first']")
+    _ready(page, SHORT_ROUND)
     assert page.js_errors == []
     page.context.close()
 

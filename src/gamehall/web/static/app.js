@@ -60,6 +60,13 @@ if (nav) {
       puzzling.map((game) => h("a", { href: `/puzzles/${game.name}`, "aria-label": `${game.title} puzzles` }, game.title)),
     ]);
   }
+  const analysable = Object.values(GAMES).filter((game) => game.puzzles); // a solver to value moves
+  if (analysable.length) {
+    append(nav, [
+      h("span", { class: "nav-label" }, "Analyse:"),
+      analysable.map((game) => h("a", { href: `/analysis/${game.name}`, "aria-label": `${game.title} analysis board` }, game.title)),
+    ]);
+  }
   headerIdentity(nav);
 }
 askNameOnce(notify);
