@@ -190,3 +190,17 @@ def test_play_on_from_a_position_text(analysis_server):
             },
         )
         assert over.status_code == 400
+
+
+def test_each_games_position_editor_is_served_from_its_package(analysis_server):
+    with analysis_server() as server:
+        games = {g["name"]: g for g in server.client.get("/api/meta").json()["games"]}
+        for name in ("acadmu", "akros"):
+            assert games[name]["editor_module"] == f"/games/{name}/editor.js"
+            source = server.client.get(f"/games/{name}/editor.js")
+            assert source.status_code == 200
+            assert source.headers["content-type"].startswith("text/javascript")
+            assert "export class Editor" in source.text
+        assert games["tictactoe"]["editor_module"] is None
+        missing = server.client.get("/games/tictactoe/editor.js")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_board"

@@ -64,7 +64,7 @@ export function analysisPage(game, kit) {
       "div",
       { class: "game-grid analysis-grid" },
       h("div", { class: "banner-area" }, status),
-      h("div", { class: "board-col" }, boardBox, controlsBox),
+      h("div", { class: "board-col" }, boardBox),
       h("aside", { class: "side-col" }, movesBox, treeBox, setupBox, playBox),
     ),
   );
@@ -206,7 +206,8 @@ export function analysisPage(game, kit) {
       seatLabels: seats,
       over: Boolean(answer?.over),
     });
-    replace(boardBox, board.element, board.controls || null, board.extras || null);
+    // the step bar right under the board and its prompt, before the game's extra panels
+    replace(boardBox, board.element, board.controls || null, controlsBox, board.extras || null);
     drawStatus(answer);
     drawControls();
     drawMoves(answer);
