@@ -72,3 +72,12 @@ def test_the_end_has_no_moves():
 def test_probabilities_for_people():
     assert probability_text(0.25) == "1 in 4"
     assert probability_text(0.2600619195) == "26.0%"
+
+
+def test_a_game_without_a_solver_gets_labelled_estimates_of_every_move():
+    state = find_game("tictactoe").new_initial_state()
+    board = evaluate_moves(state, seconds=0.3)
+    assert {move.action for move in board.moves} == set(state.legal_actions())
+    assert all(move.method == "estimate" and move.value.startswith("~") for move in board.moves)
+    assert all("(an estimate" in move.text for move in board.moves)
+    assert board.moves[0].best and not board.proven and board.position_text == ""

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from gamehall.ai.evaluation import Analyst, Evaluation, format_value
 from gamehall.ai.hints import advise
+from gamehall.ai.mcts import MCTSAgent
 from gamehall.core import Action, State, TooManyOutcomesError
 from gamehall.core.search import ValueKind
 from gamehall.core.words import move_label, move_words, mover_name
@@ -199,18 +200,19 @@ def evaluate_moves(
     mover = state.current_player
     who = mover_name(state)
     legal = state.legal_actions()
+    if analyst.solver is None:
+        moves = _searched(state, who, seconds, seed)
+        return BoardEvaluation(
+            state, mover, who, analyst.kind, unit, None, "", moves, None, False,
+            time.perf_counter() - start,
+        )  # fmt: skip
     advice = advise(state, count=len(legal), seconds=seconds, seed=seed, lines=False)
     moves = []
     top: float | None = None
     for index, hint in enumerate(advice.hints):
-        assessment = hint.assessment
-        if assessment is None:  # a game without a solver: MCTS alone, values in its returns
-            method: Method = "estimate"
-            value = hint.evaluation
-            text = hint.evaluation
-        else:
-            method, value = _value_text(analyst.kind, assessment)
-            text = _words(analyst, method, assessment, who)
+        assessment = hint.assessment or Evaluation(analyst.kind)
+        method, value = _value_text(analyst.kind, assessment)
+        text = _words(analyst, method, assessment, who)
         if index == 0:
             top = hint.value
         best = index == 0 or (
@@ -227,7 +229,7 @@ def evaluate_moves(
                 hint.value,
                 best,
                 state.apply_trusted(hint.action),
-                assessment,
+                hint.assessment,
             )
         )
     position_text = ""
@@ -247,6 +249,30 @@ def evaluate_moves(
         all(move.exact for move in moves),
         time.perf_counter() - start,
     )
+
+
+def _searched(state: State, who: str, seconds: float, seed: int | None) -> tuple[MoveValue, ...]:
+    """A game without a solver: every move's MCTS estimate (its mean return), most tried first."""
+    agent = MCTSAgent(seconds=seconds, seed=seed)
+    stats = agent.analyse(state)
+    total = sum(stat.visits for stat in stats) or 1
+    moves = []
+    for index, stat in enumerate(stats):
+        shown = agent.value_text(stat.value)
+        moves.append(
+            MoveValue(
+                stat.action,
+                move_words(state, stat.action),
+                move_label(stat.action),
+                "estimate",
+                "~" + shown.rpartition(" ")[2],
+                f"{shown} for {who} (an estimate: {stat.visits:,} of {total:,} tries)",
+                stat.visits + stat.value * 1e-6,
+                index == 0,
+                state.apply_trusted(stat.action),
+            )
+        )
+    return tuple(moves)
 
 
 def probability_text(probability: float) -> str:
