@@ -115,6 +115,10 @@ def test_a_line_is_stepped_through_branched_and_shared_by_its_link(server, brows
     page.wait_for_selector(".analysis-page[data-node='1']")
     page.click("[data-step='last']")
     page.wait_for_selector(".analysis-page[data-node='2'][data-ready='true']")
+    page.keyboard.press("ArrowLeft")  # the keys step too
+    page.wait_for_selector(".analysis-page[data-node='1']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(".analysis-page[data-node='2'][data-ready='true']")
     shown = page.get_attribute(".analysis-page", "data-position")
     link = page.url
     assert "position=" in link and "line=" in link

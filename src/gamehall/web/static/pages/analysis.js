@@ -80,13 +80,23 @@ export function analysisPage(game, kit) {
   let asked = 0; // the latest request: older answers are dropped
   const seats = info.seats.map(seatName);
 
+  // One request at a time (the server works out one position at a time per player): a request
+  // made while another is out waits for it, and is never sent if a newer one came meanwhile
+  // (stepping quickly through a line asks only for where it stops).
+  let inflight = Promise.resolve();
   async function ask(body) {
     const ticket = ++asked;
-    thinking.start("Working out the moves…");
+    const before = inflight;
+    let release;
+    inflight = new Promise((resolve) => (release = resolve));
     try {
+      await before;
+      if (ticket !== asked || closed) return null;
+      thinking.start("Working out the moves…");
       const answer = await postJSON(`/api/analysis/${encodeURIComponent(game)}`, { options, ...body });
       return ticket === asked && !closed ? answer : null;
     } finally {
+      release();
       if (ticket === asked) thinking.stop();
     }
   }
@@ -341,6 +351,7 @@ export function analysisPage(game, kit) {
       tree.root.children.length
         ? h("div", { class: "move-tree" }, h("button", { type: "button", class: `tree-move start${current === tree.root ? " current" : ""}`, onClick: () => show(tree.root) }, "Start"), line(tree.root))
         : h("p", { class: "muted small" }, "Play a move on the board or from the list; playing another move from an earlier position starts a branch."),
+      h("p", { class: "muted small" }, "Step with « ‹ › » under the board or the arrow keys."),
     );
   }
 
@@ -492,9 +503,25 @@ export function analysisPage(game, kit) {
     );
   }
 
+  function onKey(event) {
+    if (!current || editing || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, textarea, select")) return;
+    const target = {
+      ArrowLeft: current.parent,
+      ArrowRight: current.children[0],
+      Home: tree.root,
+      End: tree.end(current),
+    }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    if (target && target !== current) show(target);
+  }
+  document.addEventListener("keydown", onKey);
+
   open();
   return () => {
     closed = true;
     thinking.stop();
+    document.removeEventListener("keydown", onKey);
   };
 }
