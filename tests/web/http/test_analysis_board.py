@@ -157,6 +157,14 @@ def test_evaluations_are_limited_per_address(analysis_server):
         assert _analyse(server.client, game="akros").status_code == 200
 
 
+def test_a_full_lane_says_busy_and_names_the_job(analysis_server):
+    with analysis_server() as server:
+        server.app.state.assist.analysis_lane.limit = 0
+        answer = _analyse(server.client, position=SHORT_ROUND)
+        assert answer.status_code == 503 and answer.json()["error"]["code"] == "busy"
+        assert "position evaluation jobs" in answer.json()["error"]["message"]
+
+
 def test_evaluations_are_limited_per_player(analysis_server):
     with analysis_server() as server:
         service = server.app.state.assist.analysis
