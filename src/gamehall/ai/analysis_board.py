@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -182,10 +183,15 @@ def chance_outcomes(state: State, limit: int = MAX_OUTCOMES) -> tuple[ChanceOutc
 
 
 def evaluate_moves(
-    state: State, *, seconds: float = DEFAULT_SECONDS, seed: int | None = 0
+    state: State,
+    *,
+    seconds: float = DEFAULT_SECONDS,
+    seed: int | None = 0,
+    on_step: Callable[[str], None] | None = None,
 ) -> BoardEvaluation:
     """Every legal move of ``state`` with its value for the player to move, best first (see the
-    module docstring); at a chance step its outcomes, at the end nothing."""
+    module docstring); at a chance step its outcomes, at the end nothing. ``on_step`` is told
+    what is being done ('solving', 'searching', ...), for a status line."""
     start = time.perf_counter()
     analyst = Analyst(state.game.name)
     unit = analyst.solver.unit if analyst.solver is not None else ""
@@ -201,12 +207,16 @@ def evaluate_moves(
     who = mover_name(state)
     legal = state.legal_actions()
     if analyst.solver is None:
+        if on_step is not None:
+            on_step("searching")
         moves = _searched(state, who, seconds, seed)
         return BoardEvaluation(
             state, mover, who, analyst.kind, unit, None, "", moves, None, False,
             time.perf_counter() - start,
         )  # fmt: skip
-    advice = advise(state, count=len(legal), seconds=seconds, seed=seed, lines=False)
+    advice = advise(
+        state, count=len(legal), seconds=seconds, seed=seed, lines=False, on_step=on_step
+    )
     moves = []
     top: float | None = None
     for index, hint in enumerate(advice.hints):
