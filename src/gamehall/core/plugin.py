@@ -320,6 +320,10 @@ class GamePlugin:
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
     """A stylesheet in the package for that board."""
+    editor_module: str | None = None
+    """An ES module in the package: the analysis board's position editor (an ``Editor``
+    class: ``element``, ``load(view)``, ``text()`` giving the edited position's text; see
+    docs/adding-a-game.md). Without one, positions are set up by their text alone."""
     rules_text: str | None = None
     """Markdown in the package: the complete rules, written for readers."""
     how_to_play: str | None = None
@@ -423,6 +427,10 @@ class GamePlugin:
     def board_source(self) -> str | None:
         """The web board module's JavaScript source, if the game has one."""
         return self.resource_text(self.board_module)
+
+    def editor_source(self) -> str | None:
+        """The analysis board's position editor (JavaScript), if the game has one."""
+        return self.resource_text(self.editor_module)
 
     def board_css(self) -> str | None:
         """The web board's stylesheet, if the game has one."""

@@ -28,6 +28,10 @@ from __future__ import annotations
 
 from gamehall.protocol.answers import (
     REST_ANSWERS,
+    AnalysisAnswer,
+    AnalysisMove,
+    AnalysisOutcome,
+    AnalysisStep,
     CreatedAnswer,
     DiagramInfo,
     ErrorAnswer,
@@ -57,7 +61,14 @@ from gamehall.protocol.answers import (
     ReviewWorst,
 )
 from gamehall.protocol.base import PROTOCOL_VERSION, Mode
-from gamehall.protocol.bodies import CreateGame, HintRequest, Join, PuzzleTry, StartFrom
+from gamehall.protocol.bodies import (
+    AnalysisRequest,
+    CreateGame,
+    HintRequest,
+    Join,
+    PuzzleTry,
+    StartFrom,
+)
 from gamehall.protocol.client import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -126,6 +137,11 @@ __all__ = [  # every module's public names but the hall's
     "SERVER_MESSAGE",
     "Abort",
     "AbsentInfo",
+    "AnalysisAnswer",
+    "AnalysisMove",
+    "AnalysisOutcome",
+    "AnalysisRequest",
+    "AnalysisStep",
     "Chat",
     "ChatLine",
     "ChatMessage",

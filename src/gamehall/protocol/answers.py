@@ -59,6 +59,9 @@ class GameInfo(_Out):
     options: list[OptionInfo]
     board_module: str | None = Field(description="the URL of the game's board module, if any")
     board_style: str | None = Field(description="the URL of its stylesheet, if any")
+    editor_module: str | None = Field(
+        default=None, description="the URL of its analysis board position editor, if any"
+    )
     rules: bool = Field(description="whether /api/rules/{game} has the rules text")
     puzzles: bool = Field(
         default=False, description="whether the game has puzzles (an exact solver and a margin)"
@@ -392,6 +395,66 @@ class PuzzleVerdict(_Out):
     puzzle_rating: int = Field(default=1500, description="the puzzle's rating now")
 
 
+class AnalysisMove(_Out):
+    """One legal move on the analysis board: its notation, the move in words, what is known of
+    its value for the player to move (``exact``, ``bounds``, ``estimate``, or ``unknown``: not
+    evaluated in time), short (``value``: ``+2``, ``~+0.4``, ``-1..+2``) and in words
+    (``text``), whether it is (one of) the best, and the position it leads to."""
+
+    move: str
+    words: str
+    method: Literal["exact", "bounds", "estimate", "unknown"]
+    value: str
+    text: str
+    best: bool
+    after: str = Field(description="the position text after the move")
+
+
+class AnalysisOutcome(_Out):
+    """One outcome of a chance step on the analysis board, with its probability."""
+
+    move: str
+    words: str
+    probability: float
+    chance: str = Field(description="the probability for people ('1 in 4', '26.0%')")
+    after: str
+
+
+class AnalysisStep(_Out):
+    """One move of the analysis board's line: the move played and the position after it."""
+
+    played: PlayedAction
+    position: str
+    view: dict[str, Any]
+
+
+class AnalysisAnswer(_Out):
+    """``POST /api/analysis/{game}``: the position analysed (where the line ends), every legal
+    move with its value (best first; ``legal`` has the same moves as items a board takes), or at
+    a chance step its outcomes (``chance``; null with ``chance_random`` where there are too
+    many to list: ask again with ``draw``), or at the end the result."""
+
+    game: str
+    options: dict[str, bool | int | str]
+    start: str = Field(description="the position text the line starts from")
+    start_view: dict[str, Any]
+    steps: list[AnalysisStep] = Field(description="the line played (and a drawn outcome)")
+    position: str
+    view: dict[str, Any]
+    to_move: int = Field(description="the seat to move; -1 at a chance step or the end")
+    to_move_name: str
+    over: bool
+    result: str = Field(description="at the end: the result in words, else ''")
+    legal: list[LegalAction]
+    moves: list[AnalysisMove]
+    chance: list[AnalysisOutcome] | None
+    chance_random: bool = Field(description="a chance step with too many outcomes to list")
+    headline: str = Field(description="the position's exact value in words, else ''")
+    unit: str
+    proven: bool = Field(description="every move's value is exact")
+    seconds: float
+
+
 class ErrorBody(_Out):
     code: ErrorCode
     message: str
@@ -416,5 +479,6 @@ REST_ANSWERS: tuple[type[BaseModel], ...] = (
     ReviewAnswer,
     PuzzleAnswer,
     PuzzleVerdict,
+    AnalysisAnswer,
     ErrorAnswer,
 )

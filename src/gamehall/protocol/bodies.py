@@ -12,6 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from gamehall.protocol.base import Mode, _Body
 
+POSITION_CHARS = 2000
+"""The longest position text a body may hold."""
+LINE_MOVES = 200
+"""The most moves a line of analysis may hold."""
+
 
 class StartFrom(BaseModel):
     """Where a new game starts: the position of game ``game_id`` after its first ``step``
@@ -37,6 +42,34 @@ class CreateGame(_Body):
     level: Annotated[str, Field(max_length=64)] = "easy"
     clock: Annotated[str, Field(max_length=20)] | None = None
     start: StartFrom | None = None
+    position: Annotated[StrictStr, Field(min_length=1, max_length=POSITION_CHARS)] | None = None
+    """A position text of ``game`` (with ``options``) to start from instead of the beginning
+    (the analysis board's "Play on from here"); checked by the game's own parser."""
+
+
+AnalysisMoveText = Annotated[StrictStr, Field(min_length=1, max_length=100)]
+
+
+class AnalysisRequest(_Body):
+    """``POST /api/analysis/{game}``: the analysis board's position, with ``options`` (the
+    game's; none: its defaults), then ``line`` played from it; the answer values every legal
+    move where the line ends. The position is ``position`` (a position text), or ``start``
+    (a stored game's position after ``step`` actions: the line starts at that game's start,
+    with its options and its first ``step`` actions; a finished game, or one against the
+    computer or hot-seat), or else the game's start. ``draw``: where the line
+    ends at a chance step, the server draws its outcome at random and plays it too."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    position: Annotated[StrictStr, Field(min_length=1, max_length=POSITION_CHARS)] | None = None
+    options: Annotated[dict[str, bool | int | str], Field(max_length=16)] = Field(
+        default_factory=dict
+    )
+    start: StartFrom | None = None
+    line: Annotated[list[AnalysisMoveText], Field(max_length=LINE_MOVES)] = Field(
+        default_factory=list
+    )
+    draw: bool = False
 
 
 class HintRequest(_Body):

@@ -77,6 +77,8 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     BUSY = "busy"
     ANALYSIS_FAILED = "analysis_failed"
+    BAD_POSITION = "bad_position"
+    IMPOSSIBLE_POSITION = "impossible_position"
 
     @property
     def status(self) -> int:
@@ -150,6 +152,8 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.RATE_LIMITED: (429, "too many hints or reviews asked for by this player in a short time (or one is still being worked out); the message says when to ask again"),
     ErrorCode.BUSY: (503, "the server has as much analysis queued as it takes; ask again in a little while"),
     ErrorCode.ANALYSIS_FAILED: (500, "the hint or review could not be worked out (the message says why)"),
+    ErrorCode.BAD_POSITION: (400, "analysis, or a game started from a position: the position text does not parse (the message says what the game reads)"),
+    ErrorCode.IMPOSSIBLE_POSITION: (400, "analysis, or a game started from a position: the position parses but cannot occur under the rules (the message says why)"),
 }  # fmt: skip
 assert set(ERRORS) == set(ErrorCode)
 

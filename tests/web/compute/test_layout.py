@@ -15,7 +15,7 @@ COMPUTE = Path(compute.__file__).parent
 # Each module may import the compute modules of the layers below it, never its own or above.
 LAYERS = [
     {"__init__", "workers", "agents"},
-    {"hints", "review", "puzzles", "lanes"},
+    {"hints", "review", "puzzles", "lanes", "analysis"},
     {"jobs"},
     {"runners"},
     {"computers", "worker"},

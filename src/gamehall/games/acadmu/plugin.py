@@ -36,6 +36,7 @@ PLUGIN = GamePlugin(
     episodes="gamehall.games.acadmu.research:EPISODES",
     board_module="web/board.js",
     board_style="web/board.css",
+    editor_module="web/editor.js",
     rules_text="rules.md",
     # made by the commands in puzzles.jsonl.command.json (gamehall puzzles generate --out)
     starter_puzzles="puzzles.jsonl",

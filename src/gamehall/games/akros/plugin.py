@@ -28,6 +28,7 @@ PLUGIN = GamePlugin(
     facts="gamehall.games.akros.research:facts",
     board_module="web/board.js",
     board_style="web/board.css",
+    editor_module="web/editor.js",
     rules_text="rules.md",
     # made by the commands in puzzles.jsonl.command.json (gamehall puzzles generate --out)
     starter_puzzles="puzzles.jsonl",

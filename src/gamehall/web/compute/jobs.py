@@ -1,7 +1,8 @@
 """The analysis jobs a worker process runs, by name: an explicit table, so a worker runs only
 the functions listed here (a request names a job, never a module and attribute to look up).
 
-``hint`` and ``review`` are the hint and review services' work (:mod:`gamehall.web.compute.hints`,
+``hint``, ``analysis`` and ``review`` are the hint, analysis board and review services' work
+(:mod:`gamehall.web.compute.hints`, :mod:`gamehall.web.compute.analysis`,
 :mod:`gamehall.web.compute.review`), ``value_kinds`` each game's solver value kind for the puzzles
 (:mod:`gamehall.web.compute.puzzles`); the ``probe_*`` jobs check a worker itself (warm, its time and
 memory bounds, progress reports), for health checks and the tests of those bounds.
@@ -19,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gamehall.web.compute import hints, puzzles, review, workers
+from gamehall.web.compute import analysis, hints, puzzles, review, workers
 
 
 def probe_warmed() -> bool:
@@ -50,6 +51,7 @@ def probe_allocate(size: int) -> int:
 
 JOBS: dict[str, Callable[..., Any]] = {
     "hint": hints.worker_hint,
+    "analysis": analysis.worker_analysis,
     "review": review.worker_review,
     "value_kinds": puzzles.value_kinds,
     "probe_warmed": probe_warmed,

@@ -227,6 +227,7 @@ _WARMED: float | None = None
 
 JOB_MODULES = (
     "gamehall.web.compute.agents",
+    "gamehall.web.compute.analysis",
     "gamehall.web.compute.hints",
     "gamehall.web.compute.puzzles",
     "gamehall.web.compute.review",
@@ -287,8 +288,18 @@ class Lane:
     worker's memory, a dead worker replaced and the job asked again, clients served in turn.
     At most ``limit`` jobs wait or run at once (beyond: ``busy``)."""
 
-    def __init__(self, name: str, runner: JobRunner, *, limit: int = 8, seconds: float) -> None:
+    def __init__(
+        self,
+        name: str,
+        runner: JobRunner,
+        *,
+        limit: int = 8,
+        seconds: float,
+        what: str | None = None,
+    ) -> None:
         self.name = name
+        self.what = what or name
+        """What its jobs are called in a refusal (several kinds of job may share a lane)."""
         self.runner = runner
         self.limit = limit
         self.seconds = seconds
@@ -310,7 +321,7 @@ class Lane:
         if self.waiting >= self.limit:
             raise ProtocolError(
                 ErrorCode.BUSY,
-                f"the server has {self.waiting} {self.name} jobs queued already (at most "
+                f"the server has {self.waiting} {self.what} jobs queued already (at most "
                 f"{self.limit}); ask again in a little while",
             )
         self.waiting += 1

@@ -55,6 +55,7 @@ from gamehall.store.postgres_bus import bus_for
 from gamehall.web.base.clock import Clock
 from gamehall.web.base.engine import diagram_info, game_of, played_items
 from gamehall.web.base.settings import Settings
+from gamehall.web.compute.analysis import position_start
 from gamehall.web.compute.computers import AgentFactory
 from gamehall.web.hall.accounts import Passwords, token_hash
 from gamehall.web.hall.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
@@ -92,6 +93,7 @@ def _meta() -> MetaAnswer:
                 options=[OptionInfo(**spec.describe()) for spec in cls.option_specs],
                 board_module=f"/games/{name}/board.js" if plugin.board_module else None,
                 board_style=f"/games/{name}/board.css" if plugin.board_style else None,
+                editor_module=f"/games/{name}/editor.js" if plugin.editor_module else None,
                 rules=plugin.rules_text is not None,
                 puzzles=plugin.solver is not None and plugin.judgement is not None,
                 level_ratings=plugin.level_ratings_table(),
@@ -270,6 +272,12 @@ def create_app(
             source = await hub().get(body.start.game_id)
             source.check_start(body.game, dict(body.options))
             start = (source.game, str(source.playable_position(body.start.step)))
+            if body.position is not None:
+                raise ProtocolError(
+                    ErrorCode.BAD_START, "start from a stored game or a position text, not both"
+                )
+        elif body.position is not None:  # a position of the analysis board, checked as such
+            start = position_start(body.game, dict(body.options), body.position, config)
         live, you = await hub().create(
             game_name=body.game,
             options=dict(body.options),
@@ -405,6 +413,14 @@ def create_app(
             raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no board module")
         return Response(source, media_type="text/javascript; charset=utf-8")
 
+    @app.get("/games/{game}/editor.js", include_in_schema=False)
+    async def editor_module(game: str) -> Response:
+        """A game's position editor for the analysis board, served from the game's package."""
+        source = plugin_of(game).editor_source()
+        if source is None:
+            raise ProtocolError(ErrorCode.NO_BOARD, f"{game} has no position editor")
+        return Response(source, media_type="text/javascript; charset=utf-8")
+
     @app.get("/games/{game}/board.css", include_in_schema=False)
     async def board_style(game: str) -> Response:
         """A game's board stylesheet, served from the game's package."""
@@ -515,6 +531,7 @@ def create_app(
         "/leaderboard/{game}",
         "/review/{game_id}",
         "/puzzles/{game}",
+        "/analysis/{game}",
     ):  # the client routes: every one is the app's page, which routes itself
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 

@@ -14,6 +14,7 @@ move; each job bounded in time and memory like a computer move) and their servic
     GET  /api/puzzles/{game}/{puzzle}         PuzzleAnswer: that puzzle
     POST /api/puzzles/{game}/{puzzle}/answer  PuzzleVerdict: right (the line) or wrong (why)
     POST /api/puzzles/{game}/{puzzle}/solution  PuzzleVerdict: the answer and its line
+    POST /api/analysis/{game}                 AnalysisAnswer: every legal move of a position, valued
 
 Who is asking is the app's business: the routes take the app's own ``player_id`` (whom
 seats are held by: the signed-in account's player, or the browser's identity) and ``held_seats``
@@ -36,14 +37,20 @@ from fastapi.responses import PlainTextResponse
 
 from gamehall.core.search import ValueKind
 from gamehall.protocol import (
+    AnalysisAnswer,
+    AnalysisRequest,
+    ErrorCode,
     HintAnswer,
     HintRequest,
+    ProtocolError,
     PuzzleAnswer,
     PuzzleTry,
     PuzzleVerdict,
     ReviewAnswer,
 )
 from gamehall.web.base.position import Position
+from gamehall.web.compute.analysis import QUEUED as ANALYSES_QUEUED
+from gamehall.web.compute.analysis import AnalysisService
 from gamehall.web.compute.hints import HINT_SECONDS, HintService
 from gamehall.web.compute.puzzles import PuzzleService, value_kinds
 from gamehall.web.compute.review import BUDGET as REVIEW_BUDGET
@@ -82,6 +89,16 @@ class Assist:
             "review", hub.computers, limit=REVIEWS_QUEUED, seconds=review_seconds + JOB_MARGIN
         )
         self.hints = HintService(self.hint_lane, seconds=hint_seconds)
+        # The analysis board shares the hint lane's worker (its clients served in turn with
+        # the hints'), with a bound of its own on jobs waiting.
+        self.analysis_lane = Lane(
+            "hint",
+            hub.computers,
+            limit=ANALYSES_QUEUED,
+            seconds=2 * hint_seconds + JOB_MARGIN,
+            what="position evaluation",
+        )
+        self.analysis = AnalysisService(self.analysis_lane, hub.settings, seconds=hint_seconds)
         self.reviews = ReviewService(
             self.review_lane, budget, db=hub.db, store=hub.store, load=self._reviewed
         )
@@ -215,6 +232,61 @@ def register(
     ) -> PuzzleVerdict:
         me = await player_id(request, response)
         return await assist().puzzles.solution(game, puzzle_id, me)
+
+    @app.post("/api/analysis/{game}")
+    async def analyse(
+        game: str, body: AnalysisRequest, request: Request, response: Response
+    ) -> AnalysisAnswer:
+        position, options = body.position, dict(body.options)
+        if body.start is not None:
+            if position is not None or options:
+                raise ProtocolError(
+                    ErrorCode.BAD_START,
+                    "give a stored game's position (start), or a position text with options: "
+                    "not both",
+                )
+            live = await hub().get(body.start.game_id)
+            position, options, played = analysed_position(live, game, body.start.step)
+        else:
+            played = []
+        return await assist().analysis.analyse(
+            game,
+            options,
+            position,
+            played + list(body.line),
+            draw=body.draw,
+            player_id=await player_id(request, response),
+            address=address(request),
+        )
+
+
+def analysed_position(
+    live: LiveGame, game: str, step: int
+) -> tuple[str, dict[str, Any], list[str]]:
+    """``live``'s start position (its text), its options and its first ``step`` actions, for
+    the analysis board to open at the position after them with the game's line before it: any
+    position of a finished game, or of a game against the computer or hot-seat (never of an
+    online game in play: that would be help from an engine against a person)."""
+    live.check_start(game, {})
+    if live.row.mode == "online" and not live.over:
+        raise ProtocolError(
+            ErrorCode.NO_HINTS,
+            f"game {live.id} is an online game in play: its positions can be analysed once it "
+            "is over",
+        )
+    if not 0 <= step <= live.version:
+        raise ProtocolError(
+            ErrorCode.BAD_START,
+            f"game {live.id} has positions after 0 to {live.version} actions, not {step}",
+        )
+    start = live.states()[0]
+    played = start.game
+    options = {
+        spec.name: played.options[spec.name]
+        for spec in played.option_specs
+        if played.options[spec.name] != spec.default
+    }
+    return str(start), options, list(live.actions[:step])
 
 
 __all__ = ["Assist", "register"]

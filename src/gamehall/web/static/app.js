@@ -10,6 +10,7 @@
 //   /leaderboard/{game}                                                             (pages/profile.js)
 //   /review/{id}         a finished game's review: graph, classes, the best moves   (pages/review.js)
 //   /puzzles/{game}      positions with one best move, checked by the server        (pages/puzzles.js)
+//   /analysis/{game}     any position, every move valued, a line to branch           (pages/analysis.js)
 //
 // The folders say what they hold. At the root, what is reached by URL from outside: index.html,
 // this module (its one script) and dom.js (the helpers a game's board module may import, as
@@ -20,6 +21,7 @@
 // css/: the stylesheets, linked by index.html.
 
 import { append, h } from "./dom.js";
+import { analysisPage } from "./pages/analysis.js";
 import { gamePage } from "./pages/game.js";
 import { askNameOnce, headerIdentity } from "./lib/hall.js";
 import { homePage } from "./pages/home.js";
@@ -58,6 +60,13 @@ if (nav) {
       puzzling.map((game) => h("a", { href: `/puzzles/${game.name}`, "aria-label": `${game.title} puzzles` }, game.title)),
     ]);
   }
+  const analysable = Object.values(GAMES).filter((game) => game.puzzles); // a solver to value moves
+  if (analysable.length) {
+    append(nav, [
+      h("span", { class: "nav-label" }, "Analyse:"),
+      analysable.map((game) => h("a", { href: `/analysis/${game.name}`, "aria-label": `${game.title} analysis board` }, game.title)),
+    ]);
+  }
   headerIdentity(nav);
 }
 askNameOnce(notify);
@@ -92,11 +101,13 @@ function route() {
   else if ((match = path.match(/^\/leaderboard\/([^/]+)$/))) cleanup = leaderboardPage(hallContext(), decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/review\/([^/]+)$/))) cleanup = reviewPage(decodeURIComponent(match[1]), pageKit());
   else if ((match = path.match(/^\/puzzles\/([^/]+)$/))) cleanup = puzzlesPage(decodeURIComponent(match[1]), pageKit());
+  else if ((match = path.match(/^\/analysis\/([^/]+)$/))) cleanup = analysisPage(decodeURIComponent(match[1]), pageKit());
   else page("missing", failure({ status: 404, message: `There is no page at ${location.pathname}.` }));
   window.scrollTo(0, 0);
 }
 
-/** What the review and puzzle pages (pages/review.js, pages/puzzles.js) take from the app. */
+/** What the review, puzzle and analysis pages (pages/review.js, puzzles.js, analysis.js) take
+ * from the app. */
 function pageKit() {
   return { page, loading, failure, notify, navigate, boardModule, titleOf, seatName };
 }
