@@ -132,6 +132,9 @@ async def test_a_position_is_set_up_by_its_text_and_bad_text_changes_nothing():
         await until(pilot, lambda: isinstance(app.screen, PositionScreen))
         field = app.screen.query_one("#position-text", Input)
         assert field.value == ACADMU
+        field.value = ""
+        await pilot.press(*"bnpq lx")  # typed, not the board's keys
+        assert field.value == "bnpq lx"
         field.value = "0,0,4,1,0,0,0,1,1/0,0,0,2,3,0,1,0,2 x - 0-0 l"
         await pilot.press("enter")
         error = str(app.screen.query_one("#position-error", Static).render())
@@ -150,13 +153,34 @@ async def test_a_position_is_set_up_by_its_text_and_bad_text_changes_nothing():
         assert str(app.line_tree.state) == OTHER
 
 
+async def test_a_move_is_played_on_the_board_or_by_the_mouse():
+    app = acadmu_app()
+    start = app.line_tree.state
+    async with app.run_test(size=DESKTOP) as pilot:
+        await until(pilot, lambda: valued(app))
+        second = app.shown[1].action
+        await pilot.click("#moves", offset=(10, 2))  # the second row (the first is under the top)
+        await until(pilot, lambda: app.line_tree.current.depth == 1)
+        assert app.line_tree.current.action == second
+        await pilot.press("b")
+        app.board.focus()
+        for _ in range(4):  # your token, the token it takes, (by shape) the second one
+            if app.line_tree.current.depth:
+                break
+            await pilot.press("enter")
+        assert app.line_tree.current.depth == 1
+        assert app.line_tree.current.action in start.legal_actions()
+
+
 async def test_a_move_typed_in_notation_and_a_bad_one():
     app = acadmu_app()
     async with app.run_test(size=DESKTOP) as pilot:
         await pilot.press("slash")
         field = app.query_one("#move-input", Input)
         assert field.has_focus
-        await pilot.press(*"RCxZZ", "enter")
+        await pilot.press(*"RCxZZ")  # the board's keys (x deletes a move) are letters here
+        assert field.value == "RCxZZ"
+        await pilot.press("enter")
         assert app.line_tree.current.depth == 0
         assert text_of(app, "#status")  # the game's words for what is wrong
         field.value = "RCxBT"

@@ -95,9 +95,9 @@ class AnalysisApp(App[None]):
         Binding("home", "start", "start", show=False),
         Binding("end", "end", "end", show=False),
         Binding("p", "position", "set up"),
-        Binding("slash,colon", "type_move", "type a move", key_display="/"),
+        Binding("slash,colon", "type_move", "type a move", key_display="/", show=False),
         Binding("r", "random", "random draw", show=False),
-        Binding("plus", "longer", "think longer", key_display="+"),
+        Binding("plus", "longer", "think longer", key_display="+", show=False),
         Binding("x", "cut", "delete move", show=False),
         Binding("l", "toggle_lines", "lines"),
         Binding("f", "flip", "flip", show=False),
@@ -135,6 +135,8 @@ class AnalysisApp(App[None]):
         """What each row of the moves list plays (an action, or :data:`RANDOM`)."""
         self.shown: list[MoveValue | None] = []
         """What each row of the moves list shows (None: :data:`RANDOM`)."""
+        self.filled = ""
+        """The position whose moves the list shows."""
         plugin = find_plugin(game.name)
         hook = plugin.load_tui() or generic_board
         board = hook(game, self)
@@ -269,7 +271,9 @@ class AnalysisApp(App[None]):
     def _fill(self, state: State, moves: list[MoveValue], verdict: Text) -> None:
         self.query_one("#verdict", Static).update(verdict)
         listing = self.query_one("#moves", OptionList)
-        was = listing.highlighted
+        # the same position again (its values arrived): the cursor stays; another: the best
+        was = listing.highlighted if self.filled == str(state) else None
+        self.filled = str(state)
         listing.clear_options()
         self.choices, self.shown = [], []
         chance = state.is_chance_node()
@@ -323,20 +327,25 @@ class AnalysisApp(App[None]):
         def add(parent: Any, node: Line) -> None:
             while node.children:
                 main, *others = node.children
-                item = parent.add(self._label(main), data=main, expand=True)
+                item = self._add(parent, main, expand=bool(others))
                 if main is self.line_tree.current:
                     current["node"] = item
                 for other in others:
-                    branch = item.add(self._label(other, branch=True), data=other, expand=True)
+                    branch = self._add(item, other, expand=bool(other.children), branch=True)
                     if other is self.line_tree.current:
                         current["node"] = branch
                     add(branch, other)
                 node = main
-                if not item.children:
-                    item.allow_expand = False
 
         add(widget.root, root)
         self.call_after_refresh(widget.move_cursor, current["node"])
+
+    def _add(self, parent: Any, node: Line, *, expand: bool, branch: bool = False) -> Any:
+        """A move of the lines tree: a leaf, or (with moves under it) an open node."""
+        label = self._label(node, branch=branch)
+        if expand:
+            return parent.add(label, data=node, expand=True)
+        return parent.add_leaf(label, data=node)
 
     def _label(self, node: Line, *, branch: bool = False) -> Text:
         here = node is self.line_tree.current
