@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from textual.widgets import Input, OptionList, Static, Tree
 
 from gamehall.cli.app import main
 from gamehall.core import find_game, make_record
+from gamehall.tui import analysis
 from gamehall.tui.analysis import RANDOM, AnalysisApp
 from gamehall.tui.lines import MoveTree
 from gamehall.tui.position import PositionScreen
@@ -84,6 +86,46 @@ async def test_every_move_is_valued_best_first_and_one_is_played_from_the_list()
         assert "Light to move" in text_of(app, "#title")
         await until(pilot, lambda: valued(app))
         assert all(m.action in app.line_tree.state.legal_actions() for m in app.shown)
+
+
+async def test_the_screen_stays_live_while_the_moves_are_valued(monkeypatch):
+    gate = threading.Event()
+    real = analysis.analyse
+
+    def held(state, budget):
+        """The valuing, held until the test lets it go (as a long search would be)."""
+        assert gate.wait(30)
+        return real(state, budget)
+
+    monkeypatch.setattr(analysis, "analyse", held)
+    app = acadmu_app()
+    start = app.line_tree.state
+    async with app.run_test(size=DESKTOP) as pilot:
+        await until(pilot, lambda: app.busy is not None)
+        assert "Valuing the moves" in text_of(app, "#verdict")
+        assert len(app.shown) == 10 and all(m.evaluation is None for m in app.shown)
+        await pilot.press("enter")  # played while the worker is still busy with the start
+        assert app.line_tree.current.depth == 1 and app.busy[0] == str(start)
+        await pilot.press("b", "n")  # and stepped through
+        assert app.line_tree.current.depth == 1
+        gate.set()
+        # the position looked at is valued next, not only the one left behind
+        await until(pilot, lambda: valued(app) and app.filled == str(app.line_tree.state))
+        assert app.shown[0].action in app.line_tree.state.legal_actions()
+        assert (str(start), 60.0) in app.cache
+
+
+async def test_thinking_longer_values_the_position_again():
+    game = find_game("acadmu")
+    app = AnalysisApp(game, game.parse_state(ACADMU), budget=8.0)
+    text = ACADMU
+    async with app.run_test(size=DESKTOP) as pilot:
+        await until(pilot, lambda: valued(app))
+        await pilot.press("plus")
+        assert app.wanted[text] == 32.0 and "Valuing again for 32 s" in text_of(app, "#status")
+        await until(pilot, lambda: (text, 32.0) in app.cache)
+        await pilot.press("plus")  # no more than the most
+        assert app.wanted[text] == 32.0 and "the most there is" in text_of(app, "#status")
 
 
 async def test_back_forward_and_a_branch():
@@ -159,6 +201,7 @@ async def test_a_move_is_played_on_the_board_or_by_the_mouse():
     async with app.run_test(size=DESKTOP) as pilot:
         await until(pilot, lambda: valued(app))
         second = app.shown[1].action
+        await pilot.pause()  # the verdict above the list has its new height: the list moved
         await pilot.click("#moves", offset=(10, 2))  # the second row (the first is under the top)
         await until(pilot, lambda: app.line_tree.current.depth == 1)
         assert app.line_tree.current.action == second

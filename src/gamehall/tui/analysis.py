@@ -42,6 +42,8 @@ RANDOM = "random"
 """The option at a chance step that lets chance draw."""
 LONGER = 4
 """``+`` values the position again with this many times the budget."""
+LONGEST = 32.0
+"""The most seconds ``+`` gives a position (quitting waits for a valuing under way)."""
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓, Enter", "in the list of moves: choose a move and play it (the mouse too)"),
@@ -501,7 +503,11 @@ class AnalysisApp(App[None]):
             self.say("There is nothing to value here.")
             return
         text = str(state)
-        self.wanted[text] = self.wanted.get(text, self.budget) * LONGER
+        budget = self.wanted.get(text, self.budget)
+        if budget >= LONGEST:
+            self.say(f"These values had {budget:g} s, the most there is.")
+            return
+        self.wanted[text] = min(LONGEST, budget * LONGER)
         self.say(f"Valuing again for {self.wanted[text]:g} s…")
         self._moves()
 
