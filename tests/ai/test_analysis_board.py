@@ -128,4 +128,4 @@ def test_the_end_of_the_game_has_no_moves():
         state = state.apply(state.parse_action(move))
     assert state.is_terminal()
     found = analyse(state, 0.1)
-    assert found.moves == [] and found.position_words.startswith("The game is over")
+    assert found.moves == [] and found.position_words.startswith("The game is over: Cross wins")

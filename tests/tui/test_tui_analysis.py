@@ -256,6 +256,19 @@ async def test_a_chance_step_is_picked_or_drawn_at_random():
         assert "Chance does not act here" in text_of(app, "#status")
 
 
+async def test_a_chance_step_with_too_many_outcomes_takes_a_typed_one():
+    game = find_game("acadmu")
+    app = AnalysisApp(game, budget=0.2)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: "too many outcomes" in text_of(app, "#verdict"))
+        assert app.choices == [RANDOM]
+        await pilot.press("slash", *"draw RT:BT/RT:BS", "enter")
+        assert str(app.line_tree.current.action) == "draw RT:BT/RT:BS"
+        await pilot.press("enter")  # the pour: random, the only choice offered
+        await until(pilot, lambda: app.line_tree.current.depth == 2)
+        assert str(app.line_tree.current.action).startswith("pour ")
+
+
 async def test_on_a_small_screen_the_lines_take_the_place_of_the_moves():
     app = acadmu_app()
     async with app.run_test(size=SMALL) as pilot:

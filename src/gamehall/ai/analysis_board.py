@@ -119,6 +119,17 @@ def _value_words(analyst: Analyst, evaluation: Evaluation, who: str) -> str:
     return f"{text} for {who} (proven bounds only)"
 
 
+def _result(state: State) -> str:
+    """How the game ended, in a sentence ("The game is over: Jinn wins, ...")."""
+    outcome = state.outcome()
+    if outcome is None:
+        return "The game is over"
+    if outcome.winner is None:
+        return f"The game is over, drawn: {outcome.reason}"
+    winner = state.player_name(outcome.winner)
+    return f"The game is over: {winner[:1].upper() + winner[1:]} wins ({outcome.reason})"
+
+
 def _chance(state: State) -> BoardAnalysis:
     try:
         outcomes = list(state.chance_outcomes())
@@ -140,9 +151,7 @@ def analyse(state: State, budget: float = DEFAULT_BUDGET, *, seed: int | None = 
     """Every legal move of ``state`` valued for the player to move within ``budget`` seconds,
     best first (see the module docstring)."""
     if state.is_terminal():
-        outcome = state.outcome()
-        reason = f": {outcome.reason}" if outcome is not None else ""
-        return BoardAnalysis(state, [], None, f"The game is over{reason}", True)
+        return BoardAnalysis(state, [], None, _result(state), True)
     if state.is_chance_node():
         return _chance(state)
     analyst = Analyst(state.game.name)

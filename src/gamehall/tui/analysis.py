@@ -105,6 +105,7 @@ class AnalysisApp(App[None]):
         Binding("f", "flip", "flip", show=False),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
 
     def __init__(
