@@ -65,6 +65,9 @@ def test_the_position_is_worth_its_best_move_and_told_in_words():
     assert found.position.value == found.moves[0].evaluation.value == 1
     assert found.position_words == "Dark ends +1 with best play (exact)"
     assert found.moves[0].text == "+1"
+    data = found.to_json()
+    assert data["position"] == SMALL["acadmu"] and data["value"]["value"] == 1
+    assert data["proven"] and [m["move"] for m in data["moves"]] == [m.label for m in found.moves]
 
 
 def test_each_move_is_told_in_words_with_its_notation_as_a_label():

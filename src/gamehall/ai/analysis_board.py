@@ -104,6 +104,16 @@ class BoardAnalysis:
     listed: bool = True
     """False at a chance step with too many outcomes to list."""
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": str(self.state),
+            "value": None if self.position is None else self.position.to_json(),
+            "value_words": self.position_words,
+            "proven": self.proven,
+            "listed": self.listed,
+            "moves": [move.to_json() for move in self.moves],
+        }
+
 
 def _value_words(analyst: Analyst, evaluation: Evaluation, who: str) -> str:
     """What is known of a value, for people, from ``who``'s side."""
