@@ -58,12 +58,33 @@ def tui(
             help="Play or watch a game of a running server: its link (a seat link seats you).",
         ),
     ] = None,
+    analyse: Annotated[
+        bool,
+        typer.Option(
+            "--analyse",
+            "--analyze",
+            help="Open the analysis board: every legal move valued, lines and branches.",
+        ),
+    ] = False,
+    record_file: Annotated[
+        Path | None,
+        typer.Option("--from", help="With --analyse: the line of this game record."),
+    ] = None,
+    step: Annotated[
+        int | None,
+        typer.Option("--step", help="With --from: look at the position after this many moves."),
+    ] = None,
 ) -> None:
     """The full-screen terminal app: play against the computer, hot-seat, or online.
 
     The board, the move list, hints, undo and clocks. Give each seat a player with --<seat> PLAYER (--dark hard,
     --jinn human; both human for hot-seat). Every move is saved in your data directory, so
-    Ctrl-C loses nothing: --resume goes on with the last game. Press ? in the app for its keys."""
+    Ctrl-C loses nothing: --resume goes on with the last game. Press ? in the app for its keys.
+
+    --analyse opens the analysis board instead: every legal move of the position valued (exact
+    where the solver settles it, else estimated), stepping through lines and branching them,
+    from the start, a --position, or a record (--from FILE, --step K for its position after K
+    moves)."""
     from gamehall.tui.session import (
         Clock,
         Session,
@@ -78,6 +99,14 @@ def tui(
     if game_name is not None and game_name.startswith("-"):  # a seat flag, not a game
         extra.insert(0, game_name)
         game_name = None
+    if analyse or record_file is not None or step is not None:
+        if resume or load is not None or connect is not None or clock is not None:
+            raise GamehallError(
+                "the analysis board takes --position or --from, not --resume, --load, "
+                "--connect or --clock"
+            )
+        _analyse(game_name, extra, position, record_file, step, target, board, variant, seed)
+        return
     sources = [resume, load is not None, position is not None, connect is not None]
     if sum(sources) > 1:
         raise GamehallError("give at most one of --resume, --load, --position and --connect")
@@ -124,6 +153,53 @@ def tui(
         )
         session.save()
     _run(session)
+
+
+def _analyse(
+    game_name: str | None,
+    extra: list[str],
+    position: str | None,
+    record_file: Path | None,
+    step: int | None,
+    target: int | None,
+    board: str | None,
+    variant: str | None,
+    seed: int | None,
+) -> None:
+    """``--analyse``: the analysis board on a new game, a position, or a record's line."""
+    from gamehall.tui.session import read_record
+
+    if extra:
+        raise GamehallError(
+            f"the analysis board has no seats to give players to: {' '.join(extra)}"
+        )
+    if record_file is None and step is not None:
+        raise GamehallError("--step goes with --from RECORD_FILE")
+    if record_file is not None and position is not None:
+        raise GamehallError("give --position or --from, not both")
+    actions: list[Any] = []
+    if record_file is not None:
+        record = read_record(record_file)
+        game = record.game()
+        if game_name is not None and build_game(game_name).name != game.name:
+            raise GamehallError(f"the record is of {game.title}, not {game_name}")
+        states = record.replay()
+        actions = [states[i].parse_action(text) for i, text in enumerate(record.actions)]
+        start = states[0]
+        if step is not None and not 0 <= step <= len(actions):
+            raise GamehallError(
+                f"--step {step}: the record has {len(actions)} moves; give 0 to {len(actions)}"
+            )
+    else:
+        if game_name is None:
+            raise GamehallError(
+                "name the game, e.g. gamehall tui GAME --analyse (gamehall games lists them)"
+            )
+        game = build_game(game_name, variant, target=target, board=board)
+        start = game.parse_state(position) if position is not None else game.new_initial_state()
+    from gamehall.tui.analysis import AnalysisApp
+
+    AnalysisApp(game, start, actions=actions, step=step, seed=seed).run()
 
 
 def _check_players(players: Iterable[str]) -> None:

@@ -238,7 +238,7 @@ export function gameOverPanel({ id, state, you, result, details, onRematch }) {
           ? h("a", { class: "button", href: `/game/${encodeURIComponent(state.rematch)}` }, "Watch the rematch")
           : null,
       h("a", { class: "button", href: `/replay/${encodeURIComponent(id)}` }, "Replay"),
-      h("a", { class: "button", "data-action": "analyse", href: `/analysis/${encodeURIComponent(state.game)}?from=${encodeURIComponent(id)}&step=${state.version}` }, "Analyse"),
+      h("a", { class: "button", "data-action": "analyse", href: `/analysis/${encodeURIComponent(state.game)}?from=${encodeURIComponent(id)}&step=${(state.actions || []).length}` }, "Analyse"),
       h("a", { class: "button", href: "/" }, "Home"),
     ),
   );
