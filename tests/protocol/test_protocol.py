@@ -95,6 +95,7 @@ def test_every_action_of_every_game_is_a_valid_protocol_item(name):
                 for item in items:
                     data = json.loads(item.model_dump_json())
                     assert LegalAction.model_validate(data) == item
+                    assert item.words and "\n" not in item.words  # told as it would be played
                     assert not RESERVED_PARTS & set(game.action_parts(game.parse_action(item.text)))
                 action, mover = rng.choice(legal), state.current_player
             played = played_item(state, action)

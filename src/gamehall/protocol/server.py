@@ -19,10 +19,12 @@ from gamehall.protocol.errors import ErrorCode
 
 class LegalAction(_Item):
     """A legal action of the player to move: its text (what a ``move`` sends), its dense index,
-    and the game's parts of it (e.g. ``"kind": "place", "region": 5``) as further fields."""
+    the action told in words as it would be played here, and the game's parts of it (e.g.
+    ``"kind": "place", "region": 5``) as further fields."""
 
     text: str
     index: int
+    words: str = ""
 
 
 class PlayedAction(_Item):

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from pydantic_core import to_json
+
 from gamehall.core import (
     Action,
     Diagram,
@@ -132,11 +134,17 @@ _ITEMS: weakref.WeakKeyDictionary[Game, dict[Action, tuple[LegalAction, str]]] =
 )
 
 
-def legal_entries(game: Game, actions: Iterable[Action]) -> list[tuple[LegalAction, str]]:
-    """Each action as a legal item (its text, dense index and parts) and that item's JSON.
+_NO_WORDS = '"words":""'
+
+
+def legal_entries(state: State, actions: Iterable[Action]) -> list[tuple[LegalAction, str]]:
+    """Each of ``actions`` (legal in ``state``) as a legal item (its text, dense index, words
+    and parts) and that item's JSON.
 
     A state message lists every legal action and is made after every move, so each item is
-    made and written once per game and action (a game has few distinct actions) and kept."""
+    made and written once per game and action (a game has few distinct actions) and kept; only
+    its words, which depend on the position, are written each time."""
+    game = state.game
     known = _ITEMS.get(game)
     if known is None:
         known = _ITEMS[game] = {}
@@ -148,15 +156,18 @@ def legal_entries(game: Game, actions: Iterable[Action]) -> list[tuple[LegalActi
                 text=str(action), index=game.action_index(action), **parts_of(game, action)
             )
             entry = known[action] = (item, item.model_dump_json())
-        entries.append(entry)
+        item, text = entry
+        words = move_words(state, action)
+        told = '"words":' + to_json(words).decode()
+        entries.append((item.model_copy(update={"words": words}), text.replace(_NO_WORDS, told, 1)))
     return entries
 
 
 def legal_items(state: State) -> list[LegalAction]:
-    """The legal actions of the player to move, with their dense indices and parts."""
+    """The legal actions of the player to move, with their dense indices, words and parts."""
     if state.current_player < 0:
         return []
-    return [item for item, _ in legal_entries(state.game, state.legal_actions())]
+    return [item for item, _ in legal_entries(state, state.legal_actions())]
 
 
 def played_item(state: State, action: Action) -> PlayedAction:

@@ -53,7 +53,7 @@ class Fixed:
         the legal items and their JSON (each item's text is written once per game and action)."""
         static = static_fields(played, game_id, mode)
         legal = (
-            legal_entries(played.game, played.state.legal_actions())
+            legal_entries(played.state, played.state.legal_actions())
             if static["to_move"] is not None
             else []
         )

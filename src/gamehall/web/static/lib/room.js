@@ -257,7 +257,12 @@ export function legalList(state, usable, play) {
             h(
               "li",
               {},
-              h("button", { type: "button", class: "legal-move", "data-action": item.text, disabled: !usable, onClick: () => play(item.text) }, item.text),
+              h(
+                "button",
+                { type: "button", class: "legal-move", "data-action": item.text, disabled: !usable, onClick: () => play(item.text) },
+                item.words || item.text,
+                item.words ? h("code", { class: "notation" }, item.text) : null,
+              ),
             ),
           ),
         )
