@@ -9,7 +9,7 @@ knows (the words of docs/playing.md, "Accuracy"):
   (https://lichess.org/page/accuracy). Each move the player chose (a forced move is no choice)
   gets ``103.1668 * exp(-0.04354 * loss) - 3.1669`` percent, kept within 0..100, where ``loss``
   is the winning chance the move gave up, in percentage points: the exact drop of the win
-  probability in a game valued that way (Akros); in a game valued in points (Äcädmü) each point
+  probability in a game valued that way; in a game valued in points each point
   counts as :func:`points_percent` percentage points, so that the game's blunder line falls where
   a probability game's does (:data:`BLUNDER_PERCENT`). A move that keeps the best value scores
   100%; the player's accuracy is the plain average over their moves (lichess also weights by
@@ -36,15 +36,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 BLUNDER_PERCENT = 20.0
 """A blunder's loss of winning chance in percentage points, where values are probabilities
-(Akros's line): a points game's blunder line is made to count as much."""
+(the line of a game valued in winning chances): a points game's blunder line is made to
+count as much."""
 POINT_PERCENT = 10.0
 """What one point counts as, in percentage points, for a points game with no judgement."""
 
 
 def points_percent(judgement: Judgement | None) -> float:
     """What one point of a points game counts as, in percentage points of winning chance: its
-    blunder line is :data:`BLUNDER_PERCENT` (Äcädmü: blunder 2 points, so 10 a point, which also
-    puts its inaccuracy and mistake lines at Akros's 5 and 10)."""
+    blunder line is :data:`BLUNDER_PERCENT` (a blunder of 2 points makes 10 a point, which puts
+    inaccuracy and mistake lines of ½ and 1 point at a probability game's 5 and 10)."""
     if judgement is None:
         return POINT_PERCENT
     return BLUNDER_PERCENT / judgement.blunder
