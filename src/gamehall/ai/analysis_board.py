@@ -1,7 +1,8 @@
 """The analysis board's judge: every legal move of a position with what is known of its value.
 
-Front-end neutral: the web's analysis board (``/analysis/{game}``) and the terminal app's
-(``gamehall tui --analyse``) both show what :func:`evaluate_moves` finds. Within a budget
+Front-end neutral: the web's analysis board (``/analysis/{game}``, through
+:mod:`gamehall.web.compute.analysis`) and the terminal app's (``gamehall tui --analyse``,
+:mod:`gamehall.tui.analysis`) both show what :func:`evaluate_moves` finds. Within a budget
 (``seconds``) the game's exact solver settles as many moves as it can, best first, and MCTS
 estimates the rest (:func:`gamehall.ai.hints.advise` asked for every move, without lines of
 play), so each move comes back with one of three labels:
@@ -15,6 +16,7 @@ Moves are ordered best first and never above a move proven better
 move, in the solver's unit (points, or a chance of winning). A chance step has no values: its
 outcomes are listed with their probabilities (:func:`chance_outcomes`), or, where there are too
 many to list, a front end offers a random draw (:meth:`State.sample_chance`).
+:attr:`BoardEvaluation.summary` says what the position is in a sentence, for a headline.
 
 Every move is told in words (:func:`gamehall.core.words.move_words`), with its notation as
 ``label``.
@@ -95,6 +97,20 @@ class ChanceOutcome:
     probability: float
     after: State
 
+    @property
+    def chance(self) -> str:
+        """The probability for people (:func:`probability_text`): ``1 in 4``, ``26.0%``."""
+        return probability_text(self.probability)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.label,
+            "words": self.words,
+            "probability": round(self.probability, 6),
+            "chance": self.chance,
+            "after": str(self.after),
+        }
+
 
 @dataclass(frozen=True)
 class BoardEvaluation:
@@ -127,6 +143,45 @@ class BoardEvaluation:
     @property
     def over(self) -> bool:
         return self.state.is_terminal()
+
+    @property
+    def summary(self) -> str:
+        """The position in a sentence, for a front end's headline: how the game ended, that
+        chance acts, the position's value with best play, else its best move's (an estimate, or
+        proven bounds); "" when there is nothing to say."""
+        if self.over:
+            return _result(self.state)
+        if self.chance:
+            listed = "pick the outcome" if self.outcomes else "too many outcomes to list"
+            return f"Chance acts here: {listed}"
+        if self.position_text:
+            return self.position_text
+        return self.moves[0].text if self.moves else ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": str(self.state),
+            "to_move": self.to_move_name,
+            "summary": self.summary,
+            "value": None if self.position is None else self.position.to_json(),
+            "unit": self.unit,
+            "proven": self.proven,
+            "moves": [move.to_json() for move in self.moves],
+            "outcomes": None
+            if self.outcomes is None
+            else [outcome.to_json() for outcome in self.outcomes],
+        }
+
+
+def _result(state: State) -> str:
+    """How the game ended, in a sentence ("The game is over: Jinn wins (...)")."""
+    outcome = state.outcome()
+    if outcome is None:
+        return "The game is over"
+    if outcome.winner is None:
+        return f"The game is over, drawn: {outcome.reason}"
+    winner = state.player_name(outcome.winner)
+    return f"The game is over: {winner[:1].upper() + winner[1:]} wins ({outcome.reason})"
 
 
 def _value_text(kind: ValueKind, assessment: Evaluation) -> tuple[Method, str]:

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from gamehall.ai.analysis_board import chance_outcomes, evaluate_moves, probability_text
+from gamehall.ai.analysis_board import chance_outcomes, evaluate_moves
 from gamehall.core import GamehallError, State, UnknownGameError, game_class
 from gamehall.core.errors import InvalidStateError, TooManyOutcomesError
 from gamehall.protocol import (
@@ -189,16 +189,7 @@ def _chance(state: State) -> list[AnalysisOutcome] | None:
         outcomes = None
     if outcomes is None:
         return None
-    return [
-        AnalysisOutcome(
-            move=o.label,
-            words=o.words,
-            probability=round(o.probability, 6),
-            chance=probability_text(o.probability),
-            after=str(o.after),
-        )
-        for o in outcomes
-    ]
+    return [AnalysisOutcome(**outcome.to_json()) for outcome in outcomes]
 
 
 class AnalysisService:
