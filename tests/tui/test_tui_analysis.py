@@ -17,7 +17,7 @@ from textual.widgets import Input, OptionList, Static, Tree
 from gamehall.cli.app import main
 from gamehall.core import find_game, make_record
 from gamehall.tui import analysis
-from gamehall.tui.analysis import RANDOM, AnalysisApp
+from gamehall.tui.analysis import RANDOM, AnalysisApp, Pending
 from gamehall.tui.lines import MoveTree
 from gamehall.tui.position import PositionScreen
 
@@ -50,7 +50,7 @@ async def until(pilot: Pilot, condition, timeout: float = 60.0) -> None:
 def valued(app: AnalysisApp) -> bool:
     """Whether the list shows the position's moves with their values."""
     moves = [m for m in app.shown if m is not None]
-    return bool(moves) and all(m.evaluation is not None for m in moves)
+    return bool(moves) and not any(isinstance(m, Pending) for m in moves)
 
 
 def text_of(app: AnalysisApp, selector: str) -> str:
@@ -76,9 +76,11 @@ async def test_every_move_is_valued_best_first_and_one_is_played_from_the_list()
         moves = [m for m in app.shown if m is not None]
         assert len(moves) == len(start.legal_actions()) == 10
         assert all(m.exact for m in moves)
-        assert [m.text for m in moves][:2] == ["+1", "0"]
-        assert "Dark ends +1 with best play (exact)" in text_of(app, "#verdict")
-        assert moves[0].label in text_of(app, "#detail")
+        assert [m.value for m in moves][:2] == ["+1", "0"]
+        assert "With best play: Dark ends +1" in text_of(app, "#verdict")
+        assert "all exact" in text_of(app, "#verdict")
+        detail = text_of(app, "#detail")
+        assert moves[0].label in detail and "Dark ends +1 with best play (exact)" in detail
         shoot(app, "pilot-acadmu-desktop")
         await pilot.press("enter")  # the best move, highlighted first
         await until(pilot, lambda: app.line_tree.current.depth == 1)
@@ -90,20 +92,20 @@ async def test_every_move_is_valued_best_first_and_one_is_played_from_the_list()
 
 async def test_the_screen_stays_live_while_the_moves_are_valued(monkeypatch):
     gate = threading.Event()
-    real = analysis.analyse
+    real = analysis.evaluate_moves
 
-    def held(state, budget):
+    def held(state, *, seconds):
         """The valuing, held until the test lets it go (as a long search would be)."""
         assert gate.wait(30)
-        return real(state, budget)
+        return real(state, seconds=seconds)
 
-    monkeypatch.setattr(analysis, "analyse", held)
+    monkeypatch.setattr(analysis, "evaluate_moves", held)
     app = acadmu_app()
     start = app.line_tree.state
     async with app.run_test(size=DESKTOP) as pilot:
         await until(pilot, lambda: app.busy is not None)
         assert "Valuing the moves" in text_of(app, "#verdict")
-        assert len(app.shown) == 10 and all(m.evaluation is None for m in app.shown)
+        assert len(app.shown) == 10 and all(isinstance(m, Pending) for m in app.shown)
         await pilot.press("enter")  # played while the worker is still busy with the start
         assert app.line_tree.current.depth == 1 and app.busy[0] == str(start)
         await pilot.press("b", "n")  # and stepped through
@@ -244,6 +246,10 @@ async def test_a_chance_step_is_picked_or_drawn_at_random():
         assert app.choices[0] == RANDOM
         assert "Outcomes" in str(app.query_one("#moves", OptionList).border_title)
         likeliest = app.choices[1]
+        assert "Chance acts here: pick the outcome" in text_of(app, "#verdict")
+        await pilot.press("down")
+        assert "drawn 26.0% of the time" in text_of(app, "#detail")  # the likeliest
+        await pilot.press("up")
         shoot(app, "pilot-akros-chance-phone")
         await pilot.press("down", "enter")
         await until(pilot, lambda: app.line_tree.current.depth == 1)

@@ -3,7 +3,7 @@
 The game's own board (its plugin's ``tui`` part, as the play screen uses), and beside it every
 legal move of the position with its value for the player to move, best first: exact where the
 game's solver settles it within the budget, else a labelled estimate
-(:mod:`gamehall.ai.tui_analysis_board`). Each move is told in words, its notation a small label.
+(:mod:`gamehall.ai.analysis_board`, the web's too). Each move is told in words, its notation a small label.
 Picking a move (from the list, on the board, or typed) plays it; back and forward step through
 the line, and a different move from an earlier position starts a branch, shown in the lines
 tree below (:mod:`gamehall.tui.lines`). At a chance step the list offers the outcomes and
@@ -16,6 +16,8 @@ Nobody plays for a side here: both sides, and chance, are moved by the person at
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -27,7 +29,13 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 
-from gamehall.ai.tui_analysis_board import DEFAULT_BUDGET, BoardAnalysis, MoveValue, analyse
+from gamehall.ai.analysis_board import (
+    DEFAULT_SECONDS,
+    BoardEvaluation,
+    ChanceOutcome,
+    MoveValue,
+    evaluate_moves,
+)
 from gamehall.core import Action, Game, GamehallError, State, find_plugin
 from gamehall.core.plugin import TerminalBoard
 from gamehall.core.words import move_label, move_words, mover_name
@@ -63,6 +71,19 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("q, Ctrl-C", "quit"),
 )
 """Every key of the analysis board, for its help panel."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A legal move listed while the worker values the moves."""
+
+    action: Action
+    words: str
+    label: str
+
+
+Row = MoveValue | ChanceOutcome | Pending
+"""What a row of the moves list shows: a valued move, a chance outcome, or a move being valued."""
 
 
 class AnalysisApp(App[None]):
@@ -115,7 +136,7 @@ class AnalysisApp(App[None]):
         *,
         actions: tuple[Action, ...] | list[Action] = (),
         step: int | None = None,
-        budget: float = DEFAULT_BUDGET,
+        budget: float = DEFAULT_SECONDS,
         seed: int | None = None,
     ) -> None:
         super().__init__()
@@ -128,7 +149,7 @@ class AnalysisApp(App[None]):
         self.budget = budget
         self.rng = random.Random(seed)
         self.flipped = False
-        self.cache: dict[tuple[str, float], BoardAnalysis] = {}
+        self.cache: dict[tuple[str, float], BoardEvaluation] = {}
         """Positions valued so far, by position text and budget."""
         self.busy: tuple[str, float] | None = None
         """The position being valued in the worker (one at a time)."""
@@ -136,7 +157,7 @@ class AnalysisApp(App[None]):
         """The budget asked for each position (more after ``+``)."""
         self.choices: list[Action | str] = []
         """What each row of the moves list plays (an action, or :data:`RANDOM`)."""
-        self.shown: list[MoveValue | None] = []
+        self.shown: list[Row | None] = []
         """What each row of the moves list shows (None: :data:`RANDOM`)."""
         self.filled = ""
         """The position whose moves the list shows."""
@@ -244,34 +265,36 @@ class AnalysisApp(App[None]):
         if key not in self.cache:
             self._evaluate()
 
-    def _best_known(self, text: str) -> BoardAnalysis | None:
+    def _best_known(self, text: str) -> BoardEvaluation | None:
         known = [(budget, a) for (position, budget), a in self.cache.items() if position == text]
         return max(known, key=lambda item: item[0])[1] if known else None
 
     def _show_unvalued(self, state: State) -> None:
         if state.is_terminal() or state.is_chance_node():
-            moves: list[MoveValue] = []
+            moves: list[Pending] = []
         else:
             moves = [
-                MoveValue(action, move_words(state, action), move_label(action))
+                Pending(action, move_words(state, action), move_label(action))
                 for action in state.legal_actions()
             ]
         self._fill(state, moves, Text("Valuing the moves…", style="italic"))
 
-    def _show(self, found: BoardAnalysis) -> None:
+    def _show(self, found: BoardEvaluation) -> None:
         state = found.state
-        verdict = Text(found.position_words, style="bold")
-        if not found.listed:
+        verdict = Text(found.summary, style="bold")
+        rows: Sequence[Row] = found.moves
+        if found.chance and found.outcomes is None:
             verdict.append("\nPress r to draw at random, or / to type the outcome.", style="dim")
-        elif state.is_chance_node():
+        elif found.chance:
+            rows = found.outcomes or ()
             verdict.append("\nPick the outcome, or random (r).", style="dim")
         elif found.moves:
             exact = sum(1 for move in found.moves if move.exact)
             told = "all exact" if exact == len(found.moves) else f"{exact} exact, ~ estimated"
-            verdict.append(f"\nValues for {mover_name(state)}, to move · {told}", style="dim")
-        self._fill(state, found.moves, verdict)
+            verdict.append(f"\nValues for {found.to_move_name}, to move · {told}", style="dim")
+        self._fill(state, rows, verdict)
 
-    def _fill(self, state: State, moves: list[MoveValue], verdict: Text) -> None:
+    def _fill(self, state: State, moves: Sequence[Row], verdict: Text) -> None:
         self.query_one("#verdict", Static).update(verdict)
         listing = self.query_one("#moves", OptionList)
         # the same position again (its values arrived): the cursor stays; another: the best
@@ -298,14 +321,12 @@ class AnalysisApp(App[None]):
         self._detail(index)
 
     @staticmethod
-    def _value(move: MoveValue) -> Text:
-        if move.probability is not None:
-            return Text(move.text, style="dim")
-        if move.evaluation is None:
+    def _value(move: Row) -> Text:
+        if isinstance(move, ChanceOutcome):
+            return Text(move.chance, style="dim")
+        if isinstance(move, Pending):
             return Text("…", style="dim")
-        if move.exact:
-            return Text(move.text, style="bold")
-        return Text(move.text or "?", style="italic")
+        return Text(move.value, style="bold" if move.exact else "italic")
 
     @staticmethod
     def _row(value: Text | str, words: str, label: str) -> Table:
@@ -385,13 +406,13 @@ class AnalysisApp(App[None]):
     def _work(self, state: State, key: tuple[str, float]) -> None:
         """In the worker thread: value the moves, then hand them to the UI thread."""
         try:
-            found = analyse(state, key[1])
+            found = evaluate_moves(state, seconds=key[1])
         except Exception as error:  # a bug in the search must not take the board down
             self.call_from_thread(self._failed, key, str(error))
             return
         self.call_from_thread(self._valued, key, found)
 
-    def _valued(self, key: tuple[str, float], found: BoardAnalysis) -> None:
+    def _valued(self, key: tuple[str, float], found: BoardEvaluation) -> None:
         self.busy = None
         self.cache[key] = found
         text = str(self.line_tree.state)
@@ -428,10 +449,11 @@ class AnalysisApp(App[None]):
             text = Text("Chance draws at random, by the game's odds (r)")
         else:
             text = Text(move.label, style="bold")
-            if move.probability is not None:
-                text.append(f" · drawn {float(move.probability):.1%} of the time")
-            elif move.value_words:
-                text.append(f" · {move.value_words}")
+            if isinstance(move, ChanceOutcome):
+                text.append(f" · drawn {move.chance} of the time")
+            elif isinstance(move, MoveValue):
+                exact = " with best play (exact)" if move.exact else ""
+                text.append(f" · {move.text}{exact}")
         self.query_one("#detail", Static).update(text)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[Any]) -> None:
