@@ -20,6 +20,7 @@ from gamehall.ai.analysis_board import (
 from gamehall.ai.evaluation import Analyst
 from gamehall.core import find_game
 from gamehall.core.words import move_words, mover_name
+from gamehall.protocol import AnalysisMove, AnalysisOutcome
 
 SHORT_ROUND = "1,1,0,0,0,0,0,0,0/0,0,0,1,1,0,0,0,0 d -"
 # Small positions the solver settles at once (from the games' starter puzzles), whose moves
@@ -92,6 +93,8 @@ def test_the_position_is_worth_its_best_move_and_told_in_words():
         assert told["move"] == move.label and told["words"] == move.words
         assert told["method"] == "exact" and told["assessment"]["exact"] is True
         assert told["after"] == str(move.after)
+        # without the assessment: what the web sends (AnalysisMove), field for field
+        assert set(move.to_json(assessment=False)) == set(AnalysisMove.model_fields)
 
 
 @pytest.mark.parametrize("game", ["acadmu", "akros"])
@@ -132,7 +135,7 @@ def test_chance_steps_list_outcomes_with_their_probabilities():
     assert board.summary == "Chance acts here: pick the outcome"
     listed = board.to_json()["outcomes"]
     assert [o["move"] for o in listed] == [o.label for o in board.outcomes]
-    assert set(listed[0]) == {"move", "words", "probability", "chance", "after"}
+    assert set(listed[0]) == set(AnalysisOutcome.model_fields)  # what the web sends
 
 
 def test_a_chance_step_with_too_many_outcomes_is_not_listed():

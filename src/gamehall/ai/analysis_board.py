@@ -72,7 +72,9 @@ class MoveValue:
     def exact(self) -> bool:
         return self.method == "exact"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, assessment: bool = True) -> dict[str, Any]:
+        """The move as the web's analysis board sends it (``AnalysisMove``), with what the
+        solver and the search found (``assessment``) unless asked not to."""
         data: dict[str, Any] = {
             "move": self.label,
             "words": self.words,
@@ -82,7 +84,7 @@ class MoveValue:
             "best": self.best,
             "after": str(self.after),
         }
-        if self.assessment is not None:
+        if assessment and self.assessment is not None:
             data["assessment"] = self.assessment.to_json()
         return data
 

@@ -60,18 +60,7 @@ def worker_analysis(
     state = make_game(game_name, options_json).parse_state(position)
     board = evaluate_moves(state, seconds=seconds, seed=seed)
     return {
-        "moves": [
-            {
-                "move": move.label,
-                "words": move.words,
-                "method": move.method,
-                "value": move.value,
-                "text": move.text,
-                "best": move.best,
-                "after": str(move.after),
-            }
-            for move in board.moves
-        ],
+        "moves": [move.to_json(assessment=False) for move in board.moves],
         "headline": board.position_text,
         "unit": board.unit,
         "proven": board.proven,
