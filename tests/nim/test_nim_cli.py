@@ -76,8 +76,10 @@ def test_a_person_plays_through_the_plain_view(capsys, monkeypatch):
     dealt = Session(find_game("nim"), ["human", "random"], seed=3)
     while dealt.state.is_chance_node():
         dealt.play_chance()
-    assert f"{dealt.state}\n" in out and "first to move" in out
-    assert "1. take 1 from 1" in out and "7. take 2 from 3" in out  # ? lists the moves
+    assert f"{dealt.state}\n" in out and "First to move" in out
+    assert (
+        "1. First: take 1 from 1\n" in out and "7. First: take 2 from 3\n" in out
+    )  # ? lists the moves
     assert "illegal action 'take 9 from 1'" in out
 
 

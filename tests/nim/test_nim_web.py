@@ -26,8 +26,10 @@ def client(nim, tmp_path) -> Iterator[TestClient]:
 
 
 def legal_texts(state: dict[str, Any]) -> list[str]:
-    """The legal actions' notation (a game without action parts: items of text and index)."""
-    assert all(set(item) == {"text", "index"} for item in state["legal"])
+    """The legal actions' notation (a game without action parts: items of text, index and
+    words, here the fallback "Mover: notation")."""
+    assert all(set(item) == {"text", "index", "words"} for item in state["legal"])
+    assert all(item["words"].endswith(": " + item["text"]) for item in state["legal"])
     return [item["text"] for item in state["legal"]]
 
 
@@ -75,7 +77,15 @@ def test_a_hot_seat_game_plays_to_the_end_over_the_websocket(client):
             ws.send_json({"type": "move", "version": state["version"], "action": action})
             new = next_state(ws)
             assert new["version"] == state["version"] + 1
-            assert new["last"] == {"text": action, "mover": state["to_move"]}
+            mover = state["to_move"]
+            told = f"{('First', 'Second')[mover]}: {action}"  # nim has no words of its own
+            assert new["last"] == {
+                "text": action,
+                "mover": mover,
+                "words": told,
+                "chapter": "",
+                "end": "",
+            }
             assert new["movers"][-1] == state["to_move"]
             state = new
     assert state["outcome"]["result"] in ("1-0", "0-1") and "misère" in state["outcome"]["reason"]

@@ -25,7 +25,7 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from gamehall.core import Action, Agent, GamehallError, State
-from gamehall.core.words import Chapter, move_chapters, move_words, next_chapter
+from gamehall.core.words import Chapter, move_chapters, move_told, move_words, next_chapter
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("?", "list the legal moves (a number plays one)"),
@@ -72,10 +72,9 @@ def read_move(
             raise QuitGame
         if text == "?":
             for number, action in enumerate(legal, 1):
-                told = escape(move_words(state, action))
-                console.print(
-                    f"  {number:>3}. {told}  [dim]{escape(str(action))}[/dim]", highlight=False
-                )
+                told, label = move_words(state, action), str(action)
+                shown = "" if label in told else f"  [dim]{escape(label)}[/dim]"
+                console.print(f"  {number:>3}. {escape(told)}{shown}", highlight=False)
             continue
         if command == "help":
             for name, meaning in COMMANDS:
@@ -210,7 +209,7 @@ class LinePlay:
             who = state.player_name().capitalize()
             if session.chance_to_move():
                 action, _ = session.play_chance()
-                self.say(f"{move_words(state, action)} ({action})", "dim")
+                self.say(move_told(state, action), "dim")
                 continue
             if session.computer_to_move():
                 agent = session.computer_agent()
@@ -218,14 +217,14 @@ class LinePlay:
                     action = agent.choose(state)
                 session.play(action)
                 note = agent.describe_last_choice()
-                told = f"{move_words(state, action)} ({action})"
+                told = move_told(state, action)
                 self.say(told + (f": {note}" if note else ""), "cyan")
                 continue
             forced = session.forced_action()
             if forced is not None:
                 session.play(forced)
-                told = move_words(state, forced)
-                self.say(f"{who} has one legal move, played for you: {told} ({forced}).", "cyan")
+                told = move_told(state, forced)
+                self.say(f"{who} has one legal move, played for you: {told}.", "cyan")
                 continue
             if self._needs_board():
                 self.draw()

@@ -103,12 +103,20 @@ def move_label(action: Action) -> str:
     return str(action)
 
 
+def move_told(state: State, action: Action) -> str:
+    """The words of ``action`` with its notation in brackets after them, for plain text; the
+    notation alone when the words already hold it (a game with no words of its own)."""
+    words, label = move_words(state, action), move_label(action)
+    return words if label in words else f"{words} ({label})"
+
+
 __all__ = [
     "Chapter",
     "Chapters",
     "MoveWords",
     "move_chapters",
     "move_label",
+    "move_told",
     "move_words",
     "mover_name",
     "next_chapter",
