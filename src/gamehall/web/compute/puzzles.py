@@ -311,8 +311,8 @@ class PuzzleService:
             if other is not None:
                 lost = Fraction(str(puzzle.value)) - Fraction(str(other))
                 cost = (
-                    f"{move_words(state, played)} costs {cost_words(unit, lost)}: with best "
-                    f"play {mover_name(state)} then {value_words(unit, other)}."
+                    f"{move_words(state, played)}: that costs {cost_words(unit, lost)}; with "
+                    f"best play {mover_name(state)} then {value_words(unit, other)}."
                 )
             moves = [str(played), *puzzle.refutations.get(str(played), [])]
             refutation, refutation_views, refuted_at_draw = self._items(puzzle, state, moves)
