@@ -125,19 +125,21 @@ export function gamePage(id) {
     Boolean(state) && isPresent() && !state.over && !state.pause && state.to_move !== null && state.to_move !== undefined && you().includes(state.to_move) && !pending;
 
   /** Send the move whose text is `action` (one of the server's legal items). */
+  /** Send a move; false when it was not sent. */
   function play(action) {
-    if (!state || !canMove()) return;
+    if (!state || !canMove()) return false;
     if (!state.legal.some((item) => item.text === action)) {
       notify(`${action} is not a legal move here.`);
-      return;
+      return false;
     }
     if (!live || !live.move(action)) {
       notify("Not connected: the move was not sent. Reconnecting…");
       live?.reconnectNow();
-      return;
+      return false;
     }
     pending = true;
     render();
+    return true;
   }
 
   function setStatus(status, detail) {
@@ -509,7 +511,7 @@ export function gamePage(id) {
       return;
     }
     forced = { text: move, count, version: state.version, told: false };
-    play(move);
+    if (!play(move)) forced = null; // not sent: played for the player once the socket is back
   }
 
   const onKey = (event) => {
