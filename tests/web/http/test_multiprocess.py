@@ -584,7 +584,9 @@ def test_a_wait_on_a_killed_process_lapses_and_is_never_paired(hall_db):
         a.kill()
         bob_lobby = bob.socket(b, "/ws/lobby")
         bob_lobby.send({"type": "hello"})
-        assert bob_lobby.until(lambda m: m["type"] == "lobby")["pools"]  # Ada's wait, stored
+        # Ada's wait, stored: B learns it from the bus, perhaps after Bob's first lobby message
+        # (B tells the room when its waits change), so wait for the lobby that shows it.
+        bob_lobby.until(lambda m: m["type"] == "lobby" and m["pools"])
         # Ada's wait is stored, but nobody renews it: within the lease it lapses on B, and B's
         # lobby page is told (Processes.reload_seeks tells the room when the waits change); the
         # timeout only fails a broken run.
