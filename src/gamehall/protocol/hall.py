@@ -78,6 +78,43 @@ class MeAnswer(_Out):
     sessions: int | None = Field(description="the account's open sessions (signed in only)")
 
 
+class AccountRules(_Out):
+    """``GET /api/account/rules``: what a username and a password must be, as the server checks
+    them at sign-up (the pages show them before one types; the server stays the judge)."""
+
+    name_min: int = Field(description="the fewest characters of a name (a username)")
+    name_max: int = Field(description="the most characters of a name")
+    password_min: int = Field(description="the fewest characters of a password")
+    password_max: int = Field(description="the most characters of a password")
+    name_rules: list[str] = Field(description="the naming rule, one sentence each")
+    password_rules: list[str] = Field(description="the password rule, one sentence each")
+
+
+class TurnGame(_Out):
+    """An ongoing game in which the caller holds the seat to move."""
+
+    id: str
+    game: str
+    mode: str
+    seat: int = Field(description="the seat to move, held by the caller")
+    seat_name: str = Field(description="the game's name for that seat")
+    opponents: list[str] = Field(description="who plays the other seats (names, or computer)")
+    clock: str | None
+    version: int = Field(description="moves played so far")
+    updated: str
+    url: str = Field(description="the game page")
+
+
+class TurnsAnswer(_Out):
+    """``GET /api/me/turns``: the caller's ongoing games (online and against the computer, not
+    hot-seat) where it is their move, most recently moved first: among the ``looked`` most
+    recently moved ongoing games (a bound), so ``count`` is ``len(games)``."""
+
+    count: int
+    games: list[TurnGame]
+    looked: int = Field(description="how many ongoing games were looked at (the bound)")
+
+
 class SeekInfo(_Out):
     """An open seek as the lobby shows it."""
 
@@ -289,6 +326,8 @@ HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
     SeekInfo,
     ProfileAnswer,
     LeaderboardAnswer,
+    AccountRules,
+    TurnsAnswer,
 )
 
 

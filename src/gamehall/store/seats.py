@@ -173,6 +173,34 @@ class SeatRows:
             ).all()
         return [(r.player_id, r.seat) for r in rows]
 
+    def ongoing_held(self, player_id: str, limit: int) -> list[tuple[GameRow, frozenset[int]]]:
+        """The ongoing games (hot-seat ones left out, and those set aside) the browser or account
+        ``player_id`` holds a seat in, each with the seats it holds: the ``limit`` most recently
+        updated, those first (where it may be that player's move)."""
+        with self.engine.connect() as conn:
+            held = conn.execute(
+                select(holdings_table.c.game_id, holdings_table.c.seat)
+                .join(games_table, games_table.c.id == holdings_table.c.game_id)
+                .where(
+                    holdings_table.c.player_id == player_id,
+                    games_table.c.status == "ongoing",
+                    games_table.c.mode != "hotseat",
+                    games_table.c.problem.is_(None),
+                )
+            ).all()
+            seats: dict[str, set[int]] = {}
+            for row in held:
+                seats.setdefault(row.game_id, set()).add(row.seat)
+            if not seats:
+                return []
+            rows = conn.execute(
+                select(games_table)
+                .where(games_table.c.id.in_(list(seats)))
+                .order_by(games_table.c.updated.desc())
+                .limit(limit)
+            ).all()
+        return [(game_row(r), frozenset(seats[r.id])) for r in rows]
+
     def games_of(self, player_id: str, limit: int = 200) -> list[GameRow]:
         """The games a browser holds a seat in, most recently updated first."""
         with self.engine.connect() as conn:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocol import ErrorCode, ProtocolError
+from gamehall.protocol.hall import AccountRules
 from gamehall.store.rows import NameTaken
 from gamehall.web.hall import names as naming
 from gamehall.web.hall.accounts import (
@@ -25,7 +26,9 @@ from gamehall.web.hall.accounts import (
     MAX_ADDRESS_SIGN_INS,
     MAX_ADDRESS_SIGNUPS,
     MAX_FAILURES,
+    MAX_PASSWORD,
     MAX_SESSIONS,
+    MIN_PASSWORD,
     SIGNUP_WINDOW,
     AttemptLimiter,
     Passwords,
@@ -187,6 +190,26 @@ class SignIn:
             await self.ended(hashes)
 
 
+def account_rules() -> AccountRules:
+    """What a username and a password must be, from the checks sign-up makes
+    (:func:`~gamehall.web.hall.names.check_name`, :func:`check_password`)."""
+    return AccountRules(
+        name_min=naming.MIN_LENGTH,
+        name_max=naming.MAX_LENGTH,
+        password_min=MIN_PASSWORD,
+        password_max=MAX_PASSWORD,
+        name_rules=[
+            f"{naming.MIN_LENGTH} to {naming.MAX_LENGTH} characters: letters, digits, _ and -.",
+            "It starts with a letter or a digit.",
+            "It is written in one script (no Cyrillic letters among Latin ones).",
+            "It differs from every other player's name by more than case, accents or "
+            "look-alike letters; a few names (computer, admin…) are kept for the server.",
+            "Your username is your name in the hall; the games you played here come along.",
+        ],
+        password_rules=[f"{MIN_PASSWORD} to {MAX_PASSWORD} characters, any you like."],
+    )
+
+
 def _refuse_sign_in(wait: float, limit: str) -> None:
     """A 429 naming the sign-in limit reached (``limit``) and when to try again."""
     if wait > 0:
@@ -197,4 +220,4 @@ def _refuse_sign_in(wait: float, limit: str) -> None:
         )
 
 
-__all__ = ["SignIn"]
+__all__ = ["SignIn", "account_rules"]

@@ -62,6 +62,7 @@ from gamehall.web.hall.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GA
 from gamehall.web.http import assist as assistance
 from gamehall.web.http.hall_routes import add_hall_routes, browser_identity, current
 from gamehall.web.http.identity import Identity, ensure_identity, session_token
+from gamehall.web.http.me_routes import add_me_routes
 from gamehall.web.http.security import Edge
 from gamehall.web.http.signing import signer_for
 from gamehall.web.play.hub import Hub
@@ -257,6 +258,7 @@ def create_app(
         return created_answer(request, live, you, key)
 
     add_hall_routes(app, hall, created_for)
+    add_me_routes(app, hub, hall)
 
     # --- REST ---
 
@@ -528,7 +530,11 @@ def create_app(
         "/howto/{game}",
         "/lobby",
         "/player/{name}",
+        "/leaderboard",
         "/leaderboard/{game}",
+        "/signin",
+        "/signup",
+        "/your-move",
         "/review/{game_id}",
         "/puzzles/{game}",
         "/analysis/{game}",
