@@ -44,9 +44,13 @@ def lobby_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def sign_up(page, url: str, name: str) -> None:
     page.goto(f"{url}/lobby")
     page.wait_for_selector('.lobby-status[data-status="live"]')
-    page.fill('.account-form input[name="username"]', name)
-    page.fill('.account-form input[name="password"]', PASSWORD)
-    page.locator(".account-form button", has_text="Sign up").click()
+    page.locator(".account .account-links a", has_text="Sign up").click()  # the sign-up page
+    page.fill("#account-username", name)
+    page.fill("#account-password", PASSWORD)
+    page.fill("#account-confirm", PASSWORD)
+    page.locator('form.account-page-form button[type="submit"]').click()
+    page.wait_for_url("**/lobby")  # back where it came from
+    page.wait_for_selector('.lobby-status[data-status="live"]')
     page.wait_for_selector(f'.account [data-me="{name}"]')
     page.wait_for_selector(".nav-me", state="visible")
     assert page.locator(".nav-me").inner_text() == name
@@ -94,8 +98,9 @@ def test_two_people_meet_by_quick_pairing_and_play_a_rated_game(lobby_server, ne
     carol.fill('.name-prompt input[name="name"]', "Carol")
     carol.locator(".name-prompt button[type=submit]").click()
     carol.wait_for_selector(".name-prompt", state="detached")
-    carol.wait_for_selector('.nav-me:has-text("Carol")')
+    carol.wait_for_selector(".nav-signin")  # a guest: the header offers to sign in
     carol.goto(f"{url}/lobby")
+    carol.wait_for_selector('.account [data-me="Carol"]')
     assert carol.locator(".name-prompt").count() == 0  # asked once
     carol.wait_for_selector(f'.live-game[data-id="{game_id}"]')
     assert "Ada" in carol.locator(".live-game").inner_text()

@@ -93,3 +93,9 @@ def test_account_rules_are_the_ones_sign_up_applies(hall_server):
     refused(browser.post(signup, json={"username": "Cleo", "password": short}), 400, "bad_password")
     just = "p" * rules["password_min"]
     assert browser.post(signup, json={"username": "Cleo", "password": just}).status_code == 200
+
+
+def test_the_new_pages_are_the_app(hall_server):
+    for path in ["/leaderboard", "/signin", "/signup", "/your-move", "/signin?next=%2Flobby"]:
+        answer = hall_server.client.get(path)
+        assert answer.status_code == 200 and "gamehall test" in answer.text, path

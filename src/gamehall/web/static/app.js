@@ -7,7 +7,10 @@
 //   /rules/{game}        the complete rules                                         (pages/howto.js)
 //   /lobby               seeks, quick pairing, games to watch                       (pages/lobby.js)
 //   /player/{name}       a player's ratings and games                               (pages/profile.js)
+//   /leaderboard         the first game's leaderboard (the header's link)
 //   /leaderboard/{game}                                                             (pages/profile.js)
+//   /signin, /signup     sign in, make an account; back to ?next= after             (pages/account.js)
+//   /your-move           your games where it is your move (the header's badge)      (pages/turns.js)
 //   /review/{id}         a finished game's review: graph, classes, the best moves   (pages/review.js)
 //   /puzzles/{game}      positions with one best move, checked by the server        (pages/puzzles.js)
 //   /analysis/{game}     any position, every move valued, a line to branch           (pages/analysis.js)
@@ -15,15 +18,17 @@
 // The folders say what they hold. At the root, what is reached by URL from outside: index.html,
 // this module (its one script) and dom.js (the helpers a game's board module may import, as
 // /static/dom.js). pages/: one module per page, each exporting the function the router calls.
-// lib/: what pages are built from (REST calls, the live socket, the hall's identity and lobby
-// socket, page frames, the game room's clocks, buttons and chat, the engine's help, the generic
+// lib/: what pages are built from (the header, REST calls, the live socket, the hall's identity and
+// lobby socket, page frames, the game room's clocks, buttons and chat, the engine's help, the generic
 // board, markdown); internal: no game's board module imports them.
 // css/: the stylesheets, linked by index.html.
 
-import { append, h } from "./dom.js";
 import { analysisPage } from "./pages/analysis.js";
 import { gamePage } from "./pages/game.js";
-import { askNameOnce, headerIdentity } from "./lib/hall.js";
+import { askNameOnce } from "./lib/hall.js";
+import { buildHeader, updateHeader } from "./lib/header.js";
+import { signInPage, signUpPage } from "./pages/account.js";
+import { yourMovePage } from "./pages/turns.js";
 import { homePage } from "./pages/home.js";
 import { howToPage, rulesPage } from "./pages/howto.js";
 import { lobbyPage } from "./pages/lobby.js";
@@ -45,30 +50,7 @@ import {
 } from "./lib/shared.js";
 
 const nav = document.querySelector(".site-head nav");
-const learnable = Object.values(GAMES).filter((game) => game.how_to_play);
-if (nav) {
-  if (learnable.length) {
-    append(nav, [
-      h("span", { class: "nav-label" }, "How to play:"),
-      learnable.map((game) => h("a", { href: `/howto/${game.name}` }, game.title)),
-    ]);
-  }
-  const puzzling = Object.values(GAMES).filter((game) => game.puzzles);
-  if (puzzling.length) {
-    append(nav, [
-      h("span", { class: "nav-label" }, "Puzzles:"),
-      puzzling.map((game) => h("a", { href: `/puzzles/${game.name}`, "aria-label": `${game.title} puzzles` }, game.title)),
-    ]);
-  }
-  const analysable = Object.values(GAMES).filter((game) => game.puzzles); // a solver to value moves
-  if (analysable.length) {
-    append(nav, [
-      h("span", { class: "nav-label" }, "Analyse:"),
-      analysable.map((game) => h("a", { href: `/analysis/${game.name}`, "aria-label": `${game.title} analysis board` }, game.title)),
-    ]);
-  }
-  headerIdentity(nav);
-}
+if (nav) buildHeader(nav);
 askNameOnce(notify);
 
 let cleanup = null;
@@ -98,12 +80,25 @@ function route() {
   else if ((match = path.match(/^\/rules\/([^/]+)$/))) cleanup = rulesPage(decodeURIComponent(match[1]));
   else if (path === "/lobby") cleanup = lobbyPage(hallContext());
   else if ((match = path.match(/^\/player\/([^/]+)$/))) cleanup = profilePage(hallContext(), decodeURIComponent(match[1]));
+  else if (path === "/leaderboard") cleanup = firstLeaderboard();
+  else if (path === "/signin") cleanup = signInPage(hallContext());
+  else if (path === "/signup") cleanup = signUpPage(hallContext());
+  else if (path === "/your-move") cleanup = yourMovePage(hallContext());
   else if ((match = path.match(/^\/leaderboard\/([^/]+)$/))) cleanup = leaderboardPage(hallContext(), decodeURIComponent(match[1]));
   else if ((match = path.match(/^\/review\/([^/]+)$/))) cleanup = reviewPage(decodeURIComponent(match[1]), pageKit());
   else if ((match = path.match(/^\/puzzles\/([^/]+)$/))) cleanup = puzzlesPage(decodeURIComponent(match[1]), pageKit());
   else if ((match = path.match(/^\/analysis\/([^/]+)$/))) cleanup = analysisPage(decodeURIComponent(match[1]), pageKit());
   else page("missing", failure({ status: 404, message: `There is no page at ${location.pathname}.` }));
+  updateHeader();
   window.scrollTo(0, 0);
+}
+
+/** /leaderboard: the first game's (the page has a tab for each game). */
+function firstLeaderboard() {
+  const first = Object.keys(GAMES)[0];
+  if (first) navigate(`/leaderboard/${encodeURIComponent(first)}`, { replaceState: true });
+  else page("missing", failure({ status: 404, message: "There are no games, so no leaderboards." }));
+  return null;
 }
 
 /** What the review, puzzle and analysis pages (pages/review.js, puzzles.js, analysis.js) take

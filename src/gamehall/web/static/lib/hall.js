@@ -37,16 +37,6 @@ export function playerLink(name, attrs = {}) {
   return h("a", { href: `/player/${encodeURIComponent(name)}`, class: "player-link", ...attrs }, name);
 }
 
-/** The header's link to your own profile (kept up to date). */
-export function headerIdentity(nav) {
-  const link = h("a", { class: "nav-me", href: "/lobby" }, "");
-  nav.append(h("a", { href: "/lobby", class: "nav-lobby" }, "Lobby"), link);
-  onMe((who) => {
-    link.textContent = who.name + (who.account ? "" : " (guest)");
-    link.href = `/player/${encodeURIComponent(who.name)}`;
-  });
-}
-
 const ASKED = "gh_name_asked";
 
 /** Ask a new player once for the name to play under (a random one stands until then). */
@@ -92,7 +82,7 @@ export function askNameOnce(notify) {
   }, () => {});
 }
 
-/** A panel to choose your name, sign up, sign in and out. */
+/** A panel to choose your name, sign out, and the way to the sign-up and sign-in pages. */
 export function accountPanel(ctx) {
   const body = h("div", { class: "account-body" }, ctx.loading());
   const panel = h("section", { class: "panel account" }, h("h2", {}, "You"), body);
@@ -124,19 +114,19 @@ export function accountPanel(ctx) {
     const save = h("button", { type: "submit" }, "Change name");
     const nameForm = h("form", { class: "row name-form" }, nameInput, save);
     nameForm.addEventListener("submit", guard(save, () => rename(nameInput.value)));
-    const user = h("input", { name: "username", maxlength: 20, autocomplete: "username", placeholder: "username", "aria-label": "Username" });
-    const pass = h("input", { name: "password", type: "password", maxlength: 256, autocomplete: "current-password", placeholder: "password", "aria-label": "Password" });
-    const signInButton = h("button", { type: "submit", class: "primary" }, "Sign in");
-    const signUpButton = h("button", { type: "button" }, "Sign up");
-    const accountForm = h("form", { class: "row account-form" }, user, pass, signInButton, signUpButton);
-    accountForm.addEventListener("submit", guard(signInButton, () => signIn(user.value, pass.value)));
-    signUpButton.addEventListener("click", guard(signUpButton, () => signUp(user.value, pass.value)));
+    const back = encodeURIComponent(location.pathname);
+    const accountLinks = h(
+      "div",
+      { class: "row account-links" },
+      h("a", { class: "button primary", href: `/signup?next=${back}` }, "Sign up"),
+      h("a", { class: "button", href: `/signin?next=${back}` }, "Sign in"),
+    );
     replace(
       body,
       h("p", {}, "You play as ", playerLink(who.name, { "data-me": who.name }), " (a guest). Casual games need no account; rated games do."),
       nameForm,
       h("p", { class: "muted small" }, "Sign up or in: your username becomes your name, and the games you played here come along."),
-      accountForm,
+      accountLinks,
     );
   };
   const unsubscribe = onMe(render);

@@ -105,7 +105,7 @@ export function lobbyPage(ctx) {
     if (!signedIn) quickRated = false;
     ratedBox.disabled = !signedIn;
     if (!signedIn) ratedBox.checked = false;
-    ratedNote.textContent = signedIn ? "" : "sign in to play rated";
+    replace(ratedNote, signedIn ? "" : h("a", { href: "/signin?next=%2Flobby" }, "sign in to play rated"));
     if (last) render();
   });
 
@@ -152,7 +152,8 @@ export function lobbyPage(ctx) {
     );
     replace(
       quick,
-      h("label", { class: "check", for: "quick-rated" }, rated, " Rated", signedIn ? "" : h("small", { class: "muted" }, " (sign in)")),
+      h("label", { class: "check", for: "quick-rated" }, rated, " Rated"),
+      signedIn ? "" : h("small", { class: "muted" }, " (", h("a", { href: "/signin?next=%2Flobby" }, "sign in"), " to play rated)"),
       rows,
       waiting
         ? h(
@@ -178,8 +179,10 @@ export function lobbyPage(ctx) {
         last.seeks.map((seek) => {
           const action = seek.mine
             ? h("button", { type: "button", class: "ghost", "data-action": "cancel" }, "Cancel")
-            : h("button", { type: "button", class: "primary", "data-action": "accept" }, "Accept");
-          action.addEventListener("click", async () => {
+            : seek.rated && !signedIn // a rated game needs an account: the way to one instead
+              ? h("a", { class: "button", href: "/signin?next=%2Flobby", "data-action": "sign-in" }, "Sign in to play")
+              : h("button", { type: "button", class: "primary", "data-action": "accept" }, "Accept");
+          if (action.tagName !== "A") action.addEventListener("click", async () => {
             action.disabled = true;
             try {
               if (seek.mine) await api("DELETE", `/api/seeks/${encodeURIComponent(seek.id)}`);

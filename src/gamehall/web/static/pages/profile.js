@@ -4,7 +4,7 @@
 
 import { getJSON } from "../lib/api.js";
 import { ago, append, capitalize, h, replace, s } from "../dom.js";
-import { playerLink } from "../lib/hall.js";
+import { me, playerLink } from "../lib/hall.js";
 
 const PLOT = { width: 320, height: 120, pad: 34 };
 
@@ -100,6 +100,19 @@ function gameRow(ctx, game, name) {
   );
 }
 
+/** On your own page as a guest: the way to an account (kept when you sign up). */
+function guestNote(profile) {
+  if (profile.account) return null;
+  const note = h("p", { class: "panel guest-note", hidden: true });
+  const next = encodeURIComponent(location.pathname);
+  me().then((who) => {
+    if (who.account || who.name !== profile.name) return;
+    replace(note, "You play as a guest. ", h("a", { href: `/signup?next=${next}` }, "Sign up"), " to keep your name and games on any device and to play rated games, or ", h("a", { href: `/signin?next=${next}` }, "sign in"), ".");
+    note.hidden = false;
+  }, () => {});
+  return note;
+}
+
 export function profilePage(ctx, name) {
   const body = h("div", { class: "profile-body" }, ctx.loading());
   ctx.page("profile", body);
@@ -114,6 +127,7 @@ export function profilePage(ctx, name) {
           h("h1", {}, profile.name),
           h("span", { class: "muted" }, profile.account ? "account" : "guest", ` · since ${new Date(profile.created).toLocaleDateString()}`),
         ),
+        guestNote(profile),
         profile.ratings.length
           ? h("div", { class: "rating-cards" }, profile.ratings.map((rating) => ratingCard(ctx, rating)))
           : h("p", { class: "panel muted" }, "No rated games yet."),
