@@ -7,14 +7,40 @@ Screenshots of every page whose header changed, light and dark, desktop and phon
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_helpers import watch
 
+from conftest import Server
+
 PASSWORD = "a long enough password"
 SHOTS = Path(os.environ.get("GAMEHALL_SHOTS", "/tmp/shots35/nav"))
+
+
+class ThreadServer(Server):
+    """The app with its computer players on threads: no worker processes to warm (these tests
+    play no game that needs a solver)."""
+
+    def start_code(self) -> str:
+        return (
+            "import uvicorn; from gamehall.web.http.app import create_app; "
+            f"uvicorn.run(create_app({self.db_url!r}), "
+            f"host='127.0.0.1', port={self.port}, log_level='warning')"
+        )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("header")
+    running = ThreadServer(folder / "gamehall.sqlite3", folder / "server.log")
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def one_line(page: Any) -> None:
@@ -169,6 +195,7 @@ def test_sign_up_and_in_on_their_own_pages_and_back_to_next(server, new_context,
     page.wait_for_selector(f'.nav-me:text-is("{name}")')
     assert [url.rsplit("/", 1)[1] for url in sent] == ["signup"]
     one_line(page)
+    shoot(page, f"signed-in-lobby-{'phone' if phone else 'desktop'}")
 
     # The server's refusal lands beside its field: someone else tries the same name.
     other = watch(new_context(phone=phone).new_page())
@@ -240,6 +267,26 @@ def test_the_your_move_badge_counts_games_where_it_is_your_move(server, new_cont
     }
     assert "You play Cross" in rows.first.inner_text()
     shoot(page, f"your-move-{'phone' if phone else 'desktop'}")
+
+    # The fullest header: a 20-letter name and a second badge (as the challenges add one).
+    name = "LongestNamePhone1234" if phone else "LongestNameDesktop12"
+    status = page.evaluate(
+        """async (name) => (await fetch('/api/account/signup', {method: 'POST',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({username: name, password: 'a long enough password'})})).status""",
+        name,
+    )
+    assert status == 200
+    page.goto(server.url + "/lobby")
+    page.wait_for_selector(f'.nav-me:text-is("{name}")')
+    page.wait_for_selector('.nav-badge[data-badge="turns"][data-count="2"]')  # the games came along
+    page.evaluate(
+        """async () => (await import('/static/lib/header.js')).headerBadge('challenges',
+             {count: 3, href: '/lobby', label: 'Challenges'})"""
+    )
+    page.wait_for_selector('.nav-badge[data-badge="challenges"][data-count="3"]')
+    one_line(page)
+    shoot(page, f"fullest-header-{'phone' if phone else 'desktop'}")
     assert page.js_errors == []
 
 

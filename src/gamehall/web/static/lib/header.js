@@ -72,7 +72,12 @@ function back() {
 export function buildHeader(element) {
   nav = element;
   const games = Object.values(GAMES);
-  const toggle = h("button", { type: "button", class: "nav-toggle", "aria-expanded": "false", "aria-controls": "nav-links" }, h("span", { "aria-hidden": "true" }, "☰ "), "Menu");
+  const toggle = h(
+    "button",
+    { type: "button", class: "nav-toggle", "aria-expanded": "false", "aria-controls": "nav-links", "aria-label": "Menu" },
+    h("span", { "aria-hidden": "true" }, "☰"),
+    h("span", { class: "nav-toggle-text", "aria-hidden": "true" }, "Menu"),
+  );
   const links = h(
     "div",
     { class: "nav-links", id: "nav-links" },
