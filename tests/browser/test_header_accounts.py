@@ -268,6 +268,15 @@ def test_the_your_move_badge_counts_games_where_it_is_your_move(server, new_cont
     assert "You play Cross" in rows.first.inner_text()
     shoot(page, f"your-move-{'phone' if phone else 'desktop'}")
 
+    # A guest's own profile shows the way to an account, back to the profile after.
+    guest = page.evaluate("async () => (await (await fetch('/api/me')).json()).name")
+    page.goto(f"{server.url}/player/{guest}")
+    note = page.locator(".guest-note:not([hidden])")
+    note.wait_for()
+    assert note.locator("a", has_text="Sign up").get_attribute("href") == (
+        f"/signup?next=%2Fplayer%2F{guest}"
+    )
+
     # The fullest header: a 20-letter name and a second badge (as the challenges add one).
     name = "LongestNamePhone1234" if phone else "LongestNameDesktop12"
     status = page.evaluate(
