@@ -1,9 +1,11 @@
 // The seat cards of the game page: each seat's name, score, who holds it (and whether they are
-// here), whose turn it is and a place for its clock (filled by the page's ticker).
+// here) with their rating in a rated game, whose turn it is and a place for its clock (filled by
+// the page's ticker); above them, a hall game's "Rated · 3+2" label.
 
 import { h } from "../dom.js";
 import { playerLink } from "./hall.js";
 import { seatName } from "./shared.js";
+import { ratingBadge, seatRating, tableLabel } from "./rating.js";
 
 /** Whether a seat's holder is here: [class, words] (computers always are). */
 function presenceOf(seat, mine, connection) {
@@ -20,7 +22,9 @@ function presenceOf(seat, mine, connection) {
 export function seatCards({ state, you, bottom, scores, connection, label, score }) {
   const order = (state.seats || []).slice();
   order.sort((a, b) => (a.index === bottom) - (b.index === bottom));
-  return order.map((seat) => {
+  const tableText = tableLabel(state.table);
+  const cards = order.map((seat) => {
+    const rated = seatRating(state.table, seat.index);
     const mine = you.includes(seat.index);
     const [presenceClass, presence] = presenceOf(seat, mine, connection);
     const toMove = !state.over && !state.pause && state.to_move === seat.index;
@@ -37,6 +41,7 @@ export function seatCards({ state, you, bottom, scores, connection, label, score
         seat.player && presenceClass !== "computer"
           ? [
               playerLink(seat.player, { class: "seat-player" }),
+              rated ? [" ", ratingBadge(rated.rating, { class: "rating seat-rating" })] : null,
               presenceClass === "offline" ? " · offline" : h("span", { class: "sr-only" }, " (online)"),
             ]
           : presence,
@@ -47,4 +52,5 @@ export function seatCards({ state, you, bottom, scores, connection, label, score
         : null,
     );
   });
+  return tableText ? [h("p", { class: "table-label", "data-rated": state.table.rated ? "yes" : "no" }, tableText), ...cards] : cards;
 }
