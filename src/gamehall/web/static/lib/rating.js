@@ -6,7 +6,7 @@
 import { h } from "../dom.js";
 
 /** What a "?" after a rating means, for a title or a note. */
-export const PROVISIONAL_NOTE = "? — provisional: too few rated games to be sure of it yet";
+export const PROVISIONAL_NOTE = "A \"?\" after a rating: provisional, too few rated games to be sure of it yet";
 
 /** A rating as text: "1662?" while provisional, else "1662". */
 export function ratingText({ rating, provisional }) {

@@ -5,13 +5,19 @@
 import { h } from "../dom.js";
 import { playerLink } from "./hall.js";
 import { seatName } from "./shared.js";
-import { ratingBadge, seatRating, tableLabel } from "./rating.js";
+import { changeText, ratingBadge, seatRating, tableLabel } from "./rating.js";
 
 /** Whether a seat's holder is here: [class, words] (computers always are). */
 function presenceOf(seat, mine, connection) {
   if (seat.kind === "computer") return ["computer", `computer${seat.level ? ` · ${seat.level}` : ""}`];
   const online = mine ? connection === "live" : seat.connected;
   return online ? ["online", "online"] : ["offline", "offline"];
+}
+
+/** A rated game's change beside the seat's rating, once the result counted. */
+function changeBadge(change) {
+  if (change === null || change === undefined) return null;
+  return h("span", { class: `seat-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, ` ${changeText(change)}`);
 }
 
 /**
@@ -41,7 +47,7 @@ export function seatCards({ state, you, bottom, scores, connection, label, score
         seat.player && presenceClass !== "computer"
           ? [
               playerLink(seat.player, { class: "seat-player" }),
-              rated ? [" ", ratingBadge(rated.rating, { class: "rating seat-rating" })] : null,
+              rated ? [" ", ratingBadge(rated.rating, { class: "rating seat-rating" }), changeBadge(rated.change)] : null,
               presenceClass === "offline" ? " · offline" : h("span", { class: "sr-only" }, " (online)"),
             ]
           : presence,
