@@ -381,7 +381,7 @@ class Hall:
         await self._rerate_lobby(live)
 
     async def _rerate_lobby(self, live: LiveGame) -> None:
-        """The players' seeks and quick-pairing waits in this game's game carry their ratings
+        """The players' seeks and quick-pairing waits for the same game carry their ratings
         as they are now (a seek made before a rated game ended shows the rating after it)."""
         game = live.game.name
         for player in set(live.player_ids.values()):
