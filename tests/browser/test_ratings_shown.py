@@ -100,6 +100,13 @@ def test_a_rated_game_shows_ratings_the_label_and_the_changes(rated_server, new_
         assert [ratings.nth(i).inner_text() for i in range(ratings.count())] == ["1500?", "1500?"]
     shots(ada, "room-start", "desktop")
     shots(bob, "room-start", "phone")
+    # Someone in the lobby sees the game being played with both ratings.
+    carol = watch(new_context().new_page())
+    carol.goto(f"{url}/lobby")
+    playing = carol.locator(".live-game .rating")
+    playing.first.wait_for()
+    assert [playing.nth(i).inner_text() for i in range(playing.count())] == ["1500?", "1500?"]
+    carol.close()
 
     rng = random.Random(5)
     for _ in range(2):  # both sides move: the game can no longer be aborted, only resigned

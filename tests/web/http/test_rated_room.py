@@ -83,6 +83,9 @@ def test_a_rated_room_shows_ratings_the_clock_and_the_change_at_the_end(hall):
                 {"seat": 1, "rating": newcomer, "after": None, "change": None},
             ],
         }
+        # The lobby's list of games being played shows the same ratings.
+        (playing,) = server.app.state.hall.live_games()
+        assert [r.model_dump() for r in playing.ratings] == [newcomer, newcomer]
         sockets = {0: ws_a, 1: ws_b}
         for _ in range(2):
             state = _take_one(server, sockets, state)
