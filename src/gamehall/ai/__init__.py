@@ -24,6 +24,23 @@ LEVELS: dict[str, str] = {
 """Level names and what each plays."""
 assert tuple(LEVELS) == LEVEL_NAMES
 
+LEVEL_WORDS: dict[str, str] = {
+    "beginner": "plays any legal move at random",
+    "easy": "takes the move that looks best right now, one move ahead",
+    "medium": "tries out many ways the game could go, thinking about a second a move",
+    "hard": "thinks longer, and plays perfectly once the position is small enough to work out",
+    "perfect": "plays perfectly wherever the position can be worked out in time",
+}
+"""What each level does, in words for players (a level menu's labels); a game's plugin may say
+it in the game's words (:attr:`gamehall.core.plugin.GamePlugin.level_words`)."""
+assert tuple(LEVEL_WORDS) == LEVEL_NAMES
+
+LEVEL_RATING_NOTE = (
+    "The number beside a level is its rating on the scale of players' ratings, measured by "
+    "games between the levels; ± is the 95% range of that estimate."
+)
+"""What a level's rating means, shown where the ratings are (a game may add to it)."""
+
 PLAYERS = ("random", "greedy", "mcts")
 """Plain players that can be named besides the levels."""
 
@@ -71,6 +88,8 @@ def _share(text: str) -> float | None:
 
 __all__ = [
     "LEVELS",
+    "LEVEL_RATING_NOTE",
+    "LEVEL_WORDS",
     "PLAYERS",
     "GreedyAgent",
     "LevelAgent",

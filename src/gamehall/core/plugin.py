@@ -264,6 +264,12 @@ class GamePlugin:
     """A :class:`~gamehall.core.search.Solver` instance."""
     levels: Ref | None = None
     """A mapping of level name to :class:`~gamehall.core.search.LevelOverride`."""
+    level_words: Ref | None = None
+    """A mapping of level name to what the level does, in the game's words (the level menu's
+    labels; levels it leaves out keep the generic words, :data:`gamehall.ai.LEVEL_WORDS`)."""
+    level_note: Ref | None = None
+    """A sentence on what the levels' ratings mean in this game (e.g. per match, not per
+    round), shown with them."""
     collector: Ref | None = None
     """A :class:`~gamehall.core.metrics.Collector` subclass for self-play rows."""
     report: Ref | None = None
@@ -369,6 +375,12 @@ class GamePlugin:
 
     def load_levels(self) -> Mapping[str, LevelOverride]:
         return self._load("levels", self.levels) or {}
+
+    def load_level_words(self) -> Mapping[str, str]:
+        return self._load("level_words", self.level_words) or {}
+
+    def load_level_note(self) -> str:
+        return self._load("level_note", self.level_note) or ""
 
     def load_collector(self) -> type[Collector] | None:
         return self._load("collector", self.collector)

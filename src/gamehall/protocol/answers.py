@@ -74,6 +74,13 @@ class GameInfo(_Out):
         default_factory=dict,
         description="half the 95% interval of each level's rating, relative to beginner's",
     )
+    level_words: dict[str, str] = Field(
+        default_factory=dict,
+        description="what each computer level does, in the game's words (a level menu's labels)",
+    )
+    level_note: str = Field(
+        default="", description="what the levels' ratings mean, to show where they are shown"
+    )
 
 
 class MetaAnswer(_Out):

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAd
 
 from gamehall.protocol.base import _Body, _In, _Out
 from gamehall.protocol.errors import ErrorCode, ProtocolError, find_bad_text
-from gamehall.protocol.server import ClockInfo, OutcomeInfo
+from gamehall.protocol.server import ClockInfo, OutcomeInfo, RatingShown
 
 Side = Annotated[int, Field(ge=0, le=16)] | Literal["random"]
 
@@ -126,6 +126,10 @@ class SeekInfo(_Out):
     side: int | Literal["random"]
     name: str = Field(description="the creator's name")
     rating: int | None = Field(description="the creator's rating in this game (rated seeks)")
+    provisional: bool = Field(
+        default=False,
+        description="whether that rating is still provisional (shown with '?', as everywhere)",
+    )
     mine: bool = Field(description="whether the reader made it")
 
 
@@ -143,6 +147,11 @@ class LiveInfo(_Out):
     rated: bool
     clock: str | None
     players: list[str | None] = Field(description="each seat's player name (null: nobody yet)")
+    ratings: list[RatingShown | None] = Field(
+        default_factory=list,
+        description="in a rated game, each seat's player's rating as the room shows it "
+        "(empty: a casual game, or one this process does not hold)",
+    )
     version: int
     clocks: ClockInfo | None = Field(
         description="the clocks as the game's state shows them (null: no clock), to run on"
@@ -221,6 +230,9 @@ class LeaderRow(_Out):
     rank: int
     name: str
     rating: int
+    provisional: bool = Field(
+        default=False, description="whether the rating is still provisional (shown with '?')"
+    )
     deviation: int
     games: int
 

@@ -107,6 +107,35 @@ class AbsentInfo(_Out):
     claim_in_ms: int | None
 
 
+class RatingShown(_Out):
+    """A rating as people are shown it: rounded, and whether it is still provisional (its
+    deviation is large: shown with a "?", as "1662?")."""
+
+    rating: int
+    provisional: bool
+
+
+class SeatRating(_Out):
+    """A seat's player's rating in a rated game: ``rating`` is the rating the game is played
+    at (before it counted: the player's rating now; once it counted: the rating before it);
+    ``after`` and ``change`` once the result is in the ratings (null until then, and for an
+    aborted game, which changes no rating). ``change`` is ``after.rating − rating``."""
+
+    seat: int
+    rating: RatingShown
+    after: RatingShown | None = None
+    change: int | None = None
+
+
+class TableInfo(_Out):
+    """How the hall made a game: rated or casual, its time control (``"3+2"``, ``"d3"``, or
+    null: untimed) and, in a rated game, each seated player's rating."""
+
+    rated: bool
+    clock: str | None
+    ratings: list[SeatRating] = Field(default_factory=list)
+
+
 # --- the messages --------------------------------------------------------------------------------
 
 
@@ -144,6 +173,12 @@ class StateMessage(_Out):
     takeback: TakebackInfo | None = Field(description="a takeback offer that stands")
     absent: list[AbsentInfo] = Field(description="human seats nobody is connected to")
     abortable: bool = Field(description="whether the game may still be aborted")
+    table: TableInfo | None = Field(
+        default=None,
+        description="how the hall made the game (rated or casual, its clock, the players' "
+        "ratings and, once a rated result counted, their changes); null for a game not made "
+        "in the hall's lobby",
+    )
     # The last fields: the server writes the message up to here when it sends, and splices in
     # the actions the reader does not have and the reader's own seats (see gamehall.web.play.live).
     since: int = Field(

@@ -468,9 +468,14 @@ class HallStore(SessionStore, RatingRows):
 
     def open_seeks(self) -> list[dict[str, Any]]:
         """The stored seeks, oldest first, each with its creator's ``name`` and (for a rated
-        seek) ``rating`` in its game (None if they have none yet)."""
+        seek) ``rating`` and its ``deviation`` in its game (None if they have none yet)."""
         query = (
-            select(seeks_table, players_table.c.name, ratings_table.c.rating)
+            select(
+                seeks_table,
+                players_table.c.name,
+                ratings_table.c.rating,
+                ratings_table.c.deviation,
+            )
             .join(players_table, players_table.c.id == seeks_table.c.player_id)
             .outerjoin(
                 ratings_table,
@@ -487,6 +492,7 @@ class HallStore(SessionStore, RatingRows):
                 "player_id": r.player_id,
                 "name": r.name,
                 "rating": r.rating,
+                "deviation": r.deviation,
                 "game": r.game,
                 "options": json.loads(r.options),
                 "clock": r.clock,

@@ -303,6 +303,31 @@ class RatingRows:
             for r in reversed(rows)
         ]
 
+    def game_ratings(
+        self, game_id: str
+    ) -> list[tuple[int, tuple[float, float] | None, tuple[float, float]]]:
+        """A counted rated game's rating changes, by seat: (seat, the player's (rating,
+        deviation) before it (None: it was their first rated game), after it)."""
+        h = rating_history_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(h).where(h.c.game_id == game_id).order_by(h.c.seat)).all()
+            changes = []
+            for row in rows:
+                before = conn.execute(
+                    select(h.c.rating, h.c.deviation)
+                    .where(h.c.player_id == row.player_id, h.c.game == row.game, h.c.id < row.id)
+                    .order_by(h.c.id.desc())
+                    .limit(1)
+                ).first()
+                changes.append(
+                    (
+                        row.seat,
+                        (before.rating, before.deviation) if before is not None else None,
+                        (row.rating, row.deviation),
+                    )
+                )
+        return changes
+
     def leaderboard(
         self,
         game: str,

@@ -15,6 +15,21 @@ from gamehall.core.search import LevelOverride
 from gamehall.games.acadmu.discs import Counts
 from gamehall.games.acadmu.game import AcadmuGame
 
+LEVEL_WORDS = {
+    "easy": "takes the capture that leaves it most tokens ahead this round, one move ahead",
+    "medium": "tries out many ways the round could go, about a fifth of a second a move",
+    "hard": "plays perfectly wherever half a second is enough to work the round out, "
+    "and thinks longer where it is not",
+    "perfect": "plays perfectly wherever two seconds are enough to work the round out",
+}
+"""What the levels do, in Äcädmü's words (beginner's is the generic one)."""
+
+RATING_NOTE = (
+    "Äcädmü's level ratings are for whole matches (first to the target score, 12 by default), "
+    "not single rounds: 400 points more means winning about ten matches in eleven."
+)
+"""What the level ratings mean in Äcädmü (shown with them)."""
+
 LEVELS = {
     "hard": LevelOverride(
         simulations=8000, seconds=6.0, exact_seconds=0.5, exact_moves="one", fallback="search"

@@ -20,6 +20,8 @@ PLUGIN = GamePlugin(
     ),
     solver="gamehall.games.acadmu.solver:SOLVER",
     levels="gamehall.games.acadmu.levels:LEVELS",
+    level_words="gamehall.games.acadmu.levels:LEVEL_WORDS",
+    level_note="gamehall.games.acadmu.levels:RATING_NOTE",
     collector="gamehall.games.acadmu.metrics:AcadmuCollector",
     report="gamehall.games.acadmu.report:sections",
     view="gamehall.games.acadmu.view:render",

@@ -26,6 +26,17 @@ class from_turn:  # named as the predicate reads: exact_when=from_turn(5)
         return isinstance(state, AkrosState) and state.turn >= self.turn
 
 
+LEVEL_WORDS = {
+    "easy": "plays the move that most improves its claim on the environments right now",
+    "medium": "tries out many ways the game could go, about a second a move",
+    "hard": "plays perfectly from turn 5 on, and thinks longer before that",
+    "perfect": "plays perfectly from turn 4 on, and thinks longer before that",
+}
+"""What the levels do, in Akros's words (beginner's is the generic one)."""
+
+RATING_NOTE = "Akros's level ratings are for whole games."
+"""What the level ratings mean in Akros (shown with them)."""
+
 LEVELS = {
     "medium": LevelOverride(simulations=500, seconds=1.0),
     "hard": LevelOverride(

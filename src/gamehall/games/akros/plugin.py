@@ -16,6 +16,8 @@ PLUGIN = GamePlugin(
     ),
     solver="gamehall.games.akros.solver:SOLVER",
     levels="gamehall.games.akros.levels:LEVELS",
+    level_words="gamehall.games.akros.levels:LEVEL_WORDS",
+    level_note="gamehall.games.akros.levels:RATING_NOTE",
     collector="gamehall.games.akros.metrics:AkrosCollector",
     report="gamehall.games.akros.report:sections",
     view="gamehall.games.akros.view:render",

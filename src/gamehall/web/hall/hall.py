@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -348,6 +349,17 @@ class Hall:
         live.players = {seat: name for seat, (_, name) in seats.items()}
         info = await self.db(self.store.hall_game, live.id)
         live.hall = {"rated": info[0], "clock": info[1]} if info is not None else None
+        await self._show_table(live, info)
+
+    async def _show_table(self, live: LiveGame, info: tuple[bool, str | None, bool] | None) -> None:
+        """What the room shows of how the hall made the game: rated or casual, the clock, the
+        players' ratings (and their changes once the result counted)."""
+        if info is None:
+            live.table = None
+            return
+        rated, clock, counted = info
+        table = await self.standings.table(live, rated, clock, counted)
+        live.table = table.model_dump()
 
     async def seats_changed(self, live: LiveGame) -> None:
         """Someone took a seat (an invite link): show their name."""
@@ -357,9 +369,32 @@ class Hall:
 
     # hub listener: a game ended
     async def finished(self, live: LiveGame) -> None:
-        """Rate a rated game that ended, once (see :meth:`Standings.rate`)."""
+        """Rate a rated game that ended, once (see :meth:`Standings.rate`); once the result is
+        in the store, the room is shown each side's change, and the lobby the new ratings."""
         self.changed()
         await self.standings.rate(live)
+        info = await self.db(self.store.hall_game, live.id)
+        if info is None or not info[0]:
+            return
+        await self._show_table(live, info)
+        live.broadcast_state(self.hub.clock.now())
+        await self._rerate_lobby(live)
+
+    async def _rerate_lobby(self, live: LiveGame) -> None:
+        """The players' seeks and quick-pairing waits for the same game carry their ratings
+        as they are now (a seek made before a rated game ended shows the rating after it)."""
+        game = live.game.name
+        for player in set(live.player_ids.values()):
+            rating = await self.standings.rating(player, game)
+            for seek in list(self.lobby.seeks.values()):
+                if seek.player == player and seek.game == game and seek.rating is not None:
+                    self.lobby.seeks[seek.id] = dataclasses.replace(
+                        seek, rating=rating.rating, deviation=rating.deviation
+                    )
+            waiting = self.lobby.waiting.get(player)
+            if waiting is not None and waiting.game == game:
+                self.lobby.waiting[player] = dataclasses.replace(waiting, rating=rating.rating)
+        self.changed()
 
     # --- the lobby's clients ---
 

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from gamehall.protocol import RatingShown
 from gamehall.protocol.hall import (
     LiveInfo,
     LobbyMessage,
@@ -32,6 +33,8 @@ from gamehall.protocol.hall import (
 )
 from gamehall.web.hall.pairing import QUICK_CONTROLS, Lobby, Seek
 from gamehall.web.hall.players import Me
+from gamehall.web.hall.ratings import NEW_DEVIATION
+from gamehall.web.hall.standings import shown
 from gamehall.web.play.live import Connection, LiveGame
 
 if TYPE_CHECKING:  # the store is built by the transport layer and injected
@@ -150,6 +153,9 @@ class LobbyRoom:
         self._sent.clear()
 
     def seek_info(self, seek: Seek, reader: str | None) -> SeekInfo:
+        rating = None
+        if seek.rating is not None:  # as every page shows a rating (standings.shown)
+            rating = shown(seek.rating, seek.deviation or NEW_DEVIATION)
         return SeekInfo(
             id=seek.id,
             game=seek.game,
@@ -158,7 +164,8 @@ class LobbyRoom:
             rated=seek.rated,
             side=seek.side,
             name=seek.name,
-            rating=round(seek.rating) if seek.rating is not None else None,
+            rating=rating.rating if rating is not None else None,
+            provisional=rating.provisional if rating is not None else False,
             mine=seek.player == reader,
         )
 
@@ -204,6 +211,7 @@ class LobbyRoom:
             rated=bool(info.get("rated")),
             clock=info.get("clock"),
             players=[live.players.get(i) for i in range(len(live.row.seats))],
+            ratings=table_ratings(live),
             version=live.version,
             clocks=live.clock_info(self.hub.clock.now()),
         )
@@ -225,6 +233,23 @@ class LobbyRoom:
             ],
             games=self.live_games(),
         )
+
+
+def table_ratings(live: LiveGame) -> list[RatingShown | None]:
+    """Each seat's player's rating as the game's room shows it (a rated game's table), by seat;
+    empty for a casual game."""
+    table = live.table or {}
+    if not table.get("rated"):
+        return []
+    by_seat = {entry["seat"]: entry for entry in table.get("ratings", [])}
+    shown_: list[RatingShown | None] = []
+    for seat in range(len(live.row.seats)):
+        entry = by_seat.get(seat)
+        if entry is None:
+            shown_.append(None)
+        else:
+            shown_.append(RatingShown(**(entry["after"] or entry["rating"])))
+    return shown_
 
 
 __all__ = ["HELLO_FRESH", "LIVE_GAMES_SHOWN", "LobbyRoom"]

@@ -113,6 +113,7 @@ class Seek:
     expires: float
     address: str | None = None  # the creator's network address (None: not known, e.g. restored)
     browsers: frozenset[str] = frozenset()  # the creator's browsers (see the module docstring)
+    deviation: float | None = None  # the deviation of ``rating`` (None: a newcomer's)
 
 
 @dataclass(frozen=True)

@@ -159,13 +159,14 @@ class Seeks(_Offers):
         except RuleError as error:
             raise refused(error) from None
         me = await self.players.keep(me)  # a guest's first seek stores it (its name is shown)
-        rating = (await self.standings.rating(me.id, name)).rating if body.rated else None
+        rating = await self.standings.rating(me.id, name) if body.rated else None
         now = self.clock()
         seek = Seek(
             id="s_" + secrets.token_urlsafe(8),
             player=me.id,
             name=me.player.name,
-            rating=rating,
+            rating=rating.rating if rating is not None else None,
+            deviation=rating.deviation if rating is not None else None,
             game=name,
             options=options,
             clock=clock,

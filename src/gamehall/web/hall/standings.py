@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from gamehall.core import GamehallError, UnknownGameError, game_class
-from gamehall.protocol import ErrorCode, ProtocolError
+from gamehall.protocol import ErrorCode, ProtocolError, RatingShown, SeatRating, TableInfo
 from gamehall.protocol.hall import (
     HistoryPoint,
     LeaderboardAnswer,
@@ -23,7 +23,7 @@ from gamehall.protocol.hall import (
     SeatScore,
 )
 from gamehall.store.rows import RatedResult, RatingRow
-from gamehall.web.hall.ratings import Rating, rate_game
+from gamehall.web.hall.ratings import NEW_DEVIATION, NEW_RATING, Rating, rate_game
 from gamehall.web.play.live import LiveGame
 
 if TYPE_CHECKING:  # the store is built by the transport layer and injected
@@ -39,6 +39,18 @@ LEADERBOARD_MIN_OPPONENTS = 5
 """Different opponents a player needs among their rated games to be listed (never more than
 the games needed), so wins over a few accounts of one's own do not make a leader. Accounts used
 in one browser count as one opponent (:func:`gamehall.store.ratings.opponents_by_person`)."""
+
+
+def shown(rating: float, deviation: float) -> RatingShown:
+    """A rating as every page shows it: rounded, provisional (a "?") while its deviation is
+    above :data:`PROVISIONAL_DEVIATION`. A player with no rated game yet has a newcomer's
+    rating (1500, provisional)."""
+    return RatingShown(rating=round(rating), provisional=deviation > PROVISIONAL_DEVIATION)
+
+
+def rating_text(rating: RatingShown) -> str:
+    """The rating as text: ``"1662?"`` while provisional, else ``"1662"``."""
+    return f"{rating.rating}{'?' if rating.provisional else ''}"
 
 
 class Standings:
@@ -100,10 +112,39 @@ class Standings:
         )
         log.info("rated game %s: %s", live.id, "counted" if counted else "counted already")
 
+    async def shown_rating(self, player_id: str, game: str) -> RatingShown:
+        """A player's rating in a game as shown (a newcomer's if they have none)."""
+        rating = await self.rating(player_id, game)
+        return shown(rating.rating, rating.deviation)
+
+    async def table(
+        self, live: LiveGame, rated: bool, clock: str | None, counted: bool
+    ) -> TableInfo:
+        """How the hall made a game, as its room shows it: in a rated game, each seated
+        player's rating (their rating now, until the result counted; then the rating before
+        the game, after it and the change)."""
+        if not rated:
+            return TableInfo(rated=False, clock=clock)
+        changes = await self.db(self.store.game_ratings, live.id) if counted else []
+        if changes:
+            ratings = []
+            for seat, before, after in changes:
+                was = shown(*before) if before is not None else shown(NEW_RATING, NEW_DEVIATION)
+                now = shown(*after)
+                ratings.append(
+                    SeatRating(seat=seat, rating=was, after=now, change=now.rating - was.rating)
+                )
+            return TableInfo(rated=True, clock=clock, ratings=ratings)
+        ratings = [
+            SeatRating(seat=seat, rating=await self.shown_rating(player, live.game.name))
+            for seat, player in sorted(live.player_ids.items())
+        ]
+        return TableInfo(rated=True, clock=clock, ratings=ratings)
+
     async def ratings(self, player_id: str) -> list[RatingInfo]:
         """A player's ratings as their profile shows them: each game's rating, its history
         and the player's results by seat."""
-        shown = []
+        infos = []
         for row in await self.db(self.store.ratings_of, player_id):
             try:
                 seat_names = game_class(row.game).player_names
@@ -114,13 +155,13 @@ class Standings:
             for point in history:
                 counts = tally.setdefault(point.seat, [0, 0, 0])
                 counts[0 if point.score == 1 else 1 if point.score == 0.5 else 2] += 1
-            shown.append(
+            infos.append(
                 RatingInfo(
                     game=row.game,
-                    rating=round(row.rating),
+                    rating=shown(row.rating, row.deviation).rating,
                     deviation=round(row.deviation),
                     games=row.games,
-                    provisional=row.deviation > PROVISIONAL_DEVIATION,
+                    provisional=shown(row.rating, row.deviation).provisional,
                     history=[
                         HistoryPoint(
                             at=p.at,
@@ -142,7 +183,7 @@ class Standings:
                     ],
                 )
             )
-        return shown
+        return infos
 
     async def leaderboard(self, game: str) -> LeaderboardAnswer:
         try:
@@ -165,7 +206,8 @@ class Standings:
                 LeaderRow(
                     rank=rank,
                     name=player,
-                    rating=round(r.rating),
+                    rating=shown(r.rating, r.deviation).rating,
+                    provisional=shown(r.rating, r.deviation).provisional,
                     deviation=round(r.deviation),
                     games=r.games,
                 )
@@ -189,4 +231,6 @@ __all__ = [
     "LEADERBOARD_MIN_OPPONENTS",
     "PROVISIONAL_DEVIATION",
     "Standings",
+    "rating_text",
+    "shown",
 ]

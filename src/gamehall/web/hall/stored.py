@@ -103,6 +103,7 @@ def restored_seek(row: dict[str, Any], now: float, wall: datetime.datetime) -> S
         expires=now + left,
         address=row["address"],
         browsers=frozenset(row["browsers"]),
+        deviation=row.get("deviation") if row["rated"] else None,
     )
 
 

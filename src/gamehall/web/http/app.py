@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
-from gamehall.ai import LEVELS
+from gamehall.ai import LEVEL_RATING_NOTE, LEVEL_WORDS, LEVELS
 from gamehall.core import GamehallError, GamePlugin, find_plugin, game_class, plugins
 from gamehall.protocol import (
     PROTOCOL_VERSION,
@@ -99,6 +99,10 @@ def _meta() -> MetaAnswer:
                 puzzles=plugin.solver is not None and plugin.judgement is not None,
                 level_ratings=plugin.level_ratings_table(),
                 level_intervals=plugin.level_intervals_table(),
+                level_words={**LEVEL_WORDS, **plugin.load_level_words()},
+                level_note=" ".join(
+                    note for note in (LEVEL_RATING_NOTE, plugin.load_level_note()) if note
+                ),
             )
         )
     return MetaAnswer(protocol=PROTOCOL_VERSION, games=games, levels=list(LEVELS))

@@ -129,10 +129,12 @@ class LiveGame:
         human = [i for i, seat in enumerate(row.seats) if seat.kind == "human"]
         self.absent_since: dict[int, int] = {seat: now for seat in human}
         # Who sits where (seat → player id and name) and how the hall made the game
-        # ({"rated", "clock"} or None): filled in by the hall (gamehall.web.hall.hall).
+        # ({"rated", "clock"} or None), and the table the room is shown (TableInfo's fields:
+        # rated, clock, the players' ratings): filled in by the hall (gamehall.web.hall.hall).
         self.player_ids: dict[int, str] = {}
         self.players: dict[int, str] = {}
         self.hall: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
         self.holders: dict[str, frozenset[int]] = {}
         """The seats each browser holds (identity key -> seat indices), as stored."""
         self.remote: dict[str, frozenset[int]] = {}
@@ -491,6 +493,7 @@ class LiveGame:
             "takeback": {"by": offer} if offer is not None and not self.over else None,
             "absent": self.absent_infos(now),
             "abortable": not self.over and not all(seat in self.moved() for seat in range(players)),
+            "table": self.table,
         }
 
     def state_message(self, you: Iterable[int], now: int) -> StateMessage:

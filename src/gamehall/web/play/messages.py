@@ -29,7 +29,7 @@ from gamehall.store.rows import GameRow
 from gamehall.web.base.engine import legal_entries, parts_of
 from gamehall.web.play.history import Played
 
-DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable")
+DYNAMIC = ("seats", "rematch", "clock", "pause", "takeback", "absent", "abortable", "table")
 """The state message's fields written when it is sent (they change with presence and time)."""
 HISTORY = ("since", "actions", "movers", "words", "chapters", "ends")
 """The state message's history fields, a delta for each reader."""

@@ -3,6 +3,8 @@
 // Chat lines are always put in the page as text (textContent), never as markup.
 
 import { capitalize, h, replace } from "../dom.js";
+import { ratingChanges } from "./rating.js";
+import { seatName } from "./shared.js";
 
 /** A clock's time as people read it: 4:05, 0:09.3 under ten seconds, 2d 3h for days. */
 export function clockText(ms) {
@@ -228,6 +230,10 @@ export function gameOverPanel({ id, state, you, result, details, onRematch }) {
     h("p", { class: "result" }, result),
     state.rematch && you.length ? h("p", { class: "rematch-note" }, "A rematch has been started.") : null,
     outcome.reason ? h("p", { class: "reason" }, outcome.reason) : null,
+    ratingChanges(state, (index) => {
+      const seat = (state.seats || []).find((s) => s.index === index);
+      return seat?.player || seatName(seat?.name || "");
+    }),
     details || null,
     h(
       "div",

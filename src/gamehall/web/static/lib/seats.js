@@ -1,15 +1,23 @@
 // The seat cards of the game page: each seat's name, score, who holds it (and whether they are
-// here), whose turn it is and a place for its clock (filled by the page's ticker).
+// here) with their rating in a rated game, whose turn it is and a place for its clock (filled by
+// the page's ticker); above them, a hall game's "Rated · 3+2" label.
 
 import { h } from "../dom.js";
 import { playerLink } from "./hall.js";
 import { seatName } from "./shared.js";
+import { changeText, ratingBadge, seatRating, tableLabel } from "./rating.js";
 
 /** Whether a seat's holder is here: [class, words] (computers always are). */
 function presenceOf(seat, mine, connection) {
   if (seat.kind === "computer") return ["computer", `computer${seat.level ? ` · ${seat.level}` : ""}`];
   const online = mine ? connection === "live" : seat.connected;
   return online ? ["online", "online"] : ["offline", "offline"];
+}
+
+/** A rated game's change beside the seat's rating, once the result counted. */
+function changeBadge(change) {
+  if (change === null || change === undefined) return null;
+  return h("span", { class: `seat-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}` }, ` ${changeText(change)}`);
 }
 
 /**
@@ -20,7 +28,9 @@ function presenceOf(seat, mine, connection) {
 export function seatCards({ state, you, bottom, scores, connection, label, score }) {
   const order = (state.seats || []).slice();
   order.sort((a, b) => (a.index === bottom) - (b.index === bottom));
-  return order.map((seat) => {
+  const tableText = tableLabel(state.table);
+  const cards = order.map((seat) => {
+    const rated = seatRating(state.table, seat.index);
     const mine = you.includes(seat.index);
     const [presenceClass, presence] = presenceOf(seat, mine, connection);
     const toMove = !state.over && !state.pause && state.to_move === seat.index;
@@ -37,6 +47,7 @@ export function seatCards({ state, you, bottom, scores, connection, label, score
         seat.player && presenceClass !== "computer"
           ? [
               playerLink(seat.player, { class: "seat-player" }),
+              rated ? [" ", ratingBadge(rated.rating, { class: "rating seat-rating" }), changeBadge(rated.change)] : null,
               presenceClass === "offline" ? " · offline" : h("span", { class: "sr-only" }, " (online)"),
             ]
           : presence,
@@ -47,4 +58,5 @@ export function seatCards({ state, you, bottom, scores, connection, label, score
         : null,
     );
   });
+  return tableText ? [h("p", { class: "table-label", "data-rated": state.table.rated ? "yes" : "no" }, tableText), ...cards] : cards;
 }

@@ -3,8 +3,9 @@
 // it), a form to start one, and the games this browser plays.
 
 import { getJSON, meta, postJSON } from "../lib/api.js";
-import { ago, capitalize, h, replace } from "../dom.js";
+import { ago, h, replace } from "../dom.js";
 import { boardModule, failure, loading, modeName, navigate, notify, page, resultText, seatName, titleOf } from "../lib/shared.js";
+import { levelLabel, levelNote } from "../lib/levels.js";
 
 export function homePage() {
   const cards = h("div", { class: "new-games" }, loading());
@@ -85,16 +86,14 @@ function newGameForm(game, levels) {
     { name: "seat", id: id("seat") },
     seats.map((name, index) => h("option", { value: index }, seatName(typeof name === "string" ? name : name.name))),
   );
+  const note = levelNote(game);
   const levelSelect = h(
     "select",
-    { name: "level", id: id("level") },
-    levels.map((level) => {
-      const rating = game.level_ratings?.[level];
-      const within = game.level_intervals?.[level];
-      const shown = rating ? ` (≈${rating}${within ? ` ± ${within}` : ""})` : "";
-      return h("option", { value: level, selected: level === "easy" }, capitalize(level), shown);
-    }),
+    { name: "level", id: id("level"), "aria-describedby": note.element.id },
+    levels.map((level) => h("option", { value: level, selected: level === "easy" }, levelLabel(game, level))),
   );
+  levelSelect.addEventListener("change", () => note.show(levelSelect.value));
+  note.show(levelSelect.value);
   const clockSelect = h(
     "select",
     { name: "clock", id: id("clock") },
@@ -102,7 +101,7 @@ function newGameForm(game, levels) {
   );
   const clockRow = h("div", { class: "field clock-field" }, h("label", { for: id("clock") }, "Time"), clockSelect);
   const seatRow = h("div", { class: "field seat-field" }, h("label", { for: id("seat") }, "Play as"), seatSelect);
-  const levelRow = h("div", { class: "field level-field" }, h("label", { for: id("level") }, "Computer level"), levelSelect);
+  const levelRow = h("div", { class: "field level-field" }, h("label", { for: id("level") }, "Computer level"), levelSelect, note.element);
   const optionRows = offered(game).map((option) => optionField(option, id));
   const submit = h("button", { type: "submit", class: "primary" }, "Start game");
   const form = h(

@@ -5,12 +5,7 @@ import { api, postJSON } from "../lib/api.js";
 import { capitalize, h, replace } from "../dom.js";
 import { LobbySocket, accountPanel, me, onMe, playerLink } from "../lib/hall.js";
 import { Clocks, clockText as timeText } from "../lib/room.js";
-
-function clockText(clock) {
-  if (!clock) return "untimed";
-  if (clock.startsWith("d")) return `${clock.slice(1)} day${clock === "d1" ? "" : "s"} a move`;
-  return clock;
-}
+import { controlText as clockText, ratingBadge } from "../lib/rating.js";
 
 function sideText(ctx, seek) {
   if (seek.side === "random") return "random side";
@@ -202,7 +197,7 @@ export function lobbyPage(ctx) {
               "span",
               { class: "seek-who" },
               playerLink(seek.name),
-              seek.rating !== null ? h("span", { class: "rating" }, ` ${seek.rating}`) : null,
+              seek.rating !== null ? [" ", ratingBadge(seek)] : null,
             ),
             h("span", { class: "seek-what" }, `${ctx.titleOf(seek.game)} · ${clockText(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${sideText(ctx, seek)}`),
             action,
@@ -262,7 +257,8 @@ export function lobbyPage(ctx) {
       game.players.map((name, seat) => {
         const span = info && info.remaining[seat] !== null ? h("span", { class: "live-time", "data-seat": seat }) : null;
         if (span) spans[seat] = span;
-        return [seat ? h("span", { class: "muted" }, " vs ") : "", h("span", { class: "live-seat" }, playerLink(name), span ? " " : "", span)];
+        const rating = game.ratings?.[seat];
+        return [seat ? h("span", { class: "muted" }, " vs ") : "", h("span", { class: "live-seat" }, playerLink(name), rating ? [" ", ratingBadge(rating)] : null, span ? " " : "", span)];
       }),
     );
     if (info) {

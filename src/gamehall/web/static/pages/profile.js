@@ -5,6 +5,7 @@
 import { getJSON } from "../lib/api.js";
 import { ago, append, capitalize, h, replace, s } from "../dom.js";
 import { me, playerLink } from "../lib/hall.js";
+import { PROVISIONAL_NOTE, ratingText } from "../lib/rating.js";
 
 const PLOT = { width: 320, height: 120, pad: 34 };
 
@@ -40,7 +41,7 @@ export function ratingPlot(history) {
 }
 
 function ratingCard(ctx, rating) {
-  const shown = `${rating.rating}${rating.provisional ? "?" : ""}`;
+  const shown = ratingText(rating);
   return h(
     "section",
     { class: "panel rating-card", "data-game": rating.game },
@@ -48,7 +49,7 @@ function ratingCard(ctx, rating) {
       "header",
       {},
       h("h2", {}, ctx.titleOf(rating.game)),
-      h("span", { class: "rating-value", "data-rating": rating.rating }, shown),
+      h("span", { class: "rating-value", "data-rating": rating.rating, title: rating.provisional ? PROVISIONAL_NOTE : "rating" }, shown),
       h("span", { class: "muted" }, ` ±${rating.deviation} · ${rating.games} rated game${rating.games === 1 ? "" : "s"}`),
     ),
     ratingPlot(rating.history),
@@ -154,7 +155,7 @@ export function leaderboardPage(ctx, game) {
   document.title = `Leaderboard · ${ctx.titleOf(game)} · gamehall`;
   getJSON(`/api/leaderboard/${encodeURIComponent(game)}`)
     .then((board) => {
-      const note = h("p", { class: "muted" }, `Players with at least ${board.min_games} rated game${board.min_games === 1 ? "" : "s"} against ${board.min_opponents} different opponent${board.min_opponents === 1 ? "" : "s"} or more, and a deviation of at most ${board.max_deviation}.`);
+      const note = h("p", { class: "muted" }, `Players with at least ${board.min_games} rated game${board.min_games === 1 ? "" : "s"} against ${board.min_opponents} different opponent${board.min_opponents === 1 ? "" : "s"} or more, and a deviation of at most ${board.max_deviation}.`, board.players.some((row) => row.provisional) ? ` ${PROVISIONAL_NOTE}.` : "");
       if (!board.players.length) {
         replace(body, h("section", { class: "panel" }, note, h("p", {}, "Nobody yet.")));
         return;
@@ -173,7 +174,7 @@ export function leaderboardPage(ctx, game) {
               "tbody",
               {},
               board.players.map((row) =>
-                h("tr", { "data-name": row.name }, h("td", {}, row.rank), h("td", {}, playerLink(row.name)), h("td", { class: "num" }, row.rating), h("td", { class: "num muted" }, row.deviation), h("td", { class: "num" }, row.games)),
+                h("tr", { "data-name": row.name }, h("td", {}, row.rank), h("td", {}, playerLink(row.name)), h("td", { class: "num" }, ratingText(row)), h("td", { class: "num muted" }, row.deviation), h("td", { class: "num" }, row.games)),
               ),
             ),
           ),
