@@ -76,6 +76,20 @@ def pettingzoo_seed_test(name: str, episode: str = MATCH, num_cycles: int = 200)
         seed_test(lambda: env(name, episode=episode), num_cycles=num_cycles)
 
 
+def pettingzoo_render_test(name: str, episode: str = MATCH) -> None:
+    """PettingZoo's ``render_test``: every render mode gives what it promises (text, an image,
+    nothing for ``human``, which shows a window or prints the text view: not printed here)."""
+    import contextlib
+    import io
+
+    from pettingzoo.test import render_test
+
+    from gamehall.adapters.pettingzoo import env
+
+    with _quietly(), contextlib.redirect_stdout(io.StringIO()):
+        render_test(lambda render_mode=None: env(name, episode=episode, render_mode=render_mode))
+
+
 def gymnasium_check_env(name: str, episode: str = MATCH, **arguments: object) -> None:
     """Gymnasium's ``check_env`` on the game's environment (one seat against a level)."""
     import gymnasium
@@ -200,6 +214,7 @@ __all__ = [
     "openspiel_declares_the_facts",
     "openspiel_random_sim_test",
     "pettingzoo_api_test",
+    "pettingzoo_render_test",
     "pettingzoo_seed_test",
     "research_checks",
     "research_unavailable",
