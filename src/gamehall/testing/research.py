@@ -130,6 +130,19 @@ def openspiel_random_sim_test(name: str, episode: str = MATCH, num_sims: int = 2
         pyspiel.random_sim_test(game, num_sims=num_sims, serialize=True, verbose=False)
 
 
+def openspiel_sim_game(name: str, episode: str = MATCH) -> None:
+    """OpenSpiel's own ``games_sim_test`` ``sim_game`` check: a random game, with OpenSpiel's
+    serialization and pickling of the game, its type and its states along the way."""
+    import contextlib
+    import io
+
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+
+    game = _openspiel_game(name, episode)
+    with _quietly(), contextlib.redirect_stdout(io.StringIO()):
+        GamesSimTest("sim_game").sim_game(game)
+
+
 def openspiel_declares_the_facts(name: str) -> None:
     """OpenSpiel's game type and info say what the game's facts declare: the chance mode (so
     alpha-beta takes a deterministic game), the utility, the return range, the longest game."""
@@ -213,6 +226,7 @@ __all__ = [
     "gymnasium_check_env",
     "openspiel_declares_the_facts",
     "openspiel_random_sim_test",
+    "openspiel_sim_game",
     "pettingzoo_api_test",
     "pettingzoo_render_test",
     "pettingzoo_seed_test",
