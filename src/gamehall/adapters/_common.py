@@ -67,6 +67,11 @@ class Research:
         return buffer.getvalue()
 
 
+def env_id(research: Research) -> str:
+    """The game's environment id: ``gamehall/<Title>-v<version>`` (the version from its facts)."""
+    return f"gamehall/{ascii_title(research.game)}-v{research.facts.env_version}"
+
+
 def ascii_title(game: Game) -> str:
     """The game's title without accents and spaces, for environment ids (accents dropped, words capitalised)."""
     plain = unicodedata.normalize("NFKD", game.title).encode("ascii", "ignore").decode()

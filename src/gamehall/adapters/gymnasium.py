@@ -36,10 +36,10 @@ from gamehall.adapters._common import (
     RENDER_MODES,
     HumanWindow,
     Research,
-    ascii_title,
     check_render_mode,
     render_rgb,
 )
+from gamehall.adapters._common import env_id as environment_id
 from gamehall.ai import make_agent
 from gamehall.core import Action, Agent, Game, GamehallError, State, game_names
 
@@ -177,12 +177,13 @@ class GamehallEnv(gymnasium.Env):
 
 
 def env_id(game: str | Game) -> str:
-    """The registered id of a game's environment: ``gamehall/<Title>-v0``."""
-    return f"gamehall/{ascii_title(Research.of(game).game)}-v0"
+    """The registered id of a game's environment: ``gamehall/<Title>-v<N>``, ``N`` the game's
+    environment version (its facts' ``env_version``: 0 until its observation or rules change)."""
+    return environment_id(Research.of(game))
 
 
 def register_all() -> list[str]:
-    """Register ``gamehall/<Title>-v0`` for every game that has an encoding; return the ids."""
+    """Register ``gamehall/<Title>-v<N>`` for every game that has an encoding; return the ids."""
     ids = []
     for name in game_names():
         try:

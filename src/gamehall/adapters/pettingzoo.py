@@ -86,7 +86,7 @@ class raw_env(AECEnv):
         self.window = HumanWindow()
         self.metadata = {  # type: ignore[misc]  # each game's own name, as PettingZoo shows it
             **type(self).metadata,
-            "name": f"gamehall_{ascii_title(self.game).lower()}_v0",
+            "name": f"gamehall_{ascii_title(self.game).lower()}_v{self.research.facts.env_version}",
         }
         self.possible_agents = list(self.game.player_names)
         self.agents = self.possible_agents[:]

@@ -54,6 +54,9 @@ class GameFacts:
     """0 for a game without chance (OpenSpiel's deterministic chance mode)."""
     max_game_length: int
     zero_sum: bool = True
+    env_version: int = 0
+    """The version in the environments' ids (``gamehall/Akros-v0``): raised when the observation
+    or the rules change, so results under one id stay comparable."""
 
     @property
     def deterministic(self) -> bool:

@@ -41,6 +41,10 @@ from gamehall.core.game import Action, Game, State
 from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Pour
 from gamehall.games.acadmu.tokens import pairing_name
 
+LAYOUT = __doc__ or ""
+"""The module docstring: the observation's layout (inside a class body ``__doc__`` is the
+class's own docstring, not this)."""
+
 _PHASES = ("draw", "pour", "play")
 _HALF = Fraction(1, 2)
 
@@ -51,7 +55,7 @@ class AcadmuEncoding:
 
     high: float
     shape: tuple[int, ...] = (32,)
-    layout: str = __doc__ or ""
+    layout: str = LAYOUT
 
     def encode(self, state: State, player: int) -> np.ndarray:
         assert isinstance(state, AcadmuState)
