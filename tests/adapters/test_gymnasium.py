@@ -28,6 +28,8 @@ def test_check_env_passes(name, episode):
     [
         ("akros", {"opponent": "easy", "side": "ifrit"}),
         ("acadmu", {"episode": "round", "side": "light"}),
+        ("akros", {"render_mode": "rgb_array"}),
+        ("acadmu", {"render_mode": "ansi"}),
     ],
 )
 def test_check_env_passes_for_either_side(name, arguments):

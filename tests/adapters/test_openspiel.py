@@ -238,3 +238,24 @@ def test_the_information_state_tensor_raises_where_the_game_gives_none():
     with pytest.raises(adapter.NoInformationStateTensor, match="no information state tensor"):
         state.information_state_tensor(0)
     assert state.information_state_string(0) == ""  # the public history: nothing yet
+
+
+def test_the_rounds_listed_start_is_a_pour_the_engine_takes():
+    """Every composed start is a round whose counts could lie face up on the discs, from the
+    pour the engine itself would accept, with either side to move first."""
+    from gamehall.core import find_plugin
+    from gamehall.core.encoding import Episode
+
+    game = find_game("acadmu")
+    episode = find_plugin("acadmu").load_episodes()["round"]
+    assert isinstance(episode, Episode) and episode.chance is not None
+    discs = game.disc_set
+    rng = np.random.default_rng(5)
+    movers = set()
+    for _ in range(20):
+        picks = tuple(int(p) for p in rng.integers(2, size=2 * len(discs) + 1))
+        assert episode.chance.outcomes(game, picks) == ()
+        state = episode.chance.compose(game, picks)
+        assert all(discs.can_show(c) and sum(c) == len(discs) for c in (state.dark, state.light))
+        movers.add(state.current_player)
+    assert movers == {0, 1}
