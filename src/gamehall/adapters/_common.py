@@ -95,7 +95,13 @@ def check_render_mode(render_mode: str | None) -> None:
 def draw_text_view(ax: Any, text: str) -> None:
     """The generic picture: the text view, in a fixed-width font (a game without a picture)."""
     ax.set_axis_off()
-    ax.text(0.0, 1.0, text, family="monospace", fontsize=7, va="top", ha="left")
+    lines = text.rstrip("\n").splitlines() or [""]
+    width, height = (inches * 72 for inches in PICTURE_SIZE)  # in points
+    # as large as fits: a fixed-width character is about 0.6 of the size wide, a line 1.2 tall
+    size = min(
+        14.0, 0.9 * width / (0.6 * max(1, *map(len, lines))), 0.9 * height / (1.2 * len(lines))
+    )
+    ax.text(0.04, 0.96, "\n".join(lines), family="monospace", fontsize=size, va="top", ha="left")
 
 
 def render_rgb(research: Research, state: State, last_action: Any = None) -> Any:
