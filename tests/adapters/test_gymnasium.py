@@ -9,6 +9,7 @@ import pytest
 from adapter_cases import RESEARCH_CASES, RESEARCH_GAMES
 
 import gamehall.adapters.gymnasium as adapter
+from gamehall.core import GamehallError
 from gamehall.testing.research import gymnasium_check_env
 
 
@@ -27,6 +28,8 @@ def test_check_env_passes(name, episode):
     [
         ("akros", {"opponent": "easy", "side": "ifrit"}),
         ("acadmu", {"episode": "round", "side": "light"}),
+        ("akros", {"render_mode": "rgb_array"}),
+        ("acadmu", {"render_mode": "ansi"}),
     ],
 )
 def test_check_env_passes_for_either_side(name, arguments):
@@ -66,6 +69,44 @@ def test_an_illegal_action_ends_the_episode_with_the_penalty():
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = e.step(illegal)
     assert (reward, terminated, info["illegal"]) == (-2.0, True, True)
+
+
+def test_after_an_illegal_action_the_episode_is_over_until_reset():
+    e = gymnasium.make("gamehall/Akros-v0")
+    _, info = e.reset(seed=1)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    e.step(illegal)
+    assert not e.unwrapped.action_masks().any()
+    for action in (legal, illegal):
+        with pytest.raises(GamehallError, match="the episode is over"):
+            e.step(action)
+    _, info = e.reset(seed=1)
+    assert e.step(legal)[2] is False
+
+
+def test_action_masks_is_the_info_mask_as_booleans():
+    e = gymnasium.make("gamehall/Acadmu-v0", episode="round")
+    _, info = e.reset(seed=3)
+    mask = e.unwrapped.action_masks()
+    assert mask.dtype == bool and mask.shape == (e.action_space.n,)
+    assert mask.tolist() == info["action_mask"].astype(bool).tolist()
+    assert mask.any()
+
+
+@pytest.mark.parametrize("name", ["akros", "acadmu"])
+def test_rgb_array_renders_the_board(name):
+    e = gymnasium.make(adapter.env_id(name), render_mode="rgb_array")
+    e.reset(seed=1)
+    image = e.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 8
+
+
+def test_human_prints_the_text_view_without_a_display(capsys):
+    e = gymnasium.make("gamehall/Akros-v0", render_mode="human")
+    e.reset(seed=1)
+    assert "Akros" in capsys.readouterr().out
 
 
 def test_bad_arguments_are_refused():

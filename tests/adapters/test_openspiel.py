@@ -4,6 +4,9 @@ chance), and OpenSpiel's MCTS bot plays the project's levels through evaluate_bo
 
 from __future__ import annotations
 
+import multiprocessing
+import pickle
+
 import numpy as np
 import pyspiel
 import pytest
@@ -11,8 +14,13 @@ from adapter_cases import RESEARCH_CASES, RESEARCH_GAMES
 from open_spiel.python.algorithms import evaluate_bots, mcts, minimax
 
 import gamehall.adapters.openspiel as adapter
+from gamehall.core import find_game
 from gamehall.testing import ConformanceError, registered
-from gamehall.testing.research import openspiel_declares_the_facts, openspiel_random_sim_test
+from gamehall.testing.research import (
+    openspiel_declares_the_facts,
+    openspiel_random_sim_test,
+    openspiel_sim_game,
+)
 from tests.nim.broken import NO_CHANCE
 
 
@@ -72,7 +80,7 @@ def test_random_sim_test_passes(name, episode):
     [
         ("python_gamehall_akros", 10),
         ("python_gamehall_acadmu(episode=round)", 10),
-        ("python_gamehall_acadmu(episode=round,shape_capture_takes_one_if_last=True,deal=3)", 5),
+        ("python_gamehall_acadmu(episode=round,shape_capture_takes_one_if_last=True)", 5),
         ("python_gamehall_acadmu(target=2)", 1),
     ],
 )
@@ -154,3 +162,100 @@ def test_a_game_whose_facts_deny_its_chance_fails_instead_of_crashing():
     with registered(NO_CHANCE) as name, pytest.raises(ConformanceError, match=crash) as info:
         openspiel_random_sim_test(name)
     assert "a chance node, but the facts declare no chance" in str(info.value)
+
+
+@pytest.mark.parametrize(("name", "episode"), RESEARCH_CASES)
+def test_openspiel_sim_game_passes(name, episode):
+    """OpenSpiel's games_sim_test.sim_game: pickling of the game, its type and states included."""
+    openspiel_sim_game(name, episode)
+
+
+def _played(game, moves: int, seed: int):
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize(
+    "name", ["python_gamehall_akros", "python_gamehall_acadmu(episode=round,target=5)"]
+)
+def test_games_and_states_pickle(name):
+    game = pyspiel.load_game(name)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.get_type() == game.get_type()
+    state = _played(game, 130, 2)
+    copy = pickle.loads(pickle.dumps(state))
+    assert str(copy) == str(state) and copy.history() == state.history()
+    assert copy.legal_actions() == state.legal_actions()
+
+
+def _returns_of_a_game(arguments: tuple[object, int]) -> list[float]:
+    game, seed = arguments
+    state = _played(game, 10_000, seed)
+    return state.returns()
+
+
+def test_games_cross_process_boundaries():
+    game = pyspiel.load_game("python_gamehall_akros")
+    context = multiprocessing.get_context("spawn")  # nothing inherited: the game is pickled
+    with context.Pool(2) as pool:
+        returns = pool.map(_returns_of_a_game, [(game, seed) for seed in range(4)])
+    assert returns == [_returns_of_a_game((game, seed)) for seed in range(4)]
+
+
+def test_a_round_starts_at_a_chance_node_not_one_fixed_deal():
+    game = pyspiel.load_game("python_gamehall_acadmu(episode=round)")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    discs = len(find_game("acadmu").disc_set)
+    starts = set()
+    for seed in range(6):
+        state = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        steps = 0
+        while state.is_chance_node():
+            state.apply_action(int(rng.integers(2)))
+            steps += 1
+        assert steps == 2 * discs + 1  # every disc, then who moves first
+        assert state.inner.phase == "play" and state.inner.first is None
+        starts.add(str(state))
+    assert len(starts) == 6
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+
+
+def test_the_information_state_tensor_raises_where_the_game_gives_none():
+    game = pyspiel.load_game("python_gamehall_akros")
+    assert not game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    with pytest.raises(adapter.NoInformationStateTensor, match="no information state tensor"):
+        state.information_state_tensor(0)
+    assert state.information_state_string(0) == ""  # the public history: nothing yet
+
+
+def test_the_rounds_listed_start_is_a_pour_the_engine_takes():
+    """Every composed start is a round whose counts could lie face up on the discs, from the
+    pour the engine itself would accept, with either side to move first."""
+    from gamehall.core import find_plugin
+    from gamehall.core.encoding import Episode
+
+    game = find_game("acadmu")
+    episode = find_plugin("acadmu").load_episodes()["round"]
+    assert isinstance(episode, Episode) and episode.chance is not None
+    discs = game.disc_set
+    rng = np.random.default_rng(5)
+    movers = set()
+    for _ in range(20):
+        picks = tuple(int(p) for p in rng.integers(2, size=2 * len(discs) + 1))
+        assert episode.chance.outcomes(game, picks) == ()
+        state = episode.chance.compose(game, picks)
+        assert all(discs.can_show(c) and sum(c) == len(discs) for c in (state.dark, state.light))
+        movers.add(state.current_player)
+    assert movers == {0, 1}

@@ -47,3 +47,4 @@ def test_warm_up_readies_every_solver(capsys):
     out = capsys.readouterr().out
     assert "acadmu: solver ready in" in out and "akros: solver ready in" in out
     assert "acadmu: compiled search ready in" in out and "akros: compiled search ready in" in out
+    assert "acadmu: simulator ready in" in out and "akros: simulator ready in" in out

@@ -11,10 +11,15 @@ The agent plays ``side`` (default: the first seat) and the other seat is played 
 level or player (``opponent``, default ``beginner``), seeded from ``reset(seed=...)`` like chance.
 Observations are the game's encoding for the agent's side (its plugin's ``encoding``: a
 ``float32`` array with a documented layout); actions are dense action indices, with the legal
-ones in ``info["action_mask"]``. The reward comes at the end: the game's return for the agent
+ones in ``info["action_mask"]`` and from ``action_masks()`` (sb3-contrib's convention, so
+``MaskablePPO`` needs no mask function). The reward comes at the end: the game's return for the agent
 (±1 for a won or lost game; for an episode such as a single round, its score). An illegal action ends the
 episode with ``illegal_reward`` and ``info["illegal"]`` set, so a learner that ignores the mask
-is told, never crashed.
+is told, never crashed; the episode is then over until ``reset()``: a further ``step`` raises
+:class:`~gamehall.core.GamehallError` (as after any terminated episode; Gymnasium leaves
+stepping a finished episode undefined). ``render_mode``: ``"ansi"`` (the terminal view as
+text), ``"rgb_array"`` (the board as an ``H x W x 3`` ``uint8`` image) or ``"human"`` (that
+image in a window; the text view printed where there is no display).
 """
 
 from __future__ import annotations
@@ -26,7 +31,15 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from gamehall.adapters._common import MATCH, Research, ascii_title
+from gamehall.adapters._common import (
+    MATCH,
+    RENDER_MODES,
+    HumanWindow,
+    Research,
+    check_render_mode,
+    render_rgb,
+)
+from gamehall.adapters._common import env_id as environment_id
 from gamehall.ai import make_agent
 from gamehall.core import Action, Agent, Game, GamehallError, State, game_names
 
@@ -34,7 +47,7 @@ from gamehall.core import Action, Agent, Game, GamehallError, State, game_names
 class GamehallEnv(gymnasium.Env):
     """One seat of a game against a computer player (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(
         self,
@@ -53,11 +66,9 @@ class GamehallEnv(gymnasium.Env):
             raise GamehallError(
                 f"the Gymnasium adapter plays two-player games, not {self.game.name}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}"
-            )
+        check_render_mode(render_mode)
         self.render_mode = render_mode
+        self.window = HumanWindow()
         if side is None:
             self.player = 0
         elif isinstance(side, int):
@@ -77,14 +88,22 @@ class GamehallEnv(gymnasium.Env):
         self.opponent: Agent = make_agent(opponent, 0)
         self.state: State = self.game.new_initial_state()
         self.last_action: Action | None = None
+        self.over = False
+        """The episode has ended (the game's end, or an illegal action): step needs reset()."""
+
+    def action_masks(self) -> np.ndarray:
+        """Which actions are legal now (a ``bool`` array over the action space; sb3-contrib's
+        ``MaskablePPO`` calls this). All false once the episode is over."""
+        mask = np.zeros(self.game.num_distinct_actions, dtype=bool)
+        if not self.over and self.state.current_player == self.player:
+            mask[:] = self.state.legal_action_mask()
+        return mask
 
     def _observation(self) -> np.ndarray:
         return self.research.encoding.encode(self.state, self.player)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        if self.state.current_player == self.player:
-            mask[:] = self.state.legal_action_mask()
+        mask = self.action_masks().astype(np.int8)
         return {"action_mask": mask, "to_move": self.state.player_name(), **extra}
 
     def _apply(self, action: Action) -> None:
@@ -111,17 +130,24 @@ class GamehallEnv(gymnasium.Env):
         self.opponent = make_agent(self.opponent_name, self.rng.getrandbits(32))
         self.state = self.research.start(self.rng)
         self.last_action = None
+        self.over = False
         self._advance()
+        self.over = self.state.is_terminal()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.state.is_terminal():
-            raise GamehallError("the episode is over: call reset()")
+        if self.over:
+            raise GamehallError(
+                "the episode is over (the game ended or a move was illegal): call reset()"
+            )
         index = int(action)
         legal = (
             0 <= index < self.game.num_distinct_actions and self.state.legal_action_mask()[index]
         )
         if not legal:
+            self.over = True
             return (
                 self._observation(),
                 float(self.illegal_reward),
@@ -131,23 +157,33 @@ class GamehallEnv(gymnasium.Env):
             )
         self._apply(self.game.index_action(index))
         self._advance()
-        terminated = self.state.is_terminal()
+        terminated = self.over = self.state.is_terminal()
+        if self.render_mode == "human":
+            self.render()
         reward = float(self.state.returns()[self.player]) if terminated else 0.0
         return self._observation(), reward, terminated, False, self._info()
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return self.research.render_text(self.state, self.last_action)
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "ansi":
+            return self.research.render_text(self.state, self.last_action)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.research, self.state, self.last_action)
+        if self.render_mode == "human":
+            self.window.show(self.research, self.state, self.last_action)
+        return None
+
+    def close(self) -> None:
+        self.window.close()
 
 
 def env_id(game: str | Game) -> str:
-    """The registered id of a game's environment: ``gamehall/<Title>-v0``."""
-    return f"gamehall/{ascii_title(Research.of(game).game)}-v0"
+    """The registered id of a game's environment: ``gamehall/<Title>-v<N>``, ``N`` the game's
+    environment version (its facts' ``env_version``: 0 until its observation or rules change)."""
+    return environment_id(Research.of(game))
 
 
 def register_all() -> list[str]:
-    """Register ``gamehall/<Title>-v0`` for every game that has an encoding; return the ids."""
+    """Register ``gamehall/<Title>-v<N>`` for every game that has an encoding; return the ids."""
     ids = []
     for name in game_names():
         try:

@@ -43,10 +43,18 @@ def warm_search(name: str) -> bool:
     return True
 
 
+def warm_simulator(name: str) -> bool:
+    """Load (or compile) the game's compiled simulator, which :mod:`gamehall.fast`, analysis
+    and research runs use; whether it has one."""
+    from gamehall import fast
+
+    return fast.warm_up(name)
+
+
 def warm_up_game(name: str) -> None:
     """Everything compiled that the game's computer players, hints and reviews use."""
     warm_solver(name)
     warm_search(name)
 
 
-__all__ = ["WARM_SIMULATIONS", "warm_search", "warm_solver", "warm_up_game"]
+__all__ = ["WARM_SIMULATIONS", "warm_search", "warm_simulator", "warm_solver", "warm_up_game"]

@@ -450,10 +450,14 @@ def puzzles_list(
 def warm_up() -> None:
     """Compile (or load) every game's exact solver and compiled search now, so no first move,
     hint or review waits for them."""
-    from gamehall.ai.warm import warm_search, warm_solver
+    from gamehall.ai.warm import warm_search, warm_simulator, warm_solver
 
     for name in game_names():
-        for what, warm in (("solver", warm_solver), ("compiled search", warm_search)):
+        for what, warm in (
+            ("solver", warm_solver),
+            ("compiled search", warm_search),
+            ("simulator", warm_simulator),
+        ):
             started = time.perf_counter()
             with _thinking(f"compiling the {name} {what} (once, after installing)"):
                 present = warm(name)

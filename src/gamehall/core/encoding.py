@@ -9,15 +9,21 @@
   with exact probabilities, that together make the engine's outcome. OpenSpiel wants every
   chance node's outcomes listed; the adapter plays the steps one by one and applies the composed
   outcome to the engine when the last one is taken.
+* :class:`Episode`: a way to start an episode other than the whole game (a single round), with
+  its random start as listed chance (:class:`StartChance`), so OpenSpiel's episode begins at a
+  chance node rather than at one fixed deal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from gamehall.core.game import Action, State
+from gamehall.core.game import Action, Game, State
+
+if TYPE_CHECKING:
+    import random
 
 
 class Encoding(Protocol):
@@ -48,6 +54,9 @@ class GameFacts:
     """0 for a game without chance (OpenSpiel's deterministic chance mode)."""
     max_game_length: int
     zero_sum: bool = True
+    env_version: int = 0
+    """The version in the environments' ids (``gamehall/Akros-v0``): raised when the observation
+    or the rules change, so results under one id stay comparable."""
 
     @property
     def deterministic(self) -> bool:
@@ -78,4 +87,37 @@ class ChanceSteps(Protocol):
         ...
 
 
-__all__ = ["ChanceSteps", "Encoding", "GameFacts"]
+class StartChance(Protocol):
+    """An episode's random start as a sequence of small listed chance steps (like
+    :class:`ChanceSteps`, before any engine state exists): the outcomes of the next step depend
+    on the steps taken so far (``picks``); the completed picks make the episode's first state."""
+
+    def max_outcomes(self, game: Game) -> int:
+        """The most outcomes any step has."""
+        ...
+
+    def outcomes(self, game: Game, picks: tuple[int, ...]) -> tuple[tuple[str, Fraction], ...]:
+        """The next step's outcomes (a short label, the exact probability), or ``()`` when
+        ``picks`` already decide the start."""
+        ...
+
+    def compose(self, game: Game, picks: tuple[int, ...]) -> State:
+        """The episode's first state that the completed ``picks`` make."""
+        ...
+
+
+@dataclass(frozen=True)
+class Episode:
+    """A named way to start an episode: ``start(game, rng)`` draws its first state (the
+    Gymnasium and PettingZoo adapters), ``chance`` lists the same random start as chance steps
+    (OpenSpiel, whose episodes start at a chance node). Called like ``start``."""
+
+    start: Any
+    """``start(game, rng) -> State`` (:data:`~gamehall.core.plugin.EpisodeStart`)."""
+    chance: StartChance | None = None
+
+    def __call__(self, game: Game, rng: random.Random) -> State:
+        return self.start(game, rng)
+
+
+__all__ = ["ChanceSteps", "Encoding", "Episode", "GameFacts", "StartChance"]

@@ -250,8 +250,8 @@ class GamePlugin:
     """One game's plugin record (see the module docstring).
 
     ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal``,
-    ``estimate_position``, ``simulator``, ``encoding``, ``chance_steps``, ``facts`` and
-    ``episodes`` are import paths; ``board_module``, ``rules_text`` and ``starter_puzzles`` are
+    ``estimate_position``, ``simulator``, ``encoding``, ``chance_steps``, ``facts``,
+    ``episodes`` and ``picture`` are import paths; ``board_module``, ``rules_text`` and ``starter_puzzles`` are
     files inside the game's package; ``judgement`` and ``playthrough`` are values. Each is
     optional.
     """
@@ -322,6 +322,10 @@ class GamePlugin:
     """``situation(state) -> str``: where the game stands and what follows from it, in a
     sentence or two ("Turn 7 of 9, the Ifrit to place her Mountain: then the Jinn places his
     Sea; ..."), for a puzzle's prompt."""
+    picture: Ref | None = None
+    """``draw(ax, state, last_action=None)``: draws the position on a matplotlib ``Axes`` (the
+    RL adapters' ``render_mode="rgb_array"`` and ``"human"``); without one, the text view is
+    drawn."""
     board_module: str | None = None
     """An ES module in the package that draws the board in the browser."""
     board_style: str | None = None
@@ -407,6 +411,9 @@ class GamePlugin:
 
     def load_encoding(self) -> Callable[[Game], Encoding] | None:
         return self._load("encoding", self.encoding)
+
+    def load_picture(self) -> Callable[..., None] | None:
+        return self._load("picture", self.picture)
 
     def load_chance_steps(self) -> ChanceSteps | None:
         return self._load("chance_steps", self.chance_steps)

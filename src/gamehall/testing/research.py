@@ -1,5 +1,6 @@
-"""The research adapters' own checkers, run on one game: PettingZoo's ``api_test`` and
-``seed_test``, Gymnasium's ``check_env`` and OpenSpiel's ``random_sim_test``, on the whole game
+"""The research adapters' own checkers, run on one game: PettingZoo's ``api_test``,
+``seed_test`` and ``render_test``, Gymnasium's ``check_env`` and OpenSpiel's ``random_sim_test``
+and ``games_sim_test`` ``sim_game`` (pickling included), on the whole game
 and on each episode its plugin offers; and OpenSpiel's game type against the declared facts.
 
 They need the ``rl`` extra (``pip install 'gamehall[rl]'``) and a game whose plugin gives an
@@ -76,6 +77,17 @@ def pettingzoo_seed_test(name: str, episode: str = MATCH, num_cycles: int = 200)
         seed_test(lambda: env(name, episode=episode), num_cycles=num_cycles)
 
 
+def pettingzoo_render_test(name: str, episode: str = MATCH) -> None:
+    """PettingZoo's ``render_test``: every render mode gives what it promises (text, an image,
+    nothing for ``human``, which shows a window or prints the text view: not printed here)."""
+    from pettingzoo.test import render_test
+
+    from gamehall.adapters.pettingzoo import env
+
+    with _quietly(), contextlib.redirect_stdout(io.StringIO()):
+        render_test(lambda render_mode=None: env(name, episode=episode, render_mode=render_mode))
+
+
 def gymnasium_check_env(name: str, episode: str = MATCH, **arguments: object) -> None:
     """Gymnasium's ``check_env`` on the game's environment (one seat against a level)."""
     import gymnasium
@@ -114,6 +126,16 @@ def openspiel_random_sim_test(name: str, episode: str = MATCH, num_sims: int = 2
     game = _openspiel_game(name, episode)
     with _quietly():
         pyspiel.random_sim_test(game, num_sims=num_sims, serialize=True, verbose=False)
+
+
+def openspiel_sim_game(name: str, episode: str = MATCH) -> None:
+    """OpenSpiel's own ``games_sim_test`` ``sim_game`` check: a random game, with OpenSpiel's
+    serialization and pickling of the game, its type and its states along the way."""
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+
+    game = _openspiel_game(name, episode)
+    with _quietly(), contextlib.redirect_stdout(io.StringIO()):
+        GamesSimTest("sim_game").sim_game(game)
 
 
 def openspiel_declares_the_facts(name: str) -> None:
@@ -177,8 +199,18 @@ def research_checks(name: str) -> list[Check]:
             ),
             Check(
                 "research",
+                f"PettingZoo render_test{shown}",
+                lambda e=episode: pettingzoo_render_test(name, e),
+            ),
+            Check(
+                "research",
                 f"OpenSpiel random_sim_test{shown}",
                 lambda e=episode: openspiel_random_sim_test(name, e),
+            ),
+            Check(
+                "research",
+                f"OpenSpiel sim_game (pickling){shown}",
+                lambda e=episode: openspiel_sim_game(name, e),
             ),
         ]
         if two_players:  # the Gymnasium adapter seats one agent against one computer player
@@ -199,7 +231,9 @@ __all__ = [
     "gymnasium_check_env",
     "openspiel_declares_the_facts",
     "openspiel_random_sim_test",
+    "openspiel_sim_game",
     "pettingzoo_api_test",
+    "pettingzoo_render_test",
     "pettingzoo_seed_test",
     "research_checks",
     "research_unavailable",

@@ -25,6 +25,7 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.acadmu.metrics:AcadmuCollector",
     report="gamehall.games.acadmu.report:sections",
     view="gamehall.games.acadmu.view:render",
+    picture="gamehall.games.acadmu.picture:draw",
     words="gamehall.games.acadmu.words:describe_move",
     chapters="gamehall.games.acadmu.words:chapter",
     tui="gamehall.games.acadmu.tui:board",

@@ -24,7 +24,8 @@ up-face counts of every disc, composed when the last disc has landed. The first-
 listed whole (each side's disc and face: 54 × 54 outcomes with the default set).
 
 Episodes: ``round`` is a single round: both sides pour, a fair coin says who moves first, and
-the episode's returns are the round's count difference.
+the episode's returns are the round's count difference. As listed chance (OpenSpiel) the round
+starts with the pour in the same disc steps, then the coin (Dark first, Light first; 1/2 each).
 """
 
 from __future__ import annotations
@@ -35,10 +36,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from gamehall.core.encoding import GameFacts
+from gamehall.core.encoding import Episode, GameFacts
 from gamehall.core.game import Action, Game, State
 from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Pour
 from gamehall.games.acadmu.tokens import pairing_name
+
+LAYOUT = __doc__ or ""
+"""The module docstring: the observation's layout (inside a class body ``__doc__`` is the
+class's own docstring, not this)."""
 
 _PHASES = ("draw", "pour", "play")
 _HALF = Fraction(1, 2)
@@ -50,7 +55,7 @@ class AcadmuEncoding:
 
     high: float
     shape: tuple[int, ...] = (32,)
-    layout: str = __doc__ or ""
+    layout: str = LAYOUT
 
     def encode(self, state: State, player: int) -> np.ndarray:
         assert isinstance(state, AcadmuState)
@@ -143,4 +148,37 @@ def single_round(game: Game, rng: random.Random) -> State:
     return state
 
 
-EPISODES = {"round": single_round}
+class RoundStart:
+    """A single round's start as chance steps: every disc (Dark's, then Light's), then the coin
+    for who moves first (see the module docstring)."""
+
+    def max_outcomes(self, game: Game) -> int:
+        return 2
+
+    def outcomes(self, game: Game, picks: tuple[int, ...]) -> tuple[tuple[str, Fraction], ...]:
+        assert isinstance(game, AcadmuGame)
+        discs = game.disc_set.discs
+        if len(picks) < 2 * len(discs):
+            side = "dark" if len(picks) < len(discs) else "light"
+            number = len(picks) % len(discs)
+            front, back = discs[number]
+            return tuple(
+                (f"{side} disc {number + 1} {pairing_name(face)}", _HALF) for face in (front, back)
+            )
+        if len(picks) == 2 * len(discs):
+            return (("dark moves first", _HALF), ("light moves first", _HALF))
+        return ()
+
+    def compose(self, game: Game, picks: tuple[int, ...]) -> State:
+        assert isinstance(game, AcadmuGame)
+        discs = game.disc_set.discs
+        n = len(discs)
+        if len(picks) != 2 * n + 1:
+            raise ValueError(f"a round's start takes {2 * n + 1} chance steps, not {len(picks)}")
+        counts = [[0] * 9, [0] * 9]
+        for index, pick in enumerate(picks[:-1]):
+            counts[index // n][discs[index % n][pick]] += 1
+        return game.round_state(tuple(counts[0]), tuple(counts[1]), picks[-1])
+
+
+EPISODES = {"round": Episode(single_round, RoundStart())}

@@ -21,6 +21,7 @@ PLUGIN = GamePlugin(
     collector="gamehall.games.akros.metrics:AkrosCollector",
     report="gamehall.games.akros.report:sections",
     view="gamehall.games.akros.view:render",
+    picture="gamehall.games.akros.picture:draw",
     words="gamehall.games.akros.words:describe_move",
     chapters="gamehall.games.akros.words:chapter",
     tui="gamehall.games.akros.tui:board",

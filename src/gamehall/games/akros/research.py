@@ -31,6 +31,10 @@ from gamehall.core.game import Game, State
 from gamehall.games.akros.game import AkrosGame, AkrosState
 from gamehall.games.akros.rules import TURNS, contested_regions
 
+LAYOUT = __doc__ or ""
+"""The module docstring: the observation's layout (inside a class body ``__doc__`` is the
+class's own docstring, not this)."""
+
 
 @dataclass(frozen=True)
 class AkrosEncoding:
@@ -39,7 +43,7 @@ class AkrosEncoding:
     regions: int
     tiles: int
     shape: tuple[int, ...] = field(init=False)
-    layout: str = __doc__ or ""
+    layout: str = LAYOUT
     high: float = field(init=False)
 
     def __post_init__(self) -> None:
