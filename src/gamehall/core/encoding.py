@@ -55,7 +55,7 @@ class GameFacts:
     max_game_length: int
     zero_sum: bool = True
     env_version: int = 0
-    """The version in the environments' ids (``gamehall/Akros-v0``): raised when the observation
+    """The version in the environments' ids (``gamehall/<Title>-v0``): raised when the observation
     or the rules change, so results under one id stay comparable."""
 
     @property
