@@ -63,14 +63,16 @@ def axe_source() -> str:
 
 
 @pytest.fixture(scope="module")
-def games(server: Any, browser: Any) -> dict[str, str]:
+def games(server: Any, browser: Any) -> dict[str, Any]:
     """Games to look at: live ones of each game (a few moves in), a finished Äcädmü game with its
-    review made, and the name of a player for the profile page."""
+    review made, the name of a player for the profile page, and that player's cookies (the pages
+    are looked at as the player of these hot-seat games: the board's choices and the "Type a
+    move" box are there)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(20000)
     page = watch(context.new_page())
     rng = random.Random(35)
-    found: dict[str, str] = {}
+    found: dict[str, Any] = {}
     for game in ("acadmu", "akros"):
         found[game] = create_game(page, server.url, game, "hotseat")
         for _ in range(3):
@@ -95,11 +97,12 @@ def games(server: Any, browser: Any) -> dict[str, str]:
     page.wait_for_selector(".review-page[data-ready='true']", timeout=180000)
     found["finished"] = finished
     found["player"] = server.get(f"/api/games/{finished}")["seats"][0]["player"]
+    found["cookies"] = context.storage_state()
     context.close()
     return found
 
 
-def addresses(games: dict[str, str]) -> list[tuple[str, str | None]]:
+def addresses(games: dict[str, Any]) -> list[tuple[str, str | None]]:
     return [
         *FIXED,
         *((f"/game/{games[game]}", "game") for game in ("acadmu", "akros", "tictactoe")),
@@ -164,7 +167,10 @@ def test_no_wcag_violation_on_any_page(server, browser, games, axe_source, size,
     # The page's Content-Security-Policy (script-src 'self') would refuse the injected axe-core:
     # this context bypasses it (only for the injection; the pages are served as ever).
     context = browser.new_context(
-        **(PHONE if SIZES[size] else DESKTOP), color_scheme=scheme, bypass_csp=True
+        **(PHONE if SIZES[size] else DESKTOP),
+        color_scheme=scheme,
+        bypass_csp=True,
+        storage_state=games["cookies"],
     )
     context.set_default_timeout(20000)
     page = watch(context.new_page())

@@ -135,6 +135,7 @@ def test_acadmu_typed_moves_and_what_is_told(server, new_context, phone):
     assert f"could be {len({m['text'] for m in moves})} moves" in error.inner_text()
     assert "Type more of it" in error.inner_text()
     assert version(page) == before
+    error.scroll_into_view_if_needed()
     shots(page, f"acadmu-command-error-{'phone' if phone else 'desktop'}")
 
     # The notation, in any case.
