@@ -153,7 +153,9 @@ export class Board {
   constructor({ onMove = () => {}, mode = "play" } = {}) {
     this.onMove = onMove;
     this.mode = mode;
-    this.element = h("div", { class: `board board-acadmu${mode === "diagram" ? " diagram" : ""}` });
+    // tabindex -1: the focus can rest on the board when the choice that held it is gone (Tab
+    // then goes on to the next choice).
+    this.element = h("div", { class: `board board-acadmu${mode === "diagram" ? " diagram" : ""}`, tabindex: mode === "diagram" ? null : -1 });
     this.controls = h("div", { class: "controls", "aria-live": "polite" });
     this.selected = null; // own pairing chosen to give up
     this.picked = null; // first opponent pairing of a capture by shape
@@ -271,7 +273,7 @@ export class Board {
       svg.append(this.panel(view, side, y, { canMove, ownSide, owners, targets, lastMove, lastMover, moves }));
     }
     svg.append(legend(PANEL_H, this.bandText(view)));
-    const focused = this.element.contains(document.activeElement) ? document.activeElement.dataset?.pairing : undefined;
+    const focused = this.element.contains(document.activeElement) ? document.activeElement.dataset?.pairing ?? "" : undefined;
     const focusedSide = focused === undefined ? null : document.activeElement.dataset.side;
     replace(this.element, svg);
     if (this.mode !== "diagram") this.renderControls(moves, canMove);
@@ -307,7 +309,7 @@ export class Board {
       : this.selected && same?.classList.contains("selected")
         ? svg.querySelector(".group.target")
         : null;
-    (next || same)?.focus();
+    (next || same || this.element).focus();
   }
 
   /** The middle of the band: a small heading and the round's standing. */

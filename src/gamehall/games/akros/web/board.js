@@ -90,7 +90,9 @@ export class Board {
   constructor({ onMove = () => {}, mode = "play" } = {}) {
     this.onMove = onMove;
     this.mode = mode;
-    this.element = h("div", { class: `board board-akros${mode === "diagram" ? " diagram" : ""}` });
+    // tabindex -1: the focus can rest on the board when the choice that held it is gone (Tab
+    // then goes on to the next choice).
+    this.element = h("div", { class: `board board-akros${mode === "diagram" ? " diagram" : ""}`, tabindex: mode === "diagram" ? null : -1 });
     this.controls = h("div", { class: "controls", "aria-live": "polite" });
     // The Temple, the bag, the hands and the scores: shown under the controls.
     this.extras = h("div", { class: "board-extras" });
@@ -234,7 +236,7 @@ export class Board {
         }),
       );
     }
-    const focused = this.element.contains(document.activeElement) ? document.activeElement.dataset?.region : undefined;
+    const focused = this.element.contains(document.activeElement) ? document.activeElement.dataset?.region ?? "" : undefined;
     replace(this.element, svg, legend());
     replace(this.extras, this.panels(view));
     if (this.mode !== "diagram") this.renderControls();
@@ -259,7 +261,7 @@ export class Board {
    * choose once a region is chosen (a keyboard player goes on where the board asks). */
   refocus(svg, region) {
     const next = (this.chosen !== null && svg.querySelector(".region.source")) || svg.querySelector(`.region[data-region="${region}"][tabindex]`);
-    if (next) next.focus();
+    (next || this.element).focus();
   }
 
   /**
