@@ -66,7 +66,7 @@ export class CommandBox {
       autocomplete: "off",
       autocapitalize: "off",
       spellcheck: "false",
-      placeholder: "its words or notation (the start is enough)",
+      placeholder: "words or notation",
       "aria-describedby": "command-error",
     });
     this.error = h("p", { class: "command-error", id: "command-error", role: "alert" });
