@@ -66,7 +66,7 @@ def wait_said(page: Any, text: str) -> None:
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_akros_by_keyboard_alone_against_the_computer(server, new_context, phone):
     """Tab to a region, Enter: the move is played (two steps when servants must be chosen); the
-    computer's answer is then told in the live region, in the server's words."""
+    computer's answer and chance's draw are then told in the live region, in the server's words."""
     page = watch(new_context(phone=phone).new_page())
     game_id = create_game(page, server.url, "akros", "computer", seat=0, level="beginner")
     choice = ".region[role='button'], .controls button[data-action]"
@@ -106,6 +106,8 @@ def test_akros_by_keyboard_alone_against_the_computer(server, new_context, phone
     theirs = [k for k, mover in enumerate(state["movers"]) if mover == 1]
     assert theirs, "the computer has not moved"
     wait_said(page, state["words"][theirs[-1]])
+    chance = [k for k, mover in enumerate(state["movers"]) if mover == -1]
+    wait_said(page, state["words"][chance[-1]])  # chance too: the draw of this turn's tiles
     assert page.js_errors == []
 
 
@@ -113,7 +115,7 @@ def test_akros_by_keyboard_alone_against_the_computer(server, new_context, phone
 def test_acadmu_typed_moves_and_what_is_told(server, new_context, phone):
     """Hot-seat Äcädmü by the "Type a move" box: notation, words without the mover's name, an
     unambiguous beginning; unknown and ambiguous text gives an error and plays nothing. Each
-    move played is told in the live region (the draw and pours of chance too)."""
+    move played is told in the live region, one's own too."""
     page = watch(new_context(phone=phone).new_page())
     create_game(page, server.url, "acadmu", "hotseat")
     box = page.locator(".command input")

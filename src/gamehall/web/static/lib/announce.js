@@ -6,7 +6,7 @@
 import { h } from "../dom.js";
 import { bannerText } from "./happened.js";
 
-const KEEP = 6; // the last few announcements stay in the region, for a reader who goes back
+const KEEP = 20; // the last announcements stay in the region, for a reader who goes back over them
 
 export class Announcer {
   constructor() {
