@@ -34,6 +34,12 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
+# The accessibility browser test injects axe-core, pinned in package.json/package-lock.json (touch:
+# npm's files keep the tarball's 1985 date, which would make this rule run every time).
+node_modules/axe-core/axe.min.js: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
 # The PostgreSQL store tests start a throwaway cluster with Debian's server binaries.
 postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
@@ -44,7 +50,7 @@ postgres:
 # sync fixtures leave an event loop running that would upset the async tests of the rest.
 # Chromium and PostgreSQL are hard dependencies of the suite: without them tests fail, never skip.
 # A browser test module starts a server of its own: --dist loadfile keeps a module on one worker.
-test: warm chromium postgres
+test: warm chromium postgres node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/lint-imports --no-cache

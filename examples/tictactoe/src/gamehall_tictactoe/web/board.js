@@ -59,9 +59,11 @@ export class Board {
               class: `ttt-square${item ? " playable" : ""}${square === lastSquare ? " last" : ""}`,
               "data-square": nameOf(file, rank),
               "data-mark": letter,
-              role: item ? "button" : null,
+              // A playable square is a button named by the move's words (the server's); the
+              // others are pictures named by their square and mark.
+              role: item ? "button" : "img",
               tabindex: item ? 0 : null,
-              "aria-label": `${nameOf(file, rank)}${letter === "." ? "" : `: ${letter.toUpperCase()}`}`,
+              "aria-label": item?.words || `${nameOf(file, rank)}${letter === "." ? ", empty" : `: ${letter.toUpperCase()}`}`,
               onClick: play,
               onKeydown: play && ((event) => (event.key === "Enter" || event.key === " ") && (event.preventDefault(), play())),
             },
@@ -80,7 +82,7 @@ export class Board {
     const won = line
       ? s("line", { class: "ttt-line", x1: centre(line[0])[0], y1: centre(line[0])[1], x2: centre(line[2])[0], y2: centre(line[2])[1] })
       : null;
-    replace(this.element, s("svg", { class: "ttt-svg", viewBox: "0 0 300 300", role: "img", "aria-label": `Tic-tac-toe: ${view.position}` }, squares, grid, won));
+    replace(this.element, s("svg", { class: "ttt-svg", viewBox: "0 0 300 300", role: "group", "aria-label": `Tic-tac-toe board: ${view.position}` }, squares, grid, won));
     replace(this.controls, playable.length ? h("p", { class: "hint" }, "Your move: click an empty square.") : null);
   }
 

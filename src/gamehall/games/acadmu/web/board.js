@@ -153,7 +153,9 @@ export class Board {
   constructor({ onMove = () => {}, mode = "play" } = {}) {
     this.onMove = onMove;
     this.mode = mode;
-    this.element = h("div", { class: `board board-acadmu${mode === "diagram" ? " diagram" : ""}` });
+    // tabindex -1: the focus can rest on the board when the choice that held it is gone (Tab
+    // then goes on to the next choice).
+    this.element = h("div", { class: `board board-acadmu${mode === "diagram" ? " diagram" : ""}`, tabindex: mode === "diagram" ? null : -1 });
     this.controls = h("div", { class: "controls", "aria-live": "polite" });
     this.selected = null; // own pairing chosen to give up
     this.picked = null; // first opponent pairing of a capture by shape
@@ -268,11 +270,46 @@ export class Board {
       [perspective, PANEL_H + BAND],
     ];
     for (const [side, y] of panels) {
-      svg.append(this.panel(view, side, y, { canMove, ownSide, owners, targets, lastMove, lastMover }));
+      svg.append(this.panel(view, side, y, { canMove, ownSide, owners, targets, lastMove, lastMover, moves }));
     }
     svg.append(legend(PANEL_H, this.bandText(view)));
+    const focused = this.element.contains(document.activeElement) ? document.activeElement.dataset?.pairing ?? "" : undefined;
+    const focusedSide = focused === undefined ? null : document.activeElement.dataset.side;
     replace(this.element, svg);
     if (this.mode !== "diagram") this.renderControls(moves, canMove);
+    if (focused !== undefined) this.refocus(svg, focusedSide, focused);
+  }
+
+  /** What choosing a group does, told in words: the move's own words (the server's
+   * `LegalAction.words`) when it makes one move, else what choosing it starts. */
+  choiceName(side, pairing, count, attacker, moves) {
+    const base = `${SIDE_NAMES[side]} ${describe(pairing)} × ${count}`;
+    if (attacker) {
+      if (this.selected === pairing) return `${base}, chosen to give up: choose again to cancel`;
+      const n = moves.filter((m) => m.own === pairing).length;
+      return `${base}: give it up, to take one of ${n} choice${n === 1 ? "" : "s"}`;
+    }
+    const mine = moves.filter((m) => m.own === this.selected);
+    if (this.picked && this.partners(mine).includes(pairing)) {
+      const move = mine.find((m) => m.taken.length === 2 && [...m.taken].sort().join() === [this.picked, pairing].sort().join());
+      if (move?.words) return move.words;
+    }
+    if (pairing === this.picked) return `${base}, chosen to take: choose again to cancel`;
+    const candidates = mine.filter((m) => m.taken.includes(pairing));
+    if (candidates.length === 1 && candidates[0].taken.length === 1) return candidates[0].words || `${base}: take it`;
+    return `${base}: take it, then choose how`;
+  }
+
+  /** Keyboard focus kept across a redraw: after giving up a group is chosen, on the first group
+   * to take; after a first group to take, on the first way to go on; else on the same group. */
+  refocus(svg, side, pairing) {
+    const same = svg.querySelector(`.group[data-side="${side}"][data-pairing="${pairing}"][tabindex]`);
+    const next = this.picked
+      ? this.controls.querySelector("button.choice") || svg.querySelector(".group.target")
+      : this.selected && same?.classList.contains("selected")
+        ? svg.querySelector(".group.target")
+        : null;
+    (next || same || this.element).focus();
   }
 
   /** The middle of the band: a small heading and the round's standing. */
@@ -333,7 +370,7 @@ export class Board {
         "data-side": side,
         "data-pairing": pairing,
         "data-count": count,
-        "aria-label": `${SIDE_NAMES[side]} ${describe(pairing)} × ${count}`,
+        "aria-label": clickable ? this.choiceName(side, pairing, count, attacker, ctx.moves) : `${SIDE_NAMES[side]} ${describe(pairing)} × ${count}`,
         role: clickable ? "button" : "img",
         tabindex: clickable ? 0 : null,
       });
@@ -405,7 +442,7 @@ export class Board {
     if (canMove && pass && !moves.length) {
       items.push(
         h("p", { class: "hint" }, "You have no capture: you must pass."),
-        h("button", { class: "primary", "data-action": pass.text, onClick: () => this.send(pass.text) }, "Pass"),
+        h("button", { class: "primary", "data-action": pass.text, onClick: () => this.send(pass.text) }, "Pass", pass.words ? h("span", { class: "sr-only" }, `: ${pass.words}`) : null),
       );
     } else if (canMove && this.selected) {
       const mine = moves.filter((m) => m.own === this.selected);
@@ -432,7 +469,7 @@ export class Board {
                   class: "choice",
                   "data-action": m.text,
                   title: `${m.taken.map(describe).join(" + ")}, by ${m.by}`,
-                  "aria-label": `take ${m.taken.map(describe).join(" and ")}, by ${m.by}`,
+                  "aria-label": `${m.words || `take ${m.taken.map(describe).join(" and ")}, by ${m.by}`}${m.by === "colour" ? " (alone)" : ""}`,
                   onClick: () => this.send(m.text),
                 },
                 m.taken.map((t) => icon(t, 20)),

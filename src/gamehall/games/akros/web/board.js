@@ -27,6 +27,12 @@ export function tile(letter, extra = {}) {
   );
 }
 
+/** A button's move in the server's words, for a screen reader: after its visible text, which
+ * stays the start of its name (the hall's stylesheet hides .sr-only from sight). */
+function said(words) {
+  return words ? h("span", { class: "sr-only" }, `: ${words}`) : null;
+}
+
 function tiles(list, empty = "—") {
   return list && list.length ? list.map((t) => tile(t)) : h("span", { class: "muted" }, empty);
 }
@@ -84,7 +90,9 @@ export class Board {
   constructor({ onMove = () => {}, mode = "play" } = {}) {
     this.onMove = onMove;
     this.mode = mode;
-    this.element = h("div", { class: `board board-akros${mode === "diagram" ? " diagram" : ""}` });
+    // tabindex -1: the focus can rest on the board when the choice that held it is gone (Tab
+    // then goes on to the next choice).
+    this.element = h("div", { class: `board board-akros${mode === "diagram" ? " diagram" : ""}`, tabindex: mode === "diagram" ? null : -1 });
     this.controls = h("div", { class: "controls", "aria-live": "polite" });
     // The Temple, the bag, the hands and the scores: shown under the controls.
     this.extras = h("div", { class: "board-extras" });
@@ -166,6 +174,7 @@ export class Board {
       if (region.contested) classes.push("contested");
       if (lastPlace && lastPlace.region === region.id) classes.push("last");
       const clickable = isTarget || isSource || (this.chosen !== null && targets.has(region.id));
+      const name = clickable ? this.choiceName(region, places) : regionLabel(region);
       const g = s("g", {
         class: classes.join(" "),
         "data-region": region.id,
@@ -174,7 +183,7 @@ export class Board {
         "data-servant": region.servant || "",
         role: clickable ? "button" : "img",
         tabindex: clickable ? 0 : null,
-        "aria-label": regionLabel(region),
+        "aria-label": name,
       });
       g.append(s("polygon", { class: "hex", points: hexPoints(cx, cy, R - 1) }));
       if (region.contested) {
@@ -198,7 +207,7 @@ export class Board {
         g.append(s("circle", { class: `servant servant-${kind}`, cx: mx, cy: my, r: 12.5 }));
         g.append(s("text", { class: `servant-letter servant-letter-${kind}`, x: mx, y: my + 5, "text-anchor": "middle" }, region.servant));
       }
-      g.append(s("title", {}, regionLabel(region)));
+      g.append(s("title", {}, name));
       if (clickable) {
         g.addEventListener("click", () => this.clickRegion(region.id));
         g.addEventListener("keydown", (event) => {
@@ -227,9 +236,32 @@ export class Board {
         }),
       );
     }
+    const focused = this.element.contains(document.activeElement) ? document.activeElement.dataset?.region ?? "" : undefined;
     replace(this.element, svg, legend());
     replace(this.extras, this.panels(view));
     if (this.mode !== "diagram") this.renderControls();
+    if (focused !== undefined) this.refocus(svg, focused);
+  }
+
+  /** What choosing `region` does, told in words: the move's own words when it makes one move
+   * (the server's `LegalAction.words`), else how many servants can move there. */
+  choiceName(region, places) {
+    const label = regionLabel(region);
+    if (this.chosen !== null && this.chosen !== region.id) {
+      const move = places.find((p) => p.region === this.chosen && p.source === region.id);
+      if (move) return move.words || `${label}: its servant moves`;
+    }
+    const here = places.filter((p) => p.region === region.id);
+    if (here.length === 1) return here[0].words || label;
+    if (this.chosen === region.id) return `${label}, chosen: choose again to cancel`;
+    return `${label}: ${here.length} servants can move here; choose it, then the servant`;
+  }
+
+  /** Keyboard focus kept across a redraw: on the same region, or on the first servant to
+   * choose once a region is chosen (a keyboard player goes on where the board asks). */
+  refocus(svg, region) {
+    const next = (this.chosen !== null && svg.querySelector(".region.source")) || svg.querySelector(`.region[data-region="${region}"][tabindex]`);
+    (next || this.element).focus();
   }
 
   /**
@@ -362,6 +394,7 @@ export class Board {
                 },
                 h("span", { class: `hand-tile tile-${item.tile}` }, item.tile, h("small", {}, ENV_NAMES[item.tile])),
                 h("span", { class: "hand-label" }, "Keep", item.discard ? [" · discard ", tile(item.discard)] : null),
+                said(item.words),
               ),
             ),
           ),
@@ -370,7 +403,7 @@ export class Board {
         const [remove] = removes;
         items.push(h("p", { class: "hint" }, `Your ${ENV_NAMES[remove.tile]} tile has no legal place: it leaves the game.`));
         items.push(
-          h("button", { class: "primary", "data-action": remove.text, onClick: () => this.send(remove.text) }, "Remove ", tile(remove.tile)),
+          h("button", { class: "primary", "data-action": remove.text, onClick: () => this.send(remove.text) }, "Remove ", tile(remove.tile), said(remove.words)),
         );
       } else if (this.chosen !== null) {
         items.push(h("p", { class: "hint" }, `Region ${this.chosen}: click the highlighted servant that moves onto it.`));

@@ -16,6 +16,8 @@ import { TurnAlert } from "../lib/alert.js";
 import { ChatPanel, Clocks, clockText, gameOverPanel, legalList, pausePanel, roomButtons, toggle } from "../lib/room.js";
 import { seatCards } from "../lib/seats.js";
 import { GameAssist } from "../lib/assist.js";
+import { Announcer, turnStatus } from "../lib/announce.js";
+import { CommandBox } from "../lib/command.js";
 import { InviteBox } from "../lib/invite.js";
 import { Pacer, STEP_MS } from "../lib/pacing.js";
 import { Sounds, soundOf } from "../lib/sound.js";
@@ -59,7 +61,7 @@ export function gamePage(id) {
   const tools = h("div", { class: "game-tools" });
   const invite = new InviteBox(id, () => ({ state, you: you() }));
   const seatsBox = h("div", { class: "seats" });
-  const banner = h("div", { class: "turn-banner", role: "status", "aria-live": "polite" });
+  const banner = h("div", { class: "turn-banner" }); // told to a screen reader by the announcer
   const happened = h("p", { class: "happened", hidden: true });
   const boardBox = h("div", { class: "board-box" }, loading());
   const pauseBox = h("div", { class: "pause-box" });
@@ -70,6 +72,8 @@ export function gamePage(id) {
   const legalBox = h("details", { class: "panel legal" });
   const roomBox = h("div", { class: "room-box" });
   const clocks = new Clocks();
+  const announcer = new Announcer(); // every move in words, for a screen reader
+  const command = new CommandBox({ play: (text) => play(text) }); // "Type a move"
   const assist = new GameAssist({ id, notify, navigate });
   let received = performance.now(); // when the last state arrived
   let absentAt = performance.now(); // when the last news of who is away arrived (state or presence)
@@ -96,9 +100,10 @@ export function gamePage(id) {
         { class: "game-grid" },
         h("div", { class: "seats-area" }, seatsBox),
         h("div", { class: "banner-area" }, banner, assist.indicator),
-        h("div", { class: "board-col" }, boardBox, controlsBox, extrasBox),
+        h("div", { class: "board-col" }, boardBox, controlsBox, command.element, extrasBox),
         h("aside", { class: "side-col" }, pauseBox, overBox, assist.panel, roomBox, movesBox, chat.element, tools, legalBox),
       ),
+      announcer.element,
     ]),
   );
 
@@ -124,8 +129,7 @@ export function gamePage(id) {
   const canMove = () =>
     Boolean(state) && isPresent() && !state.over && !state.pause && state.to_move !== null && state.to_move !== undefined && you().includes(state.to_move) && !pending;
 
-  /** Send the move whose text is `action` (one of the server's legal items). */
-  /** Send a move; false when it was not sent. */
+  /** Send the move whose text is `action` (one of the server's legal items); false when it was not sent. */
   function play(action) {
     if (!state || !canMove()) return false;
     if (!state.legal.some((item) => item.text === action)) {
@@ -316,7 +320,6 @@ export function gamePage(id) {
     replace(banner, h("strong", {}, text), back, h("span", { class: "summary" }, boardKit?.summary?.(shownView()) || ""), happened);
   }
 
-
   /** The line under the banner: the last move that was not yours, in words (lib/happened.js). */
   function renderHappened() {
     if (!isLive()) {
@@ -348,7 +351,6 @@ export function gamePage(id) {
     ]);
   }
 
-
   /** The players' chat only where another person holds a seat (not against the computer, nor
    * hot-seat, where nobody would read it); spectators always have theirs. */
   function renderChat() {
@@ -360,7 +362,6 @@ export function gamePage(id) {
     legalBox.hidden = Boolean(state.over); // no moves left to list once the game is over
     replace(legalBox, legalList(state, canMove(), play));
   }
-
 
   function moverName(mover) {
     if (mover === -1 || mover === undefined) return "";
@@ -438,7 +439,6 @@ export function gamePage(id) {
     replace(overBox, gameOverPanel({ id, state, you: you(), result: resultText(state.outcome || {}, state.seats, you()), details, onRematch }));
   }
 
-
   /** How many actions the board shows: the present, the pacer's step, or a past position. */
   function shownCount() {
     if (!isLive()) return viewing;
@@ -469,6 +469,8 @@ export function gamePage(id) {
     renderHappened();
     invite.render();
     renderLegal();
+    command.update({ legal: state.legal || [], canMove: canMove(), seated: you().length > 0, over: state.over });
+    announcer.follow(state, { words: (k) => wordsOf(state, past, k, moverName), status: turnStatus(state, you()) });
     renderMoves();
     renderPause();
     renderOver();

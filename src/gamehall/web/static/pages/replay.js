@@ -30,10 +30,10 @@ export function replayPage(id) {
       const counter = h("span", { class: "replay-counter" });
       const list = h("ol", { class: "move-list replay-list" });
       const buttons = {
-        first: h("button", { type: "button", "data-step": "first", "aria-label": "First position", onClick: () => go(first) }, "◀◀ Start"),
+        first: h("button", { type: "button", "data-step": "first", "aria-label": "Start: the first position", onClick: () => go(first) }, "◀◀ Start"),
         back: h("button", { type: "button", "data-step": "back", "aria-label": "Step back", onClick: () => go(step - 1) }, "◀ Back"),
         forward: h("button", { type: "button", "data-step": "forward", "aria-label": "Step forward", onClick: () => go(step + 1) }, "Forward ▶"),
-        end: h("button", { type: "button", "data-step": "last", "aria-label": "Last position", onClick: () => go(last) }, "End ▶▶"),
+        end: h("button", { type: "button", "data-step": "last", "aria-label": "End: the last position", onClick: () => go(last) }, "End ▶▶"),
       };
       // The moves grouped by round or turn, as the review groups them.
       const sections = sectionsOf(kit, data, actions.map((_, index) => index + 1), game);
