@@ -65,7 +65,8 @@ class VectorGame:
     learner plays both seats, ``to_move`` says whose move each row wants. Chance and the
     opponent play inside, each row from its own seeded stream. ``events``: rows of room per
     game and step for what happened (the chance outcomes drawn, the opponent's moves), so the
-    engine can play the very same games; 0 keeps none (the fastest).
+    engine can play the very same games; 0 keeps none (the fastest). Episodes are whole
+    games (``episode="game"``, the adapters' default); other ``options`` are the game's.
     """
 
     def __init__(
@@ -77,8 +78,13 @@ class VectorGame:
         side: int | str = 0,
         illegal_reward: float = -1.0,
         events: int = 0,
+        episode: str = "game",
         **options: Any,
     ) -> None:
+        if episode != "game":
+            raise GamehallError(
+                f"the batched games play whole games (episode='game'), not {episode!r}"
+            )
         self.game = find_game(game, **options) if isinstance(game, str) else game
         if num_envs < 1:
             raise GamehallError(f"num_envs is at least 1, not {num_envs}")
@@ -144,7 +150,8 @@ class VectorGame:
     def self_play(self) -> bool:
         return self.opponent is None
 
-    def _step_result(self) -> Step:
+    def current(self) -> Step:
+        """The batch's arrays as they are now (what the last reset or step gave)."""
         shape = (self.num_envs, *self.observation_shape)
         keep = self._config[ROOM] > 0
         return Step(
@@ -179,7 +186,7 @@ class VectorGame:
             self._to_move, self._events, self._event_count, self.chance_width,
         )  # fmt: skip
         self._started = True
-        return self._step_result()
+        return self.current()
 
     def step(self, actions: np.ndarray | list[int]) -> Step:
         """Play one action in every row (a dense action index for the player to move there).
@@ -201,7 +208,7 @@ class VectorGame:
             self._legal_count, self._to_move, self._rewards, self._terminated, self._illegal,
             self._final, self._events, self._event_count, self.chance_width,
         )  # fmt: skip
-        return self._step_result()
+        return self.current()
 
     def legal_actions(self) -> tuple[np.ndarray, np.ndarray]:
         """The legal actions as lists: ``int32 (N, actions)`` whose row ``g`` starts with its
