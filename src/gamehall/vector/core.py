@@ -136,7 +136,8 @@ class VectorGame:
         self._obs = np.zeros((n, flat), dtype=np.float32)
         self._final = np.zeros((n, flat), dtype=np.float32)
         self._mask = np.zeros((n, self.num_actions), dtype=np.bool_)
-        self._legal = np.zeros((n, self.num_actions), dtype=np.int32)
+        small = np.int16 if self.num_actions <= np.iinfo(np.int16).max else np.int32
+        self._legal = np.zeros((n, self.num_actions), dtype=small)
         self._legal_count = np.zeros(n, dtype=np.int64)
         self._to_move = np.zeros(n, dtype=np.int64)
         self._rewards = np.zeros((n, 2), dtype=np.float32)
@@ -211,7 +212,8 @@ class VectorGame:
         return self.current()
 
     def legal_actions(self) -> tuple[np.ndarray, np.ndarray]:
-        """The legal actions as lists: ``int32 (N, actions)`` whose row ``g`` starts with its
+        """The legal actions as lists: ``int16 (N, actions)`` (``int32`` for a game of more
+        than 32,767 actions) whose row ``g`` starts with its
         ``count[g]`` legal actions (ascending; the rest is stale), and ``count``. Picking a
         random legal action from them is O(N), not O(N × actions)."""
         return self._legal, self._legal_count

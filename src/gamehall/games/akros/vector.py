@@ -37,17 +37,21 @@ from gamehall.kernels.batch import BatchKernels, reset_batch, step_batch
 def observe(s, tab, me, out):
     """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout)."""
     regions = tab[0]
-    out[:] = 0.0
-    out[s[TURN] - 1] = 1.0
-    out[9 + s[STEP]] = 1.0
+    # every entry written once (no zeroing pass first): this runs for every game at every step
+    turn = s[TURN] - 1
+    for i in range(9):
+        out[i] = i == turn
+    step = s[STEP]
+    for i in range(6):
+        out[9 + i] = i == step
+    jt = s[JT]
+    it = s[IT]
     for e in range(3):
         out[15 + e] = s[BAG + e]
         out[18 + e] = s[DRAFT + e]
+        out[21 + e] = e == jt
+        out[24 + e] = e == it
         out[27 + e] = s[REMOVED + e]
-    if s[JT] >= 0:
-        out[21 + s[JT]] = 1.0
-    if s[IT] >= 0:
-        out[24 + s[IT]] = 1.0
     for i in range(9):
         out[30 + i] = s[TEMPLE + i]
     jm = s[JM]
@@ -56,12 +60,16 @@ def observe(s, tab, me, out):
     envs = 5 + regions
     for r in range(1, regions + 1):
         base = 32 + 7 * r  # 39 + 7 * (r - 1)
-        out[base + tab[envs + r]] = 1.0
+        e = tab[envs + r]
+        out[base] = e == 0
+        out[base + 1] = e == 1
+        out[base + 2] = e == 2
         out[base + 3] = s[STACKS + r]
         out[base + 4] = (jm >> r) & 1
         out[base + 5] = (im >> r) & 1
         out[base + 6] = (contested >> r) & 1
-    out[39 + 7 * regions + me] = 1.0
+    out[39 + 7 * regions] = me == 0
+    out[40 + 7 * regions] = me == 1
 
 
 @njit(cache=True)
