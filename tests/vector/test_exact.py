@@ -20,6 +20,8 @@ CASES = [
     ("acadmu", None, 0),
     ("acadmu", "beginner", 1),
     ("acadmu", "easy", 0),
+    ("akros", "mcts:30", 1),
+    ("acadmu", "mcts:10", 0),
 ]
 
 
@@ -99,7 +101,8 @@ def _run(game: str, opponent: str | None, side: int, rows: int, want_games: int,
 
 @pytest.mark.parametrize(("game", "opponent", "side"), CASES)
 def test_batched_games_are_the_engines(game: str, opponent: str | None, side: int) -> None:
-    assert _run(game, opponent, side, rows=16, want_games=60, seed=7) >= 60
+    want = 20 if opponent and opponent.startswith("mcts") else 60
+    assert _run(game, opponent, side, rows=16, want_games=want, seed=7) >= want
 
 
 @pytest.mark.slow
@@ -107,7 +110,8 @@ def test_batched_games_are_the_engines(game: str, opponent: str | None, side: in
 def test_thousands_of_batched_games_are_the_engines(
     game: str, opponent: str | None, side: int
 ) -> None:
-    assert _run(game, opponent, side, rows=64, want_games=2000, seed=11) >= 2000
+    want = 200 if opponent and opponent.startswith("mcts") else 2000
+    assert _run(game, opponent, side, rows=64, want_games=want, seed=11) >= want
 
 
 def test_seeded_batches_repeat_and_rows_differ() -> None:
@@ -123,3 +127,22 @@ def test_seeded_batches_repeat_and_rows_differ() -> None:
         b = second.step(second.random_actions(rng_b))
         np.testing.assert_array_equal(a.observation, b.observation)
         np.testing.assert_array_equal(a.events, b.events)
+
+
+def _first_results(opponent: str, rows: int = 256) -> np.ndarray:
+    """The learner's (random, the Jinn) result of each row's first game."""
+    vec = VectorGame("akros", rows, opponent=opponent, side=0)
+    vec.reset(5)
+    rng = np.random.default_rng(5)
+    result = np.zeros(rows)
+    while not result.all():
+        step = vec.step(vec.random_actions(rng))
+        first = step.terminated & (result == 0)
+        result[first] = step.reward[first, 0]
+    return result
+
+
+def test_the_compiled_mcts_opponent_plays_stronger_than_random():
+    against_random = (_first_results("beginner") > 0).mean()
+    against_mcts = (_first_results("mcts:100") > 0).mean()
+    assert against_mcts < against_random - 0.1, (against_mcts, against_random)

@@ -94,6 +94,8 @@ def test_self_play_asks_each_row_for_its_player_to_move():
 def test_bad_arguments_are_refused():
     with pytest.raises(GamehallError, match="opponent"):
         VectorGame("akros", 2, opponent="hard")
+    with pytest.raises(GamehallError, match="mcts:N"):
+        VectorGame("akros", 2, opponent="mcts:0")
     with pytest.raises(GamehallError, match="episode"):
         VectorGame("acadmu", 2, episode="round")
     with pytest.raises(GamehallError, match="compiled"):

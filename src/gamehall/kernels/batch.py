@@ -16,8 +16,10 @@ set), ``to_move``, ``rewards`` (per player, non-zero only when a game ends), ``t
 one starts in its row).
 
 ``config``: the learner's seat (-1: the learner plays both seats, self-play), the opponent's
-policy kind (:data:`~gamehall.kernels.POLICY_RANDOM` or :data:`~gamehall.kernels.POLICY_GREEDY`)
-and the room for events per game and step (0: none kept). Chance and the opponent's moves are
+policy kind (:data:`~gamehall.kernels.POLICY_RANDOM`, :data:`~gamehall.kernels.POLICY_GREEDY`
+or :data:`POLICY_MCTS`), the room for events per game and step (0: none kept) and the MCTS
+opponent's simulations. ``tree``: the search's arrays (one tree, reused for every search) and
+its ``c`` and ``widening`` (a tuple: a call of more than 30 arguments would not inline). Chance and the opponent's moves are
 played inside, from the game's stream, until the learner is to move again.
 
 Events: when there is room, every happening of a step is written to ``events[g]`` in order, one
@@ -36,14 +38,19 @@ import numpy as np
 from numba import njit
 
 from gamehall.kernels import CHANCE, TERMINAL, choose_action, seed_stream
+from gamehall.kernels.tree import ACTION, FIRST, NEXT, SUM, VISITS
 
 NEW_GAME = -2
 """An event row: a new game starts in this row of the batch (the initial state)."""
 ILLEGAL = -3
 """An event row: the learner's action (column 1) was not legal; the game ends there."""
 
-SEAT, OPPONENT, ROOM = 0, 1, 2
+SEAT, OPPONENT, ROOM, SIMULATIONS = 0, 1, 2, 3
 """Offsets in ``config``."""
+POLICY_MCTS = 3
+"""The opponent's kind for the compiled MCTS (:mod:`gamehall.kernels.tree`) at
+``config[SIMULATIONS]`` simulations a move, ``c`` and ``widening`` from the end of ``tree``, the
+move with the most visits (then the best mean, then the first expanded), as the MCTS agent picks."""
 
 
 @njit(cache=True, inline="always")
@@ -60,9 +67,38 @@ def _event(events, event_count, g, who, value, co, width):
 
 
 @njit(cache=True, inline="always")
+def _search_move(s, tab, rng, config, tree, n, moves, new_tree, search):
+    """The compiled MCTS's move at ``s`` among the ``n`` legal ``moves``."""
+    if n == 1:
+        return moves[0]
+    meta, value, states, outcome, pool, sizes, bounds, scratch, done, params = tree
+    root = new_tree(meta, value, states, sizes, s, True, tab)
+    bounds[0] = np.inf
+    bounds[1] = -np.inf
+    done[0] = 0
+    search(
+        meta, value, states, outcome, pool, sizes, bounds, root, config[SIMULATIONS], tab, rng,
+        params[0], params[1], True, done, scratch,
+    )  # fmt: skip
+    best = moves[0]
+    best_visits = -1
+    best_mean = -np.inf
+    child = meta[root, FIRST]
+    while child >= 0:  # in expansion order: the first of equals stays
+        visits = meta[child, VISITS]
+        mean = value[child, SUM] / visits if visits else 0.0
+        if visits > best_visits or (visits == best_visits and mean > best_mean):
+            best = meta[child, ACTION]
+            best_visits = visits
+            best_mean = mean
+        child = meta[child, NEXT]
+    return best
+
+
+@njit(cache=True, inline="always")
 def _advance(
     s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g, width,
-    player, legal, apply, chance, evaluate,
+    tree, player, legal, apply, chance, evaluate, new_tree, search,
 ):  # fmt: skip
     """Play chance and the opponent until the learner is to move or the game is over; return
     the player to move (or TERMINAL)."""
@@ -80,9 +116,12 @@ def _advance(
         if seat < 0 or p == seat:
             return p
         n = legal(s, tab, moves)
-        a = choose_action(
-            s, tab, config[OPPONENT], weights, rng, moves, n, child, p, ties, apply, evaluate
-        )
+        if config[OPPONENT] == POLICY_MCTS:
+            a = _search_move(s, tab, rng, config, tree, n, moves, new_tree, search)
+        else:
+            a = choose_action(
+                s, tab, config[OPPONENT], weights, rng, moves, n, child, p, ties, apply, evaluate
+            )
         if keep:
             _event(events, event_count, g, p, a, co, width)
         apply(s, tab, a)
@@ -105,8 +144,8 @@ def _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, 
 @njit(cache=True, inline="always")
 def reset_batch(
     states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-    to_move, events, event_count, width,
-    player, legal, apply, chance, evaluate, observe,
+    to_move, events, event_count, width, tree,
+    player, legal, apply, chance, evaluate, observe, new_tree, search,
 ):  # fmt: skip
     """Start a game in every row: row ``g`` seeded from (``seeds[g]``, ``g``)."""
     games = states.shape[0]
@@ -126,7 +165,7 @@ def reset_batch(
             _event(events, event_count, g, NEW_GAME, 0, co, width)
         p = _advance(
             s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-            width, player, legal, apply, chance, evaluate,
+            width, tree, player, legal, apply, chance, evaluate, new_tree, search,
         )  # fmt: skip
         _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe)
 
@@ -135,7 +174,8 @@ def reset_batch(
 def step_batch(
     states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
     legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, width,
-    player, legal, apply, chance, returns, evaluate, observe,
+    tree, player, legal, apply, chance, returns, evaluate, observe, new_tree,
+    search,
 ):  # fmt: skip
     """Play ``actions[g]`` in every row ``g`` (for the player to move there), then chance and
     the opponent; a game that ends is scored and a new one starts in its row (auto-reset)."""
@@ -171,7 +211,8 @@ def step_batch(
             apply(s, tab, a)
             q = _advance(
                 s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-                width, player, legal, apply, chance, evaluate,
+                width, tree, player, legal, apply, chance, evaluate, new_tree,
+                search,
             )  # fmt: skip
             if q == TERMINAL:
                 returns(s, tab, ret)
@@ -188,7 +229,8 @@ def step_batch(
                 _event(events, event_count, g, NEW_GAME, 0, co, width)
             p = _advance(
                 s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-                width, player, legal, apply, chance, evaluate,
+                width, tree, player, legal, apply, chance, evaluate, new_tree,
+                search,
             )  # fmt: skip
         _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe)
 

@@ -14,7 +14,8 @@ import numpy as np
 
 from gamehall.core import Action, Game, GamehallError, State, find_game, find_plugin
 from gamehall.kernels import CHANCE, POLICY_GREEDY, POLICY_RANDOM
-from gamehall.kernels.batch import ILLEGAL, NEW_GAME, ROOM
+from gamehall.kernels.batch import ILLEGAL, NEW_GAME, POLICY_MCTS, ROOM
+from gamehall.kernels.tree import META, VALUE_COLUMNS
 
 OPPONENTS: dict[str, int] = {
     "beginner": POLICY_RANDOM,
@@ -23,7 +24,23 @@ OPPONENTS: dict[str, int] = {
     "greedy": POLICY_GREEDY,
 }
 """The computer players that run inside the batch: uniform random (the level ``beginner``) and
-greedy one move ahead by the game's evaluation (the level ``easy``)."""
+greedy one move ahead by the game's evaluation (the level ``easy``); and ``"mcts:N"``, the
+compiled MCTS at N simulations a move (the MCTS agent's ``c`` 1 and ``widening`` 8)."""
+MAX_SIMULATIONS = 100_000
+
+
+def _opponent(opponent: str) -> tuple[int, int]:
+    """The opponent's policy kind and simulations, from its name."""
+    key = opponent.strip().lower()
+    if key in OPPONENTS:
+        return OPPONENTS[key], 0
+    name, sep, count = key.partition(":")
+    if name == "mcts" and sep and count.isdigit() and 1 <= int(count) <= MAX_SIMULATIONS:
+        return POLICY_MCTS, int(count)
+    raise GamehallError(
+        f"unknown opponent {opponent!r}; in the batch: {', '.join(OPPONENTS)}, "
+        f"mcts:N (N simulations a move, 1 to {MAX_SIMULATIONS:,}), or None for self-play"
+    )
 
 
 @dataclass(frozen=True)
@@ -60,8 +77,8 @@ class Step:
 class VectorGame:
     """``num_envs`` games of ``game`` in compiled code, stepped together.
 
-    ``opponent``: the computer player of the other seat (``"beginner"``/``"random"`` or
-    ``"easy"``/``"greedy"``), with the learner at ``side`` (0 or 1); or None for self-play: the
+    ``opponent``: the computer player of the other seat (``"beginner"``/``"random"``,
+    ``"easy"``/``"greedy"`` or ``"mcts:N"``), with the learner at ``side`` (0 or 1); or None for self-play: the
     learner plays both seats, ``to_move`` says whose move each row wants. Chance and the
     opponent play inside, each row from its own seeded stream. ``events``: rows of room per
     game and step for what happened (the chance outcomes drawn, the opponent's moves), so the
@@ -101,11 +118,7 @@ class VectorGame:
             side = self.game.player_index(side)
         if side not in (0, 1):
             raise GamehallError(f"side is 0 or 1, not {side}")
-        if opponent is not None and opponent.strip().lower() not in OPPONENTS:
-            raise GamehallError(
-                f"unknown opponent {opponent!r}; in the batch: {', '.join(OPPONENTS)}, "
-                "or None for self-play"
-            )
+        kind, simulations = (POLICY_RANDOM, 0) if opponent is None else _opponent(opponent)
         if events < 0:
             raise GamehallError(f"events is a number of rows, at least 0, not {events}")
         self.kernels = kernels
@@ -121,12 +134,23 @@ class VectorGame:
         self._tab = simulator.table(self.game)
         self._start = simulator.encode(self.game.new_initial_state())
         self._config = np.array(
-            [
-                -1 if opponent is None else side,
-                POLICY_RANDOM if opponent is None else OPPONENTS[opponent.strip().lower()],
-                events,
-            ],
-            dtype=np.int64,
+            [-1 if opponent is None else side, kind, events, simulations], dtype=np.int64
+        )
+        # the search's arrays, one tree for every search (room for the budget: a search that
+        # runs out stops early, with what it has)
+        nodes = 4 * simulations + 64
+        moves = self.num_actions + 1
+        self._tree = (
+            np.zeros((nodes, META), dtype=np.int64),
+            np.zeros((nodes, VALUE_COLUMNS)),
+            np.zeros((nodes, self._start.shape[0]), dtype=np.int64),
+            np.zeros((nodes, max(1, simulator.chance_width)), dtype=np.int64),
+            np.zeros((2 * simulations + 8) * moves, dtype=np.int64),
+            np.zeros(2, dtype=np.int64),
+            np.array([np.inf, -np.inf]),
+            np.zeros(moves, dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+            np.array([1.0, 8.0]),  # the MCTS agent's c and widening
         )
         self._weights = np.zeros((2, self.num_actions), dtype=np.float64)
         n, width = num_envs, self.chance_width
@@ -184,7 +208,7 @@ class VectorGame:
         self.kernels.reset(
             self._states, self._rngs, self._start, self._tab, seeds, self._config,
             self._weights, self._obs, self._mask, self._legal, self._legal_count,
-            self._to_move, self._events, self._event_count, self.chance_width,
+            self._to_move, self._events, self._event_count, self.chance_width, self._tree,
         )  # fmt: skip
         self._started = True
         return self.current()
@@ -207,7 +231,7 @@ class VectorGame:
             self._states, self._rngs, self._start, self._tab, chosen, self._config,
             self._weights, self.illegal_reward, self._obs, self._mask, self._legal,
             self._legal_count, self._to_move, self._rewards, self._terminated, self._illegal,
-            self._final, self._events, self._event_count, self.chance_width,
+            self._final, self._events, self._event_count, self.chance_width, self._tree,
         )  # fmt: skip
         return self.current()
 

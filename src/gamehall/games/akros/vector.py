@@ -27,8 +27,10 @@ from gamehall.games.akros.fast import (
     chance,
     evaluate,
     legal,
+    new_tree,
     player,
     returns,
+    search,
 )
 from gamehall.kernels.batch import BatchKernels, reset_batch, step_batch
 
@@ -75,12 +77,12 @@ def observe(s, tab, me, out):
 @njit(cache=True)
 def reset(
     states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-    to_move, events, event_count, width,
+    to_move, events, event_count, width, tree,
 ):  # fmt: skip
     reset_batch(
         states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-        to_move, events, event_count, width,
-        player, legal, apply, chance, evaluate, observe,
+        to_move, events, event_count, width, tree,
+        player, legal, apply, chance, evaluate, observe, new_tree, search,
     )  # fmt: skip
 
 
@@ -88,12 +90,13 @@ def reset(
 def step(
     states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
     legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, width,
+    tree,
 ):  # fmt: skip
     step_batch(
         states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
         legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
-        event_count, width,
-        player, legal, apply, chance, returns, evaluate, observe,
+        event_count, width, tree,
+        player, legal, apply, chance, returns, evaluate, observe, new_tree, search,
     )  # fmt: skip
 
 
