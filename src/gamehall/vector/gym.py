@@ -2,13 +2,14 @@
 
     import gymnasium
     import gamehall.adapters.gymnasium  # registers gamehall/<Title>-v0 for every game
-    envs = gymnasium.make_vec("gamehall/Akros-v0", num_envs=4096,
+    envs = gymnasium.make_vec("gamehall/<Title>-v0", num_envs=4096,
                               vectorization_mode="vector_entry_point", opponent="easy")
     observations, infos = envs.reset(seed=1)
     observations, rewards, terminations, truncations, infos = envs.step(actions)
 
 The same seat against the same computer levels as the single environment
-(:class:`gamehall.adapters.gymnasium.GamehallEnv`: ``side``, ``opponent``, ``illegal_reward``),
+(:class:`gamehall.adapters.gymnasium.GamehallEnv`: ``side``, ``opponent``, ``illegal_reward``;
+the opponents that run compiled: ``beginner``, ``easy`` and ``mcts:N``),
 the same observations, with every game in compiled code (:class:`gamehall.vector.VectorGame`).
 Games reset in the step that ends them (``metadata["autoreset_mode"]`` is ``SAME_STEP``): the
 observation returned is the new game's, the ended game's is in ``infos["final_obs"]`` (rows
