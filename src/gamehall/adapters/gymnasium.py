@@ -41,7 +41,7 @@ from gamehall.adapters._common import (
 )
 from gamehall.adapters._common import env_id as environment_id
 from gamehall.ai import make_agent
-from gamehall.core import Action, Agent, Game, GamehallError, State, game_names
+from gamehall.core import Action, Agent, Game, GamehallError, State, find_plugin, game_names
 
 
 class GamehallEnv(gymnasium.Env):
@@ -192,8 +192,9 @@ def register_all() -> list[str]:
             continue
         if identifier not in gymnasium.registry:
             gymnasium.register(
-                identifier, entry_point=f"{__name__}:GamehallEnv", kwargs={"game": name}
-            )
+                identifier, entry_point=f"{__name__}:GamehallEnv", kwargs={"game": name},
+                vector_entry_point="gamehall.vector.gym:make_vector_env" if find_plugin(name).vector else None,
+            )  # fmt: skip
         ids.append(identifier)
     return ids
 

@@ -250,7 +250,7 @@ class GamePlugin:
     """One game's plugin record (see the module docstring).
 
     ``solver``, ``levels``, ``collector``, ``report``, ``view``, ``tui``, ``deal``,
-    ``estimate_position``, ``simulator``, ``encoding``, ``chance_steps``, ``facts``,
+    ``estimate_position``, ``simulator``, ``vector``, ``encoding``, ``chance_steps``, ``facts``,
     ``episodes`` and ``picture`` are import paths; ``board_module``, ``rules_text`` and ``starter_puzzles`` are
     files inside the game's package; ``judgement`` and ``playthrough`` are values. Each is
     optional.
@@ -293,6 +293,11 @@ class GamePlugin:
     simulator: Ref | None = None
     """A :class:`~gamehall.kernels.simulator.Simulator`: the game's compiled simulator, which
     :mod:`gamehall.fast`, self-play analysis and MCTS use where they can."""
+    vector: Ref | None = None
+    """A :class:`~gamehall.kernels.batch.BatchKernels`: the game's compiled batched step over
+    its simulator's kernels, which :mod:`gamehall.vector` runs (N games stepped together, the
+    observation written in compiled code with the same layout as ``encoding``). Needs
+    ``simulator`` and ``encoding``."""
     encoding: Ref | None = None
     """``encoding(game)`` → :class:`~gamehall.core.encoding.Encoding`: the fixed-size numeric
     observation of a state for one player, with its layout documented (the RL adapters)."""
@@ -408,6 +413,11 @@ class GamePlugin:
         """The :class:`gamehall.kernels.simulator.Simulator`, or None (typed ``Any``: core
         knows no layer above it)."""
         return self._load("simulator", self.simulator)
+
+    def load_vector(self) -> Any:
+        """The :class:`gamehall.kernels.batch.BatchKernels`, or None (typed ``Any``: core
+        knows no layer above it)."""
+        return self._load("vector", self.vector)
 
     def load_encoding(self) -> Callable[[Game], Encoding] | None:
         return self._load("encoding", self.encoding)

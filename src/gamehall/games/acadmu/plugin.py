@@ -33,6 +33,7 @@ PLUGIN = GamePlugin(
     judgement=JUDGEMENT,
     estimate_position="gamehall.games.acadmu.judgement:round_position",
     simulator="gamehall.games.acadmu.fast:SIMULATOR",
+    vector="gamehall.games.acadmu.vector:VECTOR",
     encoding="gamehall.games.acadmu.research:encoding",
     facts="gamehall.games.acadmu.research:facts",
     chance_steps="gamehall.games.acadmu.research:CHANCE_STEPS",

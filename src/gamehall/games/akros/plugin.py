@@ -27,6 +27,7 @@ PLUGIN = GamePlugin(
     tui="gamehall.games.akros.tui:board",
     judgement=JUDGEMENT,
     simulator="gamehall.games.akros.fast:SIMULATOR",
+    vector="gamehall.games.akros.vector:VECTOR",
     encoding="gamehall.games.akros.research:encoding",
     facts="gamehall.games.akros.research:facts",
     board_module="web/board.js",

@@ -1,0 +1,83 @@
+"""Äcädmü batched for :mod:`gamehall.vector`: the observation in compiled code, and the cached
+batch loops (:mod:`gamehall.kernels.batch`) over the simulator's kernels (:mod:`.fast`).
+
+:func:`observe` writes :class:`gamehall.games.acadmu.research.AcadmuEncoding`'s layout from the
+kernels' state vector, entry for entry (``tests/vector`` checks it against the engine's).
+"""
+
+# ruff: noqa: ANN001, ANN201
+from __future__ import annotations
+
+from numba import njit
+
+from gamehall.games.acadmu.fast import (
+    DARK,
+    FIRST,
+    LIGHT,
+    PASSED,
+    PHASE,
+    SCORE,
+    apply,
+    chance,
+    evaluate,
+    legal,
+    new_tree,
+    player,
+    returns,
+    search,
+)
+from gamehall.kernels.batch import BatchKernels, reset_batch, step_batch
+
+
+@njit(cache=True, inline="always")
+def observe(s, tab, me, out):
+    """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout)."""
+    other = 1 - me
+    phase = s[PHASE]
+    out[:] = 0.0
+    out[phase] = 1.0
+    if phase == 2:
+        own = DARK if me == 0 else LIGHT
+        theirs = LIGHT if me == 0 else DARK
+        for p in range(9):
+            out[3 + p] = s[own + p]
+            out[12 + p] = s[theirs + p]
+    out[21 + me] = 1.0
+    out[23] = player(s, tab) == me
+    out[24] = s[PASSED] == me
+    out[25] = s[PASSED] == other
+    out[26] = s[SCORE + me]
+    out[27] = s[SCORE + other]
+    out[28] = tab[0]
+    out[29] = s[FIRST] == me
+    out[30] = s[FIRST] == other
+    out[31] = s[FIRST] < 0 and phase == 2
+
+
+@njit(cache=True)
+def reset(
+    states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
+    to_move, events, event_count, width, tree,
+):  # fmt: skip
+    reset_batch(
+        states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
+        to_move, events, event_count, width, tree,
+        player, legal, apply, chance, evaluate, observe, new_tree, search,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def step(
+    states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
+    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, width,
+    tree,
+):  # fmt: skip
+    step_batch(
+        states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
+        legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
+        event_count, width, tree,
+        player, legal, apply, chance, returns, evaluate, observe, new_tree, search,
+    )  # fmt: skip
+
+
+VECTOR = BatchKernels(reset=reset, step=step, observe=observe)

@@ -1,0 +1,246 @@
+"""The compiled loops behind :mod:`gamehall.vector`: N games of one game stepped together (numba).
+
+They work over a game's kernel functions (``player``, ``legal``, ``apply``, ``chance``,
+``returns``, ``evaluate``; see :mod:`gamehall.kernels`) and one more, ``observe(s, tab, me,
+out)``, which writes the game's observation encoding of state ``s`` for player ``me`` into the
+``float32`` row ``out``, exactly as the game's Python ``encoding`` does. As with the simulator,
+each game's ``vector`` module instantiates :func:`reset_batch` and :func:`step_batch` inside its
+own ``@njit(cache=True)`` functions, so they land in numba's on-disk cache.
+
+The batch, one row per game: ``states`` (the kernels' state vectors), ``rngs`` (one splitmix64
+word per game: game ``g`` is seeded from (seed, g) and keeps drawing from its own stream, episode
+after episode), and the outputs a learner reads: ``obs``, ``mask`` (a bool per dense action index;
+kept up to date by clearing only the entries of ``legal[g, :count[g]]``, the legal actions it
+set), ``to_move``, ``rewards`` (per player, non-zero only when a game ends), ``terminated``,
+``illegal`` and ``final_obs`` (the observation of a game that ended this step, before the new
+one starts in its row).
+
+``config``: the learner's seat (-1: the learner plays both seats, self-play), the opponent's
+policy kind (:data:`~gamehall.kernels.POLICY_RANDOM`, :data:`~gamehall.kernels.POLICY_GREEDY`
+or :data:`POLICY_MCTS`), the room for events per game and step (0: none kept) and the MCTS
+opponent's simulations. ``tree``: the search's arrays (one tree, reused for every search) and
+its ``c`` and ``widening`` (a tuple: a call of more than 30 arguments would not inline). Chance and the opponent's moves are
+played inside, from the game's stream, until the learner is to move again.
+
+Events: when there is room, every happening of a step is written to ``events[g]`` in order, one
+row each, and counted in ``event_count[g]`` (a count above the room means rows were lost):
+column 0 is who acted (a player, :data:`CHANCE`, :data:`NEW_GAME` when a game starts in the row,
+:data:`ILLEGAL` for a refused action, column 1 the action), then the dense action index or the
+chance outcome as the game's ``chance`` wrote it. With them the engine plays the same games.
+"""
+
+# ruff: noqa: ANN001, ANN201
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from gamehall.kernels import CHANCE, TERMINAL, choose_action, seed_stream
+from gamehall.kernels.tree import ACTION, FIRST, NEXT, SUM, VISITS
+
+NEW_GAME = -2
+"""An event row: a new game starts in this row of the batch (the initial state)."""
+ILLEGAL = -3
+"""An event row: the learner's action (column 1) was not legal; the game ends there."""
+
+SEAT, OPPONENT, ROOM, SIMULATIONS = 0, 1, 2, 3
+"""Offsets in ``config``."""
+POLICY_MCTS = 3
+"""The opponent's kind for the compiled MCTS (:mod:`gamehall.kernels.tree`) at
+``config[SIMULATIONS]`` simulations a move, ``c`` and ``widening`` from the end of ``tree``, the
+move with the most visits (then the best mean, then the first expanded), as the MCTS agent picks."""
+
+
+@njit(cache=True, inline="always")
+def _event(events, event_count, g, who, value, co, width):
+    k = event_count[g]
+    if k < events.shape[1]:
+        events[g, k, 0] = who
+        if who == CHANCE:
+            for i in range(width):
+                events[g, k, 1 + i] = co[i]
+        else:
+            events[g, k, 1] = value
+    event_count[g] = k + 1
+
+
+@njit(cache=True, inline="always")
+def _search_move(s, tab, rng, config, tree, n, moves, new_tree, search):
+    """The compiled MCTS's move at ``s`` among the ``n`` legal ``moves``."""
+    if n == 1:
+        return moves[0]
+    meta, value, states, outcome, pool, sizes, bounds, scratch, done, params = tree
+    root = new_tree(meta, value, states, sizes, s, True, tab)
+    bounds[0] = np.inf
+    bounds[1] = -np.inf
+    done[0] = 0
+    search(
+        meta, value, states, outcome, pool, sizes, bounds, root, config[SIMULATIONS], tab, rng,
+        params[0], params[1], True, done, scratch,
+    )  # fmt: skip
+    best = moves[0]
+    best_visits = -1
+    best_mean = -np.inf
+    child = meta[root, FIRST]
+    while child >= 0:  # in expansion order: the first of equals stays
+        visits = meta[child, VISITS]
+        mean = value[child, SUM] / visits if visits else 0.0
+        if visits > best_visits or (visits == best_visits and mean > best_mean):
+            best = meta[child, ACTION]
+            best_visits = visits
+            best_mean = mean
+        child = meta[child, NEXT]
+    return best
+
+
+@njit(cache=True, inline="always")
+def _advance(
+    s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g, width,
+    tree, player, legal, apply, chance, evaluate, new_tree, search,
+):  # fmt: skip
+    """Play chance and the opponent until the learner is to move or the game is over; return
+    the player to move (or TERMINAL)."""
+    seat = config[SEAT]
+    keep = config[ROOM] > 0
+    while True:
+        p = player(s, tab)
+        if p == TERMINAL:
+            return p
+        if p == CHANCE:
+            chance(s, tab, rng, co)
+            if keep:
+                _event(events, event_count, g, CHANCE, 0, co, width)
+            continue
+        if seat < 0 or p == seat:
+            return p
+        n = legal(s, tab, moves)
+        if config[OPPONENT] == POLICY_MCTS:
+            a = _search_move(s, tab, rng, config, tree, n, moves, new_tree, search)
+        else:
+            a = choose_action(
+                s, tab, config[OPPONENT], weights, rng, moves, n, child, p, ties, apply, evaluate
+            )
+        if keep:
+            _event(events, event_count, g, p, a, co, width)
+        apply(s, tab, a)
+
+
+@njit(cache=True, inline="always")
+def _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe):
+    """Write game ``g``'s observation, mask and legal list for its player to move ``p``."""
+    row = legal_rows[g]
+    for i in range(legal_count[g]):
+        mask[g, row[i]] = False
+    n = legal(s, tab, row)
+    legal_count[g] = n
+    for i in range(n):
+        mask[g, row[i]] = True
+    to_move[g] = p
+    observe(s, tab, p if config[SEAT] < 0 else config[SEAT], obs[g])
+
+
+@njit(cache=True, inline="always")
+def reset_batch(
+    states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
+    to_move, events, event_count, width, tree,
+    player, legal, apply, chance, evaluate, observe, new_tree, search,
+):  # fmt: skip
+    """Start a game in every row: row ``g`` seeded from (``seeds[g]``, ``g``)."""
+    games = states.shape[0]
+    size = start.shape[0]
+    child = np.empty(size, dtype=np.int64)
+    moves = np.empty(weights.shape[1] + 1, dtype=np.int64)
+    ties = np.empty(weights.shape[1] + 1, dtype=np.int64)
+    co = np.zeros(max(64, width), dtype=np.int64)
+    keep = config[ROOM] > 0
+    for g in range(games):
+        rng = rngs[g : g + 1]
+        seed_stream(rng, seeds[g], g)
+        s = states[g]
+        s[:] = start
+        event_count[g] = 0
+        if keep:
+            _event(events, event_count, g, NEW_GAME, 0, co, width)
+        p = _advance(
+            s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
+            width, tree, player, legal, apply, chance, evaluate, new_tree, search,
+        )  # fmt: skip
+        _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe)
+
+
+@njit(cache=True, inline="always")
+def step_batch(
+    states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
+    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, width,
+    tree, player, legal, apply, chance, returns, evaluate, observe, new_tree,
+    search,
+):  # fmt: skip
+    """Play ``actions[g]`` in every row ``g`` (for the player to move there), then chance and
+    the opponent; a game that ends is scored and a new one starts in its row (auto-reset)."""
+    games = states.shape[0]
+    actions_n = mask.shape[1]
+    size = start.shape[0]
+    child = np.empty(size, dtype=np.int64)
+    moves = np.empty(weights.shape[1] + 1, dtype=np.int64)
+    ties = np.empty(weights.shape[1] + 1, dtype=np.int64)
+    co = np.zeros(max(64, width), dtype=np.int64)
+    ret = np.zeros(2, dtype=np.float64)
+    keep = config[ROOM] > 0
+    seat = config[SEAT]
+    for g in range(games):
+        rng = rngs[g : g + 1]
+        s = states[g]
+        event_count[g] = 0
+        rewards[g, 0] = 0.0
+        rewards[g, 1] = 0.0
+        a = actions[g]
+        p = to_move[g]
+        done = False
+        if a < 0 or a >= actions_n or not mask[g, a]:
+            if keep:
+                _event(events, event_count, g, ILLEGAL, a, co, width)
+            rewards[g, p] = illegal_reward
+            illegal[g] = True
+            done = True
+        else:
+            illegal[g] = False
+            if keep:
+                _event(events, event_count, g, p, a, co, width)
+            apply(s, tab, a)
+            q = _advance(
+                s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
+                width, tree, player, legal, apply, chance, evaluate, new_tree,
+                search,
+            )  # fmt: skip
+            if q == TERMINAL:
+                returns(s, tab, ret)
+                rewards[g, 0] = ret[0]
+                rewards[g, 1] = ret[1]
+                done = True
+            else:
+                p = q
+        terminated[g] = done
+        if done:
+            observe(s, tab, p if seat < 0 else seat, final_obs[g])
+            s[:] = start
+            if keep:
+                _event(events, event_count, g, NEW_GAME, 0, co, width)
+            p = _advance(
+                s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
+                width, tree, player, legal, apply, chance, evaluate, new_tree,
+                search,
+            )  # fmt: skip
+        _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe)
+
+
+class BatchKernels(NamedTuple):
+    """What a game's plugin names as its ``vector`` hook: its cached instantiations of
+    :func:`reset_batch` and :func:`step_batch` (same arguments, less the kernel functions), and
+    its compiled ``observe``. The rest (the state vector, the table, chance outcomes back to the
+    engine's actions) comes from the game's compiled simulator."""
+
+    reset: Any
+    step: Any
+    observe: Any
