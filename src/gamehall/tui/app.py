@@ -66,7 +66,7 @@ class GamehallApp(App[None]):
     #move-input { display: none; }
     #move-input.open { display: block; }
     App.narrow #main { layout: vertical; }
-    App.narrow #board-pane { height: auto; max-height: 75%; }
+    App.narrow #board-pane { height: auto; max-height: 85%; }
     App.narrow #side { width: 1fr; height: 1fr; border-left: none; border-top: tall $panel; }
     App.narrow #seats { margin-bottom: 0; }
     """
