@@ -102,7 +102,7 @@ class StartScreen(Screen[StartChoice | None]):
     StartScreen #start-title {
         height: 1; background: $accent; color: $text; text-style: bold; padding: 0 1;
     }
-    StartScreen #start-body { height: 1fr; padding: 0 1; }
+    StartScreen #start-body { height: 1fr; max-width: 100; padding: 0 1; }
     StartScreen .heading { text-style: bold; margin-top: 1; }
     StartScreen .label { width: 8; height: 1; }
     StartScreen .row { height: 1; margin-bottom: 1; }
