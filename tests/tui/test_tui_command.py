@@ -77,7 +77,7 @@ def test_load_and_position(capsys, opened, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (["tui"], "name the game"),
+        (["tui", "--dark", "hard"], "name the game"),  # alone, tui opens the start screen
         (["tui", "--resume"], "no unfinished game"),
         (["tui", "acadmu", "--resume", "--position", "x"], "at most one"),
         (["tui", "acadmu", "--clock", "soon"], "MINUTES"),

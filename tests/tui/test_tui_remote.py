@@ -247,3 +247,54 @@ def test_two_terminals_go_on_from_a_rounds_end_by_themselves(server):
     finally:
         for session in sessions:
             session.close()
+
+
+def test_resume_reopens_an_online_game_online_and_says_when_it_is_over(server, monkeypatch, capsys):
+    """``--resume`` of an online game reconnects to its server as this terminal (whose identity
+    holds the seat), not as a local game with both seats human; once the game has ended it says
+    so, and the game is resumed no more."""
+    from gamehall.cli import tui as tui_command
+    from gamehall.tui.remote import save_identity
+    from gamehall.tui.session import last_unfinished, read_record
+
+    answer, creator = create(server, {"game": "acadmu", "mode": "online"})
+    save_identity(creator)  # this terminal is the creator, as after a first --connect
+    first = connect_session(answer["url"])
+    try:
+        take_messages_until([first], lambda: first.version >= 0, "no state came")
+    finally:
+        first.close()
+    path = last_unfinished()
+    assert path == first.save_path
+    assert read_record(path).tags["GameId"] == answer["id"]
+
+    opened: list[RemoteSession] = []
+    monkeypatch.setattr(tui_command, "_run", opened.append)
+    tui_command._resume(path, None, [], None)
+    [again] = opened
+    try:
+        assert isinstance(again, RemoteSession) and again.save_path == path
+        take_messages_until([again], lambda: again.version >= 0, "no state came")
+        assert again.you == [0] and "you play Dark" in (again.remote_note or "")
+        # the other side (a browser) resigns: the game is over on the server
+        from websockets.sync.client import connect
+
+        guest = join(server, answer["id"], answer["invite"].split("?seat=")[1])
+        url = f"{server.replace('http', 'ws')}/ws/games/{answer['id']}"
+        with connect(
+            url, open_timeout=10, additional_headers={"Cookie": f"gh_player={guest}"}
+        ) as ws:
+            ws.send(json.dumps({"type": "hello", "version": -1}))
+            ws.send(json.dumps({"type": "resign"}))
+            while not json.loads(ws.recv(timeout=10)).get("over"):
+                pass  # the server's answers until the one with the game over
+    finally:
+        again.close()
+    opened.clear()
+    capsys.readouterr()
+    tui_command._resume(path, None, [], None)
+    assert opened == []  # no game opens
+    said = capsys.readouterr().out
+    assert "That online game is over: Game aborted" in said
+    assert f"gamehall tui --connect {server}/game/{answer['id']}" in said.replace("\n", " ")
+    assert last_unfinished() is None  # the saved copy now keeps its end

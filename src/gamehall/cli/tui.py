@@ -15,7 +15,7 @@ from rich.console import Console
 
 from gamehall.ai import make_agent
 from gamehall.cli.options import BoardOption, VariantOption, build_game, seat_flags
-from gamehall.core import GamehallError, Record
+from gamehall.core import Game, GamehallError, State
 
 console = Console()
 
@@ -30,7 +30,10 @@ def tui(
     ctx: typer.Context,
     game_name: Annotated[
         str | None,
-        typer.Argument(help="The game (not needed with --resume, --load or --connect)."),
+        typer.Argument(
+            help="The game (without one, a start screen chooses: a new game, a saved one, "
+            "or a server's)."
+        ),
     ] = None,
     target: Annotated[
         int | None, typer.Option(help="Points that win, in games played to a target.")
@@ -77,6 +80,8 @@ def tui(
 ) -> None:
     """The full-screen terminal app: play against the computer, hot-seat, or online.
 
+    Without a game it opens a start screen: choose the game, your side, the level and a clock,
+    resume a saved game, or connect to a server.
     The board, the move list, hints, undo and clocks. Give each seat a player with --<seat> PLAYER (--dark hard,
     --jinn human; both human for hot-seat). Every move is saved in your data directory, so
     Ctrl-C loses nothing: --resume goes on with the last game. Press ? in the app for its keys.
@@ -87,11 +92,9 @@ def tui(
     moves)."""
     from gamehall.tui.session import (
         Clock,
-        Session,
         last_unfinished,
         new_save_path,
         read_record,
-        seat_players,
         session_from_record,
     )
 
@@ -112,47 +115,155 @@ def tui(
         raise GamehallError("give at most one of --resume, --load, --position and --connect")
     time_control = Clock.parse(clock) if clock else None
     if connect is not None:
-        from gamehall.tui.remote import connect_session
-
-        session = connect_session(connect)
-        _run(session)
+        _connect(connect)
         return
-    record: Record | None = None
     if resume:
         path = last_unfinished()
         if path is None:
             raise GamehallError(
                 "there is no unfinished game to resume; start one: gamehall tui GAME"
             )
-        record = read_record(path)
-        save_path: Path = path
-    elif load is not None:
+        _resume(path, game_name, extra, time_control)
+        return
+    if load is not None:
         record = read_record(load)
-        save_path = new_save_path(record.game())
-    if record is not None:
         game = record.game()
         if game_name is not None and build_game(game_name).name != game.name:
             raise GamehallError(f"the record is of {game.name}, not {game_name}")
         given = seat_flags(game, extra)
         _check_players(given.values())
-        session = session_from_record(record, given, save_path=save_path, clock=time_control)
-    else:
-        if game_name is None:
+        save_path = new_save_path(game)
+        _run(session_from_record(record, given, save_path=save_path, clock=time_control))
+        return
+    if game_name is None:
+        if extra or position is not None or any(x is not None for x in (target, board, variant)):
             raise GamehallError("name the game, e.g. gamehall tui GAME (gamehall games lists them)")
-        game = build_game(game_name, variant, target=target, board=board)
-        given = seat_flags(game, extra)
-        _check_players(given.values())
-        start = game.parse_state(position) if position is not None else None
-        session = Session(
-            game,
-            seat_players(game, None, given),
-            seed=seed if seed is not None else int(datetime.datetime.now().timestamp()),
-            start=start,
-            save_path=new_save_path(game),
-            clock=time_control,
+        _start_screen(seed, time_control)
+        return
+    game = build_game(game_name, variant, target=target, board=board)
+    given = seat_flags(game, extra)
+    _check_players(given.values())
+    start = game.parse_state(position) if position is not None else None
+    _new_game(game, given, seed=seed, start=start, clock=time_control)
+
+
+def _new_game(
+    game: Game,
+    given: dict[str, str],
+    *,
+    seed: int | None,
+    start: State | None = None,
+    clock: Any = None,
+) -> None:
+    _run(new_session(game, given, seed=seed, start=start, clock=clock))
+
+
+def new_session(
+    game: Game,
+    given: dict[str, str],
+    *,
+    seed: int | None,
+    start: State | None = None,
+    clock: Any = None,
+) -> Any:
+    """A new local game, saved at once in the data directory (``--resume`` finds it)."""
+    from gamehall.tui.session import Session, new_save_path, seat_players
+
+    session = Session(
+        game,
+        seat_players(game, None, given),
+        seed=seed if seed is not None else int(datetime.datetime.now().timestamp()),
+        start=start,
+        save_path=new_save_path(game),
+        clock=clock,
+    )
+    session.save()
+    return session
+
+
+def chosen_session(chosen: Any, seed: int | None = None, clock: Any = None) -> Any:
+    """The new game the start screen chose (a :class:`gamehall.tui.start.NewGame`)."""
+    from gamehall.tui.session import Clock
+
+    game = build_game(chosen.game)
+    chosen_clock = Clock.parse(chosen.clock) if chosen.clock else clock
+    return new_session(game, chosen.players(game.player_names), seed=seed, clock=chosen_clock)
+
+
+def _start_screen(seed: int | None, clock: Any) -> None:
+    """No game named: the start screen chooses a new game, a saved one or a server's."""
+    from gamehall.tui.start import ConnectTo, NewGame, ResumeGame, choose
+
+    chosen = choose()
+    if isinstance(chosen, NewGame):
+        _run(chosen_session(chosen, seed, clock))
+    elif isinstance(chosen, ResumeGame):
+        _resume(chosen.path, None, [], clock)
+    elif isinstance(chosen, ConnectTo):
+        _connect(chosen.url)
+
+
+def _connect(url: str) -> None:
+    from gamehall.tui.remote import connect_session
+
+    _run(connect_session(url))
+
+
+def _resume(path: Path, game_name: str | None, extra: list[str], clock: Any) -> None:
+    """Go on with the saved game at ``path``: a local game here, an online game on its server
+    (reconnected as this terminal's identity, which holds its seats), or, if that game has
+    ended meanwhile, say so and keep its end in the saved copy."""
+    from gamehall.tui.session import read_record, session_from_record
+
+    record = read_record(path)
+    game = record.game()
+    if game_name is not None and build_game(game_name).name != game.name:
+        raise GamehallError(f"the record is of {game.name}, not {game_name}")
+    if "GameId" in record.tags and "Site" in record.tags:
+        if extra or clock is not None:
+            raise GamehallError(
+                "an online game goes on with its server's seats and clock: "
+                "give no seat options or --clock with it"
+            )
+        _resume_online(path, record.tags["Site"], record.tags["GameId"])
+        return
+    given = seat_flags(game, extra)
+    _check_players(given.values())
+    _run(session_from_record(record, given, save_path=path, clock=clock))
+
+
+def _resume_online(path: Path, site: str, game_id: str) -> None:
+    from gamehall.tui.remote import connect_session, game_link
+
+    link = game_link(site, game_id)
+    session = connect_session(link, save_path=path)
+    told = session.server_state
+    if told is not None and told.over:
+        session.close()
+        reason = told.outcome.reason if told.outcome is not None else "it has ended"
+        _keep_end(path, session)
+        console.print(
+            f"That online game is over: {reason[:1].upper()}{reason[1:]}.\n"
+            f"Look at it with: gamehall tui --connect {link}",
+            highlight=False,
         )
-        session.save()
+        return
     _run(session)
+
+
+def _keep_end(path: Path, session: Any) -> None:
+    """Keep the server's record of an online game that ended in its saved copy, so it is
+    resumed no more."""
+    from gamehall.core import Record
+
+    record = session.server_record
+    tags = {**record.tags, **session.online_tags()}
+    if tags.get("Result", "*") == "*":
+        tags["Ending"] = tags.get("Ending") or "the game has ended"
+    try:
+        path.write_text(str(Record(tags=tags, actions=list(record.actions))), encoding="utf-8")
+    except OSError:
+        return  # the copy stays as it was; the server has the game
 
 
 def _analyse(

@@ -55,17 +55,18 @@ class GamehallApp(App[None]):
     TITLE = "gamehall"
     CSS = """
     Screen { layout: vertical; }
-    #title { height: 1; background: $accent; color: $text; text-style: bold; padding: 0 1; }
+    #title { height: auto; max-height: 3; background: $accent; color: $text; text-style: bold; padding: 0 1; }
     #main { height: 1fr; }
     #board-pane { width: 1fr; height: 1fr; }
     #side { width: 44; height: 1fr; padding: 0 1; border-left: tall $panel; }
     #seats { height: auto; margin-bottom: 1; }
     #moves { height: 1fr; }
-    #prompt { height: auto; padding: 0 1; color: $text; }
-    #status { height: 1; padding: 0 1; background: $panel; }
-    #move-input { height: 3; }
+    #prompt { height: auto; max-height: 2; padding: 0 1; color: $text; }
+    #status { height: auto; max-height: 2; padding: 0 1; background: $panel; }
+    #move-input { display: none; }
+    #move-input.open { display: block; }
     App.narrow #main { layout: vertical; }
-    App.narrow #board-pane { height: auto; max-height: 70%; }
+    App.narrow #board-pane { height: auto; max-height: 85%; }
     App.narrow #side { width: 1fr; height: 1fr; border-left: none; border-top: tall $panel; }
     App.narrow #seats { margin-bottom: 0; }
     """
@@ -76,7 +77,7 @@ class GamehallApp(App[None]):
         Binding("s", "save", "save"),
         Binding("p", "position", "position"),
         Binding("question_mark", "help", "help", key_display="?"),
-        Binding("slash,colon", "type_move", "type a move", key_display="/"),
+        Binding("slash,colon", "type_move", "type", key_display="/", tooltip="type a move"),
         Binding("q", "quit_game", "quit"),
         Binding("ctrl+c", "quit_game", "quit", show=False, priority=True),
     ]
@@ -97,6 +98,8 @@ class GamehallApp(App[None]):
         """The moves table's key: how many actions and the last state it shows."""
         """The action count whose summary panel has been shown."""
         self.ended = False
+        self.refused = False
+        """Whether the last move a person made here was refused."""
         self.think_delay = think_delay
         self.status_text = ""
         self.prompt_text = ""
@@ -119,8 +122,12 @@ class GamehallApp(App[None]):
                 yield DataTable(id="moves", cursor_type="row", zebra_stripes=True)
         yield Static(id="prompt")
         yield Static(id="status")
-        yield Input(placeholder="type a move (/ or :) and press Enter; Esc back", id="move-input")
-        yield Footer()
+        yield Input(
+            placeholder="a move in notation (RTxBS, M5<10); Enter plays it, Esc back",
+            compact=True,
+            id="move-input",
+        )
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         table = self.query_one("#moves", DataTable)
@@ -134,6 +141,7 @@ class GamehallApp(App[None]):
 
     def on_resize(self, event: Any) -> None:
         self._apply_width(event.size.width)
+        self.board.refresh(layout=True)  # a board may draw itself smaller on a short terminal
 
     def _apply_width(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
@@ -151,6 +159,7 @@ class GamehallApp(App[None]):
 
     def play(self, action: str) -> None:
         """A person's move, from the board, the move line or a forced move."""
+        self.refused = True
         if not self.session.human_to_move():
             self.say("It is not your move.", error=True)
             return
@@ -160,6 +169,7 @@ class GamehallApp(App[None]):
         except GamehallError as error:
             self.say(str(error), error=True)
             return
+        self.refused = False
         if not self.session.drives_chance:  # online: it counts when the server says so
             told = move_words(before, before.parse_action(action))
             self.say(f"Sent: {told} ({action})…")
@@ -320,6 +330,7 @@ class GamehallApp(App[None]):
         if body is None or self.session.forfeit is not None:
             body = Text(result)
         self.say(result)
+        self.clear_notifications()  # no notice covers the game's end
         where = self.session.save_path
         hint = "Enter closes; q quits" + (f" · record: {where}" if where else "")
         self.push_screen(Panel("Game over", body, hint=hint))
@@ -420,19 +431,33 @@ class GamehallApp(App[None]):
             return
         event.input.value = ""
         self.play(text)
-        if self.session.human_to_move():
-            return
+        if self.refused:
+            return  # the line stays open to put the move right
+        self._close_move_line()
+
+    def _close_move_line(self) -> None:
+        self.query_one("#move-input", Input).remove_class("open")
         self.board.focus()
 
     def on_key(self, event: Any) -> None:
         field = self.query_one("#move-input", Input)
         if event.key == "escape" and field.has_focus:
             field.value = ""
-            self.board.focus()
+            self._close_move_line()
             event.stop()
 
     def action_type_move(self) -> None:
-        self.query_one("#move-input", Input).focus()
+        field = self.query_one("#move-input", Input)
+        field.add_class("open")
+        field.focus()
+
+    def notify(self, message: str, **options: Any) -> None:  # type: ignore[override]
+        """A notice; once the game is over, the status line says it instead (no notice covers
+        the game-over panel)."""
+        if self.ended:
+            self.say(message)
+            return
+        super().notify(message, **options)
 
     def action_hint(self) -> None:
         session = self.session

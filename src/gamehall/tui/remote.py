@@ -180,6 +180,7 @@ class RemoteSession:
         seat: str | None,
         record: Record,
         identity: str | None = None,
+        save_path: Path | None = None,
     ) -> None:
         self.base, self.id, self.token = base, game_id, seat
         self.identity = identity
@@ -198,7 +199,12 @@ class RemoteSession:
         ]
         self.remote_note: str | None = "connecting…"
         self.last_error: str | None = None
-        self.save_path: Path | None = new_save_path(self.game)
+        self.save_path: Path | None = save_path or new_save_path(self.game)
+        """The copy of the record in the data directory (``--resume`` reconnects from it)."""
+        self.server_record = record
+        """The game's record as the server gave it when this terminal connected."""
+        self.server_state: StateMessage | None = None
+        """The game as the server told it when this terminal connected (``over``: it ended)."""
         self.wake: Callable[[], None] | None = None
         self.sent_version: int | None = None
         """The version a move of ours was sent at, until the server answers it."""
@@ -379,7 +385,7 @@ class RemoteSession:
             self.actions,
             players=self.players,
             final=self.state,
-            extra={"Site": self.base, "GameId": self.id},
+            extra=self.online_tags(),
         )
         try:
             temporary = self.save_path.with_name(self.save_path.name + ".tmp")
@@ -387,6 +393,15 @@ class RemoteSession:
             temporary.replace(self.save_path)
         except OSError:
             self.save_path = None  # keep playing; the server has the game anyway
+
+    def online_tags(self) -> dict[str, str]:
+        """The record's tags that make it an online game (``--resume`` reconnects with them);
+        ``Ending``: the server's words for an end off the board, so it is not resumed as
+        unfinished."""
+        tags = {"Site": self.base, "GameId": self.id}
+        if self.ended is not None:
+            tags["Ending"] = self.ended
+        return tags
 
     @property
     def state(self) -> State:
@@ -456,7 +471,15 @@ class RemoteSession:
             return None
         try:
             target.write_text(
-                str(make_record(self.game, self.actions, players=self.players, final=self.state)),
+                str(
+                    make_record(
+                        self.game,
+                        self.actions,
+                        players=self.players,
+                        final=self.state,
+                        extra=self.online_tags(),
+                    )
+                ),
                 encoding="utf-8",
             )
         except OSError as error:
@@ -476,9 +499,18 @@ class RemoteSession:
         raise GamehallError("the server draws chance")
 
 
-def connect_session(url: str, identity: str | None = None) -> RemoteSession:
+def game_link(base: str, game_id: str) -> str:
+    """The game page's link (what :func:`connect_session` opens) from a server and a game id."""
+    return f"{base}/game/{urllib.parse.quote(game_id)}"
+
+
+def connect_session(
+    url: str, identity: str | None = None, *, save_path: Path | None = None
+) -> RemoteSession:
     """Open the online game a link names (an unused invite link seats you) and start
-    listening, as ``identity`` (default: the one this terminal keeps, made on first use)."""
+    listening, as ``identity`` (default: the one this terminal keeps, made on first use);
+    the record's copy is kept at ``save_path`` (default: a new file in the data directory).
+    The session's ``server_state`` is the game as the server told it then."""
     base, game_id, seat = parse_link(url)
     identity = identity or load_identity()
     quoted = urllib.parse.quote(game_id)
@@ -493,11 +525,15 @@ def connect_session(url: str, identity: str | None = None) -> RemoteSession:
     # The record does not make or check an identity; the state does: the server gives one to a
     # terminal without, and a new one for an identity it did not sign (an older server's is
     # signed if it knows it), before the invite is posted and the socket opened with it.
-    _, given = _request(f"{base}/api/games/{quoted}", MAX_RECORD, identity)
+    data, given = _request(f"{base}/api/games/{quoted}", MAX_RECORD, identity)
     if given and given != identity:
         identity = given
         save_identity(identity)
-    session = RemoteSession(base, game_id, seat, record, identity)
+    session = RemoteSession(base, game_id, seat, record, identity, save_path)
+    try:
+        session.server_state = StateMessage.model_validate_json(data)
+    except ValidationError:
+        raise GamehallError(f"{base} sent a game this client cannot read") from None
     if seat:
         try:
             _request(f"{base}/api/games/{quoted}/join", 10_000, identity, {"seat": seat})

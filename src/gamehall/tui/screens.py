@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -36,14 +36,16 @@ KEYS: tuple[tuple[str, str], ...] = (
 
 
 class Panel(ModalScreen[None]):
-    """A box over the game with a title and a body; any of Esc, Enter, q or Space closes it."""
+    """A box over the game with a title and a body; any of Esc, Enter, q or Space closes it.
+    A body taller than the terminal scrolls (arrows, PgUp, PgDn, the mouse wheel)."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
-    Panel > Vertical {
-        width: 76; max-width: 96%; height: auto; max-height: 90%;
+    Panel > VerticalScroll {
+        width: 76; max-width: 96%; height: auto; max-height: 96%;
         border: thick $accent; background: $panel; padding: 1 2;
     }
+    Panel > VerticalScroll:focus { background-tint: transparent; }
     Panel .title { text-style: bold; margin-bottom: 1; }
     Panel .hint { color: $text-muted; margin-top: 1; }
     """
@@ -58,7 +60,7 @@ class Panel(ModalScreen[None]):
         self.hint = hint
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll():
             yield Static(self.title_text, classes="title")
             yield Static(self.body, classes="body")
             yield Static(self.hint, classes="hint")
@@ -73,7 +75,7 @@ def help_panel() -> Panel:
     table.add_column()
     for key, meaning in KEYS:
         table.add_row(key, meaning)
-    return Panel("Keys", table)
+    return Panel("Keys", table, hint="↑ ↓ PgUp PgDn scroll · Enter closes")
 
 
 def position_panel(position: str, copied: bool) -> Panel:

@@ -123,20 +123,37 @@ def new_save_path(game: Game, now: datetime.datetime | None = None) -> Path:
     return folder / f"{stamp}-{game.name}.txt"
 
 
-def last_unfinished() -> Path | None:
-    """The most recently saved game in :func:`data_dir` that is not over."""
+def unfinished(tags: dict[str, str]) -> bool:
+    """Whether a saved record's tags are of a game that goes on: no result, no flag fallen,
+    and no end told (an online game that ended off the board keeps the server's words for it
+    in ``Ending``)."""
+    return tags.get("Result", "*") == "*" and "Forfeit" not in tags and "Ending" not in tags
+
+
+def saved_games(limit: int = 20) -> list[tuple[Path, Record]]:
+    """The unfinished games saved in :func:`data_dir`, the most recently saved first (at most
+    ``limit``); files that cannot be read are passed over."""
     folder = data_dir()
     if not folder.is_dir():
-        return None
+        return []
     saved = sorted(folder.glob("*.txt"), key=lambda p: p.stat().st_mtime, reverse=True)
+    found: list[tuple[Path, Record]] = []
     for path in saved:
         try:
-            tags = Record.parse(path.read_text(encoding="utf-8")).tags
+            record = Record.parse(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, GamehallError):
             continue
-        if tags.get("Result", "*") == "*" and "Forfeit" not in tags:
-            return path
-    return None
+        if unfinished(record.tags):
+            found.append((path, record))
+            if len(found) >= limit:
+                break
+    return found
+
+
+def last_unfinished() -> Path | None:
+    """The most recently saved game in :func:`data_dir` that is not over."""
+    found = saved_games(limit=1)
+    return found[0][0] if found else None
 
 
 def read_record(path: Path) -> Record:

@@ -118,13 +118,18 @@ class AcadmuBoard(Widget, can_focus=True):
         self.refresh()
 
     def summary(self, state: State) -> RenderableType | None:
-        """At the end of a round (and of the match): the tokens left, the points, the match."""
+        """At the end of a round (and of the match): why it ended, the tokens left, the points,
+        the match."""
         view = state.view()
         if view["phase"] != "play" or not view["round_over"]:
             return None
         dark, light = sum(view["dark"]), sum(view["light"])
         diff = dark - light
-        lines = [Text(f"Dark has {dark} token{'s' * (dark != 1)}, Light {light}.")]
+        why = view["round_end"]["reason"]  # rule 4, in the game's words
+        lines = [
+            Text(f"The round is over: {why}.", style="bold"),
+            Text(f"Dark has {dark} token{'s' * (dark != 1)}, Light {light}."),
+        ]
         if diff == 0:
             lines.append(Text("Equal counts: nobody scores.", style="bold"))
         else:

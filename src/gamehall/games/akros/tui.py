@@ -30,13 +30,17 @@ from gamehall.games.akros.view import (
     last_region,
     score_table,
     side_table,
+    tiles_text,
     title_text,
 )
 
 WIDE = 92
 """From this many columns the Temple and the score stand beside the board, not below it."""
 NARROW = 72
-"""Below this many columns the Temple and the score stand one above the other."""
+"""Below this many columns (or rows, :data:`TALL`) the Temple, the bag, the hands and the
+score are told in a few lines under the board, so the whole board fits a small terminal."""
+TALL = 40
+"""From this many rows of terminal the Temple and the score stand as tables under the board."""
 
 
 @dataclass(frozen=True)
@@ -274,11 +278,11 @@ class AkrosBoard(Widget, can_focus=True):
             grid = Table.grid(padding=(0, 3))
             grid.add_row(Group(*parts), side)
             return grid
-        if width >= NARROW:
+        if width >= NARROW and self.app.size.height >= TALL:
             grid = Table.grid(padding=(0, 3))
             grid.add_row(side_table(view), score_table(view))
             return Group(*parts, Text(""), grid)
-        return Group(*parts, Text(""), side_table(view), Text(""), score_table(view))
+        return Group(*parts, *compact_side(view))
 
     def _strip(self, choices: list[Choice]) -> Text:
         strip = Text("Choose: ", style="bold")
@@ -290,6 +294,34 @@ class AkrosBoard(Widget, can_focus=True):
             strip.append(f" {number}{choice.label} ", style=style)
             strip.append(" ")
         return strip
+
+
+def compact_side(view: dict[str, Any]) -> list[Text]:
+    """The Temple, the bag, the draft, the hands, the removed tiles and the score in a few
+    lines, for a small terminal (the same as :func:`side_table` and :func:`score_table`)."""
+    names = {e["environment"]: e["name"] for e in view["environments"]}
+    piles = "  ".join(f"{number}: {tiles_text(pile)}" for number, pile in view["temple"].items())
+    bag = "  ".join(f"{letter} {n}" for letter, n in view["bag"].items())
+    first = Text.assemble(("Temple ", "bold"), piles, ("  Bag ", "bold"), bag)
+    second = Text.assemble(("Draft ", "bold"), tiles_text(view["draft"]))
+    for player in ("jinn", "ifrit"):
+        tile = view["hands"][player]
+        second.append(f"  {player.capitalize()} keeps ", style=SIDE_STYLES[player])
+        second.append("-" if tile is None else names[tile])
+    removed = tiles_text(letter * n for letter, n in view["removed"].items())
+    second.append("  Removed ", style="bold")
+    second.append(removed)
+    score = Text.assemble(("Score ", "bold"))
+    score.append("Jinn", style=SIDE_STYLES["jinn"])
+    score.append("–")
+    score.append("Ifrit", style=SIDE_STYLES["ifrit"])
+    score.append(":")
+    for environment in view["environments"]:
+        claimed = environment["claimed_by"]
+        score.append(f"  {environment['name']} {environment['jinn']}–{environment['ifrit']}")
+        if claimed is not None:
+            score.append(f" {claimed.capitalize()}", style=SIDE_STYLES[claimed])
+    return [first, second, score]
 
 
 def board(game: Game, host: BoardHost) -> AkrosBoard:
