@@ -12,6 +12,7 @@ every worker process of the web server call it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from gamehall.ai.mcts import MCTSAgent
 from gamehall.core import find_game, find_plugin
@@ -43,10 +44,20 @@ def warm_search(name: str) -> bool:
     return True
 
 
+WARM_STEPS: list[tuple[str, Callable[[str], bool]]] = [
+    ("solver", warm_solver),
+    ("compiled search", warm_search),
+]
+"""The warm-up's steps for each game, in order: what it compiles (as ``gamehall warm-up`` tells
+it) and the function that loads or compiles it for a game (whether the game has one). Compiled
+code of another kind is one more line here; the server's workers and ``gamehall warm-up`` both
+run the list."""
+
+
 def warm_up_game(name: str) -> None:
     """Everything compiled that the game's computer players, hints and reviews use."""
-    warm_solver(name)
-    warm_search(name)
+    for _what, warm in WARM_STEPS:
+        warm(name)
 
 
-__all__ = ["WARM_SIMULATIONS", "warm_search", "warm_solver", "warm_up_game"]
+__all__ = ["WARM_SIMULATIONS", "WARM_STEPS", "warm_search", "warm_solver", "warm_up_game"]
