@@ -449,7 +449,9 @@ def puzzles_list(
 
 def warm_up() -> None:
     """Compile (or load) every game's exact solver and compiled search now, so no first move,
-    hint or review waits for them. Each step is told as it ends: [done/total], what, seconds."""
+    hint or review waits for them.
+
+    Each step is told as it ends: [step/steps], what, and its seconds."""
     from gamehall.ai.warm import WARM_STEPS
 
     steps = [(name, what, warm) for name in game_names() for what, warm in WARM_STEPS]
