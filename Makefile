@@ -45,10 +45,10 @@ run:
 	@if [ -f $(PLAY_STAMP) ] && [ $(PLAY_STAMP) -nt pyproject.toml ]; then \
 	  echo "[1/3] The environment ($(VENV)) has what playing needs: nothing to install."; \
 	else \
-	  echo "[1/3] Creating the environment ($(VENV)) with what playing needs (about 1 min, once)..."; \
+	  echo "[1/3] Creating the environment ($(VENV)) with what playing needs (1-4 min, once)..."; \
 	  $(MAKE) --no-print-directory $(PLAY_STAMP); \
 	fi
-	@echo "[2/3] Warming up the computer players (2-4 min the first time, seconds after)..."
+	@echo "[2/3] Warming up the computer players (1-12 min the first time, by the load; seconds after)..."
 	@$(BIN)/gamehall warm-up
 	@echo "[3/3] Starting the server (it answers within seconds)..."
 	@$(BIN)/gamehall serve --host $(HOST) --port $(PORT)

@@ -14,6 +14,7 @@ Then reports the environment's size (``du -sh``), its package count (``pip list`
 seconds of each step, and the Markdown row for docs/performance.md.
 
     python bench/first_run.py [--python python3.11] [--no-warm-up] [--keep]
+    .venv/bin/python bench/first_run.py --here    # step 3 alone, this checkout and this Python
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -49,14 +51,14 @@ def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> f
     return time.perf_counter() - started
 
 
-def first_page(gamehall: Path, clone: Path, data: Path) -> float:
+def first_page(gamehall: list[str], clone: Path, data: Path) -> float:
     """Start ``gamehall serve`` (a store of its own in ``data``) and poll ``/``; the seconds
     from starting it to its first answer."""
     port = free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(data)}
     started = time.perf_counter()
     server = subprocess.Popen(
-        [str(gamehall), "serve", "--port", str(port)],
+        [*gamehall, "serve", "--port", str(port)],
         cwd=clone,
         env=env,
         start_new_session=True,
@@ -75,7 +77,7 @@ def first_page(gamehall: Path, clone: Path, data: Path) -> float:
                 pass
             time.sleep(0.05)
     finally:
-        os.killpg(server.pid, signal.SIGINT)
+        server.send_signal(signal.SIGINT)  # as Ctrl+C: the server stops its workers itself
         try:
             server.wait(30)
         except subprocess.TimeoutExpired:
@@ -88,7 +90,15 @@ def main() -> None:
     parser.add_argument("--python", default="python3.11", help="the Python that makes the venv")
     parser.add_argument("--no-warm-up", action="store_true", help="leave the warm-up to serve")
     parser.add_argument("--keep", action="store_true", help="keep the clone (print its path)")
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="only time gamehall serve to its first page, with this Python and this checkout",
+    )
     args = parser.parse_args()
+    if args.here:
+        here()
+        return
     base = Path(tempfile.mkdtemp(prefix="gamehall-first-run-"))
     clone, venv = base / "gamehall", base / "venv"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
@@ -104,8 +114,8 @@ def main() -> None:
             ],
             clone,
         )
-        gamehall = venv / "bin" / "gamehall"
-        warm = 0.0 if args.no_warm_up else timed([str(gamehall), "warm-up"], clone)
+        gamehall = [str(venv / "bin" / "gamehall")]
+        warm = 0.0 if args.no_warm_up else timed([*gamehall, "warm-up"], clone)
         page = first_page(gamehall, clone, base / "data")
         size = subprocess.run(
             ["du", "-sh", str(venv)], capture_output=True, text=True, check=True
@@ -134,6 +144,17 @@ def main() -> None:
     )
     if args.keep:
         print(f"kept: {base}")
+
+
+def here() -> None:
+    """``gamehall serve`` of this checkout (its sources first on the path) to its first page."""
+    env_path = os.pathsep.join(p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH")) if p)
+    os.environ["PYTHONPATH"] = env_path
+    command = [sys.executable, "-c", "from gamehall.cli.app import main; main()"]
+    with tempfile.TemporaryDirectory(prefix="gamehall-first-page-") as data:
+        page = first_page(command, ROOT, Path(data))
+    print(f"serve to the first page: {page:.2f} s")
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -255,7 +255,7 @@ export class GameAssist {
     const button = h(
       "button",
       { type: "button", class: "hint-button", disabled: !mine || this.asking !== null, "aria-busy": this.asking !== null ? "true" : null },
-      this.asking !== null ? "Working out a hint…" : "Hint",
+      this.asking !== null ? this.readyMessage || "Working out a hint…" : "Hint",
     );
     button.addEventListener("click", () => this.askHint());
     const body = [h("div", { class: "assist-head" }, h("h2", {}, "Hints"), button)];
