@@ -45,7 +45,7 @@ def test_pages_answer_while_the_warm_up_runs_and_a_hint_waits_for_it(
     server_factory, tmp_path, gated
 ):
     told: list[str] = []
-    with server_factory(hint_seconds=1.0, puzzles_dir=tmp_path / "puzzles") as server:
+    with server_factory(hint_seconds=1.0, puzzles_dir=tmp_path / "puzzles", warm=False) as server:
         open_gate = gated(server)
         computers = server.hub.computers
         held = threading.Event()
@@ -88,7 +88,7 @@ def test_pages_answer_while_the_warm_up_runs_and_a_hint_waits_for_it(
 def test_a_computer_move_asked_during_the_warm_up_is_played_once_warm(
     server_factory, tmp_path, gated
 ):
-    with server_factory(hint_seconds=1.0, puzzles_dir=tmp_path / "puzzles") as server:
+    with server_factory(hint_seconds=1.0, puzzles_dir=tmp_path / "puzzles", warm=False) as server:
         open_gate = gated(server)
         held = threading.Event()
         server.hub.computers.held.append(lambda what: held.set())

@@ -152,7 +152,8 @@ def create_app(
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
     computer players, hints and reviews in worker processes (for CPU-bound search), warmed
-    before the app serves and bounded like computer moves; an ``agent_factory`` (tests) runs
+    in the background while the app serves (what needs one waits for it) and bounded like
+    computer moves; an ``agent_factory`` (tests) runs
     on threads. ``puzzles_dir`` holds the puzzles offered beside each game's starter set
     (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
     and reviews (defaults in :mod:`gamehall.web.compute.hints` and :mod:`gamehall.web.compute.review`);
