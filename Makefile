@@ -1,15 +1,30 @@
 # Two entry points for a newcomer: `make run` and `make test`. Both create .venv on first use.
+# `make run` installs only what playing needs (PLAY_STAMP); `make test` installs the test,
+# research and docs extras too (STAMP), and a full install counts as a play install, so `make run`
+# after `make test` installs nothing.
 PYTHON ?= python3.11
-VENV   := .venv
+VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
 
-.PHONY: run test check lint bench clean chromium postgres warm
+.PHONY: run install-play test check lint bench clean chromium postgres warm
 
 # pytest-xdist workers: the suite waits on servers, processes and browsers as much as it computes,
 # and two workers halve it on a 2-core machine (each worker starts its own PostgreSQL cluster and
 # servers on free ports). WORKERS=0 runs everything in one process, for reading a failure.
 WORKERS ?= 2
+
+# What playing needs: gamehall's base dependencies alone (no test, research or docs extras).
+$(PLAY_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $(PLAY_STAMP)
+
+install-play: $(PLAY_STAMP)
 
 # The worked example of docs/adding-a-game.md is a distribution of its own, installed beside
 # gamehall: the suite shows gamehall passes with a third-party game installed, and checks it.
@@ -18,15 +33,25 @@ $(STAMP): pyproject.toml examples/tictactoe/pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,rl,docs]'
 	$(BIN)/python -m pip install --quiet -e examples/tictactoe
-	@touch $(STAMP)
+	@touch $(STAMP) $(PLAY_STAMP)
 
 # numba compiles the exact solvers' kernels on first use (10-25 s); compile them here, once (a
 # second or two when they are cached), so no first move, solve or hint waits for it.
-warm: $(STAMP)
+warm: $(PLAY_STAMP)
 	$(BIN)/gamehall warm-up
 
-run: warm
-	$(BIN)/gamehall serve
+# Three numbered steps, each with its expected time, then the server's address and how to stop.
+run:
+	@if [ -f $(PLAY_STAMP) ] && [ $(PLAY_STAMP) -nt pyproject.toml ]; then \
+	  echo "[1/3] The environment ($(VENV)) has what playing needs: nothing to install."; \
+	else \
+	  echo "[1/3] Creating the environment ($(VENV)) with what playing needs (1-4 min, once)..."; \
+	  $(MAKE) --no-print-directory $(PLAY_STAMP); \
+	fi
+	@echo "[2/3] Warming up the computer players (1-12 min the first time, by the load; seconds after)..."
+	@$(BIN)/gamehall warm-up
+	@echo "[3/3] Starting the server (it answers within seconds)..."
+	@$(BIN)/gamehall serve --host $(HOST) --port $(PORT)
 
 # Browser tests drive Debian's chromium; install it when missing (root, or sudo if there is one).
 chromium:
@@ -50,7 +75,7 @@ postgres:
 # sync fixtures leave an event loop running that would upset the async tests of the rest.
 # Chromium and PostgreSQL are hard dependencies of the suite: without them tests fail, never skip.
 # A browser test module starts a server of its own: --dist loadfile keeps a module on one worker.
-test: warm chromium postgres node_modules/axe-core/axe.min.js
+test: $(STAMP) warm chromium postgres node_modules/axe-core/axe.min.js
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/lint-imports --no-cache

@@ -78,18 +78,21 @@ class Server:
         )
 
     def wait_ready(self, timeout: float = 600.0) -> float:
-        """Seconds from the start until the server answers."""
+        """Seconds from the start until the server's workers are warm (it answers pages
+        before: they warm up in the background; ``GET /api/ready`` says when they are)."""
         deadline = time.perf_counter() + timeout
         while time.perf_counter() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited early (see {self.log.name})")
             try:
-                with urllib.request.urlopen(f"{self.url}/api/meta", timeout=2) as answer:
-                    if answer.status == 200:
+                with urllib.request.urlopen(
+                    f"{self.url}/api/ready?wait=true", timeout=30
+                ) as answer:
+                    if json.loads(answer.read())["ready"]:
                         return time.perf_counter() - self.started
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError(f"the server did not come up in {timeout} s")
+        raise RuntimeError(f"the server's workers did not get ready in {timeout} s")
 
     def stop(self) -> None:
         try:

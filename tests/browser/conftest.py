@@ -123,10 +123,20 @@ class Server:
             try:
                 with urllib.request.urlopen(f"{self.url}/api/meta", timeout=2) as response:
                     if response.status == 200:
+                        self.wait_ready(deadline)
                         return
             except (urllib.error.URLError, ConnectionError, OSError):
                 time.sleep(0.15)  # another process: its port answering is the sign it serves
         raise RuntimeError(f"the server did not come up in {timeout} s:\n{self.log()}")
+
+    def wait_ready(self, deadline: float) -> None:
+        """Wait until the server's workers are warm (it serves pages before: they warm up in the
+        background), so a test's first computer move or hint does not wait for them."""
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"{self.url}/api/ready?wait=true", timeout=30) as answer:
+                if json.loads(answer.read())["ready"]:
+                    return
+        raise RuntimeError(f"the server's workers did not get ready in time:\n{self.log()}")
 
     def kill(self) -> None:
         """Kill the server outright (SIGKILL to its process group), like a crash."""

@@ -4,6 +4,7 @@ warm-up readies every solver."""
 from __future__ import annotations
 
 import json
+import re
 
 from gamehall.cli.app import main
 
@@ -45,6 +46,18 @@ def test_solve_and_hint_print_nothing_but_the_answer(capsys):
 def test_warm_up_readies_every_solver(capsys):
     main(["warm-up"])
     out = capsys.readouterr().out
-    assert "acadmu: solver ready in" in out and "akros: solver ready in" in out
-    assert "acadmu: compiled search ready in" in out and "akros: compiled search ready in" in out
-    assert "acadmu: simulator ready in" in out and "akros: simulator ready in" in out
+    # Each step on a line of its own as it ends, numbered: [step/steps] what: ready in N s.
+    lines = out.splitlines()
+    steps = [line for line in lines if line.startswith("[")]
+    total = len(steps)
+    assert [line.split("]")[0] for line in steps] == [f"[{n}/{total}" for n in range(1, total + 1)]
+    for told in (
+        "Äcädmü solver",
+        "Äcädmü compiled search",
+        "Äcädmü simulator",
+        "Akros solver",
+        "Akros compiled search",
+        "Akros simulator",
+    ):
+        assert any(re.search(rf"\] {told}: ready in [0-9.]+ s$", line) for line in steps), told
+    assert lines[-1].startswith("Warm-up done in ")

@@ -18,6 +18,8 @@ from gamehall.web.http.app import create_app
 from tests.web.web_helpers import CheckedClient, History, check_server_message
 
 TIMEOUT = 20.0
+STARTUP = 300.0
+"""The longest a server's workers may take to warm up (compiling the kernels, once)."""
 TEST_SETTINGS = Settings(
     messages_per_second=1000.0,
     games_per_minute=1000,
@@ -115,10 +117,21 @@ def stored(db_url: str, game_id: str) -> tuple[int, list[str]]:
 
 
 @contextlib.contextmanager
-def running(db_url: str, **kwargs: Any) -> Iterator[Server]:
+def running(db_url: str, *, warm: bool = True, **kwargs: Any) -> Iterator[Server]:
+    """A server on ``db_url`` (``kwargs`` are create_app's). The app serves before its workers
+    are warm (they warm up in the background); with ``warm`` the test starts once they are, as
+    its computer moves and hints would otherwise wait for them."""
     app = create_app(db_url, **kwargs)
     with CheckedClient(app) as client:
-        yield Server(client, db_url)
+        server = Server(client, db_url)
+        if warm:
+
+            async def warmed() -> None:
+                with anyio.fail_after(STARTUP):
+                    await server.hub.warm()
+
+            client.portal.call(warmed)
+        yield server
 
 
 @pytest.fixture

@@ -62,6 +62,9 @@ class Process:
         self.serving = 0
         """How many "… is serving at …" lines it printed: one per server process once its
         workers are warm (one, or one per ``--workers`` process and per replacement)."""
+        self.warm = 0
+        """How many "… computer players are ready …" lines it printed: one per server process
+        once its workers are warm (they warm up in the background, after it serves)."""
         self.errors: collections.deque[str] = collections.deque(maxlen=100)
         self.said: list[str] = []
         """Every line of its standard error: its log (see ``--log-level``)."""
@@ -81,6 +84,8 @@ class Process:
                     self.said.append(line)
                 elif " is serving at " in line:
                     self.serving += 1
+                elif " computer players are ready " in line:
+                    self.warm += 1
                 self._said.notify_all()
         with self._said:  # the process has ended (or closed its output)
             self._said.notify_all()
@@ -95,6 +100,17 @@ class Process:
             if self.popen.poll() is not None:
                 raise AssertionError(f"the server exited: {''.join(self.errors)[-2000:]}")
             assert self.serving >= count, f"{self.serving} of {count} servers serve"
+
+    def wait_warm(self, count: int, timeout: float = STARTUP) -> None:
+        """Wait until ``count`` server processes have said their workers are warm (a server
+        serves before; its first computer move or hint waits for them)."""
+        with self._said:
+            self._said.wait_for(
+                lambda: self.warm >= count or self.popen.poll() is not None, timeout
+            )
+            if self.popen.poll() is not None:
+                raise AssertionError(f"the server exited: {''.join(self.errors)[-2000:]}")
+            assert self.warm >= count, f"{self.warm} of {count} servers have warm workers"
 
     def lines(self, text: str) -> list[str]:
         """The log lines so far that contain ``text``."""
@@ -113,9 +129,11 @@ class Process:
             return lines
 
     def wait_up(self) -> None:
-        # A server serves once its workers have loaded the solvers' kernels: 20-25 s each at a
-        # load of 10 on this machine's 2 cores, and `--workers 2` warms two servers' at once.
+        # A server serves at once and its workers load the solvers' kernels in the background:
+        # 20-25 s each at a load of 10 on this machine's 2 cores, and `--workers 2` warms two
+        # servers' at once. The tests start once they are warm.
         self.wait_serving(self.workers)
+        self.wait_warm(self.workers)
         # One process binds its port just after it says so (the app's startup comes first);
         # nothing outside it tells of that moment, so the first connection may be refused.
         deadline = time.monotonic() + 10

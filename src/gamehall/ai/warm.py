@@ -12,6 +12,7 @@ every worker process of the web server call it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from gamehall.ai.mcts import MCTSAgent
 from gamehall.core import find_game, find_plugin
@@ -51,10 +52,32 @@ def warm_simulator(name: str) -> bool:
     return fast.warm_up(name)
 
 
+WARM_STEPS: list[tuple[str, Callable[[str], bool]]] = [
+    ("solver", warm_solver),
+    ("compiled search", warm_search),
+]
+"""The server's warm-up steps for each game, in order: what it compiles (as ``gamehall warm-up``
+tells it) and the function that loads or compiles it for a game (whether the game has one).
+Compiled code of another kind is one more line here; the server's workers and ``gamehall
+warm-up`` both run the list."""
+
+RESEARCH_STEPS: list[tuple[str, Callable[[str], bool]]] = [("simulator", warm_simulator)]
+"""What ``gamehall warm-up`` compiles besides the server's steps: the simulator that
+:mod:`gamehall.fast`, analysis and research runs use (the server never needs it)."""
+
+
 def warm_up_game(name: str) -> None:
     """Everything compiled that the game's computer players, hints and reviews use."""
-    warm_solver(name)
-    warm_search(name)
+    for _what, warm in WARM_STEPS:
+        warm(name)
 
 
-__all__ = ["WARM_SIMULATIONS", "warm_search", "warm_simulator", "warm_solver", "warm_up_game"]
+__all__ = [
+    "RESEARCH_STEPS",
+    "WARM_SIMULATIONS",
+    "WARM_STEPS",
+    "warm_search",
+    "warm_simulator",
+    "warm_solver",
+    "warm_up_game",
+]

@@ -11,8 +11,31 @@ statistics, reports, tournaments and exact values.
 ``store`` and ``report`` write files; the command line (``gamehall.cli.analysis``) drives them.
 """
 
-from gamehall.analysis.selfplay import RunSpec, game_seed, play_one
-from gamehall.analysis.stats import bradley_terry, mean_interval, proportion, wilson_interval
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WHERE = {
+    "RunSpec": "selfplay",
+    "game_seed": "selfplay",
+    "play_one": "selfplay",
+    "bradley_terry": "stats",
+    "mean_interval": "stats",
+    "proportion": "stats",
+    "wilson_interval": "stats",
+}
+"""Where each name lives: imported when first asked for, so importing one module of the package
+(the web server's puzzle store, say) does not import self-play and its compiled simulators
+(numba: a third of a second of the server's start)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
 
 __all__ = [
     "RunSpec",

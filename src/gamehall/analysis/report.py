@@ -18,11 +18,19 @@ from typing import Any
 import numpy as np
 
 from gamehall.analysis.stats import Proportion, mean_interval, proportion
-from gamehall.core import find_plugin
+from gamehall.core import GamehallError, find_plugin
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    """matplotlib's pyplot on the Agg backend; a clear error when the ``analysis`` extra (which
+    brings matplotlib) is not installed: playing does not need it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise GamehallError(
+            "a report's figures need matplotlib, from the analysis extra: "
+            "pip install -e '.[analysis]' (make test installs it)"
+        ) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

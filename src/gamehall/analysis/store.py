@@ -162,7 +162,13 @@ class RunStore:
 
 def read_table(directory: Path, table: str = "games") -> Any:
     """The stored table as a pandas DataFrame, sorted by index."""
-    import pandas as pd
+    try:
+        import pandas as pd
+    except ImportError:
+        raise GamehallError(
+            "reading a run as a data frame needs pandas, from the analysis extra: "
+            "pip install -e '.[analysis]'"
+        ) from None
 
     with sqlite3.connect(Path(directory) / DATABASE) as connection:
         frame = pd.read_sql(f'SELECT * FROM "{table}"', connection)

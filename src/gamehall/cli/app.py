@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperCommand, TyperGroup
 
 from gamehall.ai import LEVELS, make_agent
 from gamehall.cli.analysis import register as register_analysis
@@ -34,8 +36,54 @@ from gamehall.core import (
 )
 from gamehall.core.words import move_chapters, move_words
 
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Play", ("play", "tui", "serve", "games", "replay")),
+    ("Analyse positions and games", ("hint", "solve", "review", "moves", "apply", "puzzles")),
+    ("Research and game design", ("analyze", "tournament", "compare-boards", "check-game")),
+    ("Set-up", ("warm-up",)),
+)
+"""``gamehall --help``'s sections, in the order a player needs them; a command not named here
+is listed last, under "Other"."""
+
+
+def summary(command: click.Command) -> str:
+    """A command's whole first paragraph, on one line (Click would cut it at about 45 characters)."""
+    text = command.short_help or (command.help or "").split("\n\n")[0]
+    return " ".join(text.split())
+
+
+class HallGroup(TyperGroup):
+    """The ``gamehall`` group: its commands listed by :data:`SECTIONS`, each with its whole
+    summary."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        known = super().list_commands(ctx)
+        ordered = [name for _, names in SECTIONS for name in names if name in known]
+        return ordered + [name for name in known if name not in ordered]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed = self.list_commands(ctx)
+        sections = [*SECTIONS, ("Other", tuple(n for n in listed if not _sectioned(n)))]
+        for title, names in sections:
+            rows = [
+                (name, summary(command))
+                for name in names
+                if name in listed
+                and (command := self.get_command(ctx, name)) is not None
+                and not command.hidden
+            ]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _sectioned(name: str) -> bool:
+    return any(name in names for _, names in SECTIONS)
+
+
 app = typer.Typer(
     name="gamehall",
+    cls=HallGroup,
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -92,8 +140,8 @@ def _players_help() -> str:
 
 PLAY_HELP = f"""Play a game in the terminal, line by line: people and computer players in any seats.
 
-Give each seat a player with --<seat> PLAYER, using the game's seat names (--dark hard, --jinn
-human ...): human, or a computer player. Unnamed seats: the first is human, the others easy.
+Give each seat a player with --<seat> PLAYER, using the game's seat names (the seat options
+below): human, or a computer player. Unnamed seats: the first is human, the others easy.
 
 {_players_help()}
 
@@ -101,7 +149,31 @@ At your move type a move in notation, or ? (list the moves), pos (the position t
 undo, board, help or quit. The full-screen app is gamehall tui."""
 
 
+class PlayCommand(TyperCommand):
+    """``play``: its help lists each game's seat options (given as extra arguments, so Click
+    cannot list them itself)."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        from gamehall.core import find_plugin
+
+        rows = []
+        for name in game_names():
+            game = find_plugin(name).game
+            for index, seat in enumerate(game.player_names):
+                default = "human" if index == 0 else "easy"
+                rows.append(
+                    (
+                        f"--{seat} PLAYER",
+                        f"{game.title} ({name}): {seat.capitalize()}'s player (default {default})",
+                    )
+                )
+        with formatter.section("Seat options (human or a computer player)"):
+            formatter.write_dl(rows)
+
+
 @app.command(
+    cls=PlayCommand,
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
     help=PLAY_HELP,
 )

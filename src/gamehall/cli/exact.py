@@ -449,20 +449,25 @@ def puzzles_list(
 
 def warm_up() -> None:
     """Compile (or load) every game's exact solver and compiled search now, so no first move,
-    hint or review waits for them."""
-    from gamehall.ai.warm import warm_search, warm_simulator, warm_solver
+    hint or review waits for them; then the simulator that analysis and research runs use.
 
-    for name in game_names():
-        for what, warm in (
-            ("solver", warm_solver),
-            ("compiled search", warm_search),
-            ("simulator", warm_simulator),
-        ):
-            started = time.perf_counter()
-            with _thinking(f"compiling the {name} {what} (once, after installing)"):
-                present = warm(name)
-            if present:
-                console.print(
-                    f"{name}: {what} ready in {time.perf_counter() - started:.1f} s",
-                    highlight=False,
-                )
+    Each step is told as it ends: [step/steps], what, and its seconds."""
+    from gamehall.ai.warm import RESEARCH_STEPS, WARM_STEPS
+
+    steps = [
+        (name, what, warm) for name in game_names() for what, warm in WARM_STEPS + RESEARCH_STEPS
+    ]
+    began = time.perf_counter()
+    for number, (name, what, warm) in enumerate(steps, 1):
+        label = f"[{number}/{len(steps)}] {find_plugin(name).game.title} {what}"
+        started = time.perf_counter()
+        with _thinking(escape(f"{label}: compiling (once after installing) or loading")):
+            present = warm(name)
+        told = f"ready in {time.perf_counter() - started:.1f} s" if present else "none to compile"
+        console.print(f"{label}: {told}", highlight=False, markup=False, soft_wrap=True)
+    console.print(
+        f"Warm-up done in {time.perf_counter() - began:.1f} s: computer moves, hints and reviews "
+        "start at once now.",
+        highlight=False,
+        soft_wrap=True,
+    )

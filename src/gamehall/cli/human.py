@@ -23,6 +23,7 @@ from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.text import Text
 
 from gamehall.core import Action, Agent, GamehallError, State
 from gamehall.core.words import Chapter, move_chapters, move_told, move_words, next_chapter
@@ -71,10 +72,8 @@ def read_move(
         if command in ("quit", "exit", "q"):
             raise QuitGame
         if text == "?":
-            for number, action in enumerate(legal, 1):
-                told, label = move_words(state, action), str(action)
-                shown = "" if label in told else f"  [dim]{escape(label)}[/dim]"
-                console.print(f"  {number:>3}. {escape(told)}{shown}", highlight=False)
+            for line in move_columns(state, legal, console.width):
+                console.print(line, highlight=False, soft_wrap=True)
             continue
         if command == "help":
             for name, meaning in COMMANDS:
@@ -102,6 +101,36 @@ def read_move(
             return state.parse_action(text)
         except GamehallError as error:
             console.print(f"[red]{escape(str(error))}[/red]", highlight=False)
+
+
+def move_columns(state: State, legal: list[Action], width: int) -> list[Text]:
+    """The legal moves, numbered, in as many columns as fit ``width`` (numbered down each
+    column, as ``ls`` does): each in words, its notation dim beside it where the words do not
+    hold it. No line is longer than ``width`` (unless one move alone is) or ends in spaces."""
+    items = []
+    digits = len(str(len(legal)))
+    for number, action in enumerate(legal, 1):
+        told, label = move_words(state, action), str(action)
+        item = Text(f"{number:>{digits}}. {told}")
+        if label not in told:
+            item.append(f"  {label}", style="dim")
+        items.append(item)
+    if not items:
+        return []
+    gap, indent = 3, 2
+    cell = max(item.cell_len for item in items)
+    columns = max(1, (width - indent + gap) // (cell + gap))
+    rows = -(-len(items) // columns)
+    lines = []
+    for row in range(rows):
+        line = Text(" " * indent)
+        cells = items[row::rows]
+        for index, item in enumerate(cells):
+            line.append_text(item)
+            if index < len(cells) - 1:
+                line.append(" " * (cell - item.cell_len + gap))
+        lines.append(line)
+    return lines
 
 
 def _hint(console: Console, state: State) -> None:

@@ -91,6 +91,18 @@ class MetaAnswer(_Out):
     levels: list[str]
 
 
+class ReadyAnswer(_Out):
+    """``GET /api/ready[?wait=true]``: whether the computer players, hints and reviews are ready.
+    A server answers pages at once and loads (or compiles) the solvers in the background; a
+    computer move or hint asked for meanwhile waits for them. With ``wait`` the answer comes
+    once they are ready (or after at most 20 s, still not ready)."""
+
+    ready: bool
+    message: str = Field(
+        description='what to show while not ready ("The computer is getting ready…"); "" once ready'
+    )
+
+
 class CreatedAnswer(_Out):
     """``POST /api/games`` and ``POST /api/games/{id}/rematch``."""
 
@@ -475,6 +487,7 @@ class ErrorAnswer(_Out):
 
 REST_ANSWERS: tuple[type[BaseModel], ...] = (
     MetaAnswer,
+    ReadyAnswer,
     CreatedAnswer,
     GameList,
     StateMessage,

@@ -272,7 +272,7 @@ def test_workers_share_a_port_and_one_that_dies_is_replaced(hall_db):
         rng = random.Random(5)
         play({0: s0, 1: s1}, [], rng, most=4)
         os.kill(serving[0], signal.SIGKILL)
-        server.wait_serving(3)  # the replacement says it serves, once its workers are warm
+        server.wait_serving(3)  # the replacement says it serves (its workers warm up after)
         alive = [pid for pid in _children(server.popen.pid) if pid not in serving]
         assert alive, "the dead worker was not replaced"
         # Whatever socket died with the worker reconnects and the game goes on to its end.

@@ -17,10 +17,12 @@ same bounds: its lane's seconds (past them it fails with ``analysis_failed``), t
 memory, and a lost worker replaced and the job asked again (once).
 
 **Warm.** Every worker process loads the solvers' kernels before it is ready
-(:func:`gamehall.web.compute.workers.warm_worker`), and the server waits for all of them
-(:meth:`Computers.warm`: the first alone, as it may compile the kernels into numba's cache for
-the others) before it offers computer moves, hints or reviews, so the first move of a fresh
-server is no slower than later ones.
+(:func:`gamehall.web.compute.workers.warm_worker`; the first alone, as it may compile the kernels
+into numba's cache for the others). The server serves pages meanwhile: a computer move or an
+analysis job asked for before every worker is warm waits for them (:meth:`Computers.ready`
+says whether they are; :meth:`Computers.warm` waits), and its time counts from then, so the
+first move of a fresh server is no slower than later ones and is never played at random for
+want of a warm worker.
 """
 
 from __future__ import annotations
@@ -88,6 +90,9 @@ class Computers:
         )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._warming: asyncio.Task[None] | None = None
+        self.held: list[Callable[[str], None]] = []
+        """Called on the event loop with what was asked (``"move"`` or a lane's name) each time
+        a job waits for the warm-up (for tests and monitoring)."""
         self.taken: list[Callable[[str], None]] = []
         """Called on the event loop with a lane's name each time one of its workers takes a
         job (for tests and monitoring: a job in a worker's hands)."""
@@ -117,6 +122,22 @@ class Computers:
 
     async def start(self) -> None:
         self._warming = self.runner.start(self._slots())
+
+    @property
+    def ready(self) -> bool:
+        """Whether every worker is warm (a job asked for now does not wait for the warm-up)."""
+        return self._warming is None or self._warming.done()
+
+    async def _until_ready(self, what: str) -> None:
+        """Wait for the warm-up, if it is still running (a failed warm-up is waited for no
+        longer: the workers that could not start are started again when a job needs them)."""
+        if self.ready:
+            return
+        for listener in self.held:
+            listener(what)
+        assert self._warming is not None
+        with contextlib.suppress(Exception):
+            await asyncio.shield(self._warming)
 
     async def warm(self) -> float:
         """Wait until every worker process has loaded the solvers' kernels and is ready (at
@@ -168,7 +189,9 @@ class Computers:
     ) -> Choice:
         """The move of computer seat ``seat`` of game ``game_id`` at ``state`` (after
         ``actions`` from its ``setup`` position, if any), asked for ``client`` (the browser
-        whose game it is)."""
+        whose game it is). Before the workers are warm the move waits for them; its time
+        counts from then."""
+        await self._until_ready("move")
         loop = asyncio.get_running_loop()
         job = Job(
             game_id, seat, client, state, list(actions), level, seed, loop.create_future(), setup
@@ -194,10 +217,12 @@ class Computers:
     ) -> Any:
         """``function(*args)`` (with ``progress=`` if given) in a worker of analysis lane
         ``lane``, for ``client``, within ``seconds`` and the worker's memory; its result, or
-        the error it raised, or ProtocolError(analysis_failed) past its bounds."""
+        the error it raised, or ProtocolError(analysis_failed) past its bounds. Before the
+        workers are warm the job waits for them."""
         loop = asyncio.get_running_loop()
         if lane not in self.lanes or lane in ("quick", "search"):
             raise ValueError(f"no analysis lane {lane!r}")
+        await self._until_ready(lane)
         job = Job(
             "", -1, client, None, [], "", 0, loop.create_future(),
             call=Call(function, args, seconds, progress),

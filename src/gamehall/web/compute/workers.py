@@ -9,8 +9,9 @@ bounds it:
 
 * **warm**: a new worker loads (or compiles, once after installing) every game's solver and
   search kernels and imports the jobs' modules (:func:`warm_worker`) before it says it is ready,
-  and the server waits for its first workers to be ready before it serves, so no first move,
-  hint or review pays for a compiler; a replaced worker is warm before it takes a job too;
+  and a move or job asked for before the first workers are ready waits for them (the server
+  serves pages meanwhile: :meth:`~gamehall.web.compute.computers.Computers.ready`), so no first
+  move, hint or review pays for a compiler within its time; a replaced worker is warm before it takes a job too;
 
 * **memory**: the worker holds its address space to its size once warm plus the limit's
   ``memory_mb`` (``RLIMIT_AS``); past it the worker plays the fallback and exits;

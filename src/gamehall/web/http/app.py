@@ -10,6 +10,7 @@ like, their own computer players. Every request first passes the edge
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -46,6 +47,7 @@ from gamehall.protocol import (
     OutcomeInfo,
     PlayedAction,
     ProtocolError,
+    ReadyAnswer,
     ReplayAnswer,
     StateMessage,
 )
@@ -113,6 +115,26 @@ def _error(code: ErrorCode, message: str, status: int) -> JSONResponse:
     return JSONResponse(body.model_dump(mode="json"), status_code=status)
 
 
+def loop_time() -> float:
+    """The event loop's clock."""
+    return asyncio.get_running_loop().time()
+
+
+async def _warmed(hub: Hub, helper: Any, on_warm: Callable[[float], None] | None) -> None:
+    """Wait for the workers' warm-up, then tell ``on_warm`` how long it took."""
+    seconds = await hub.warm()
+    await helper.ready()
+    if on_warm is not None:
+        on_warm(seconds)
+
+
+GETTING_READY = "The computer is getting ready…"
+"""What a player is shown while the workers warm up (``GET /api/ready``)."""
+READY_WAIT = 20.0
+"""The longest ``GET /api/ready?wait=true`` waits before it answers "not ready" (the page asks
+again)."""
+
+
 def create_app(
     db: str | None = None,
     *,
@@ -125,6 +147,7 @@ def create_app(
     hint_seconds: float | None = None,
     review_budget: dict[str, float] | None = None,
     on_ready: Callable[[float], None] | None = None,
+    on_warm: Callable[[float], None] | None = None,
     on_stop: Callable[[], None] | None = None,
     clock: Clock | None = None,
     leaderboard: tuple[int, float] = (LEADERBOARD_MIN_GAMES, LEADERBOARD_MAX_DEVIATION),
@@ -134,12 +157,15 @@ def create_app(
     """The gamehall web app on the store at ``db`` (a SQLAlchemy URL; default: SQLite in the
     user's data directory) with ``settings`` (default: :class:`Settings`). ``processes`` runs
     computer players, hints and reviews in worker processes (for CPU-bound search), warmed
-    before the app serves and bounded like computer moves; an ``agent_factory`` (tests) runs
+    in the background while the app serves (what needs one waits for it) and bounded like
+    computer moves; an ``agent_factory`` (tests) runs
     on threads. ``puzzles_dir`` holds the puzzles offered beside each game's starter set
     (default: the user's data directory); ``hint_seconds`` and ``review_budget`` bound hints
     and reviews (defaults in :mod:`gamehall.web.compute.hints` and :mod:`gamehall.web.compute.review`);
-    ``on_ready(seconds)`` is told when the app serves and how long the warm-up of its workers
-    took, and ``on_stop()`` when it stops serving; ``clock`` (tests) is the time the server
+    ``on_ready(seconds)`` is told when the app serves (within a second or two: its workers warm
+    up in the background, and a computer move or hint asked for meanwhile waits for them) and
+    how long its start took, ``on_warm(seconds)`` once the workers are warm and how long their
+    warm-up took, and ``on_stop()`` when it stops serving; ``clock`` (tests) is the time the server
     measures clocks and pauses with (default: the wall clock)."""
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     config = settings or Settings()
@@ -170,22 +196,26 @@ def create_app(
             review_budget=review_budget,
             **({} if hint_seconds is None else {"hint_seconds": hint_seconds}),
         )
+        started = loop_time()
         await hub.start()
         await hall.start()
         await helper.start()
-        # The hint and review workers warm up before the app serves too: warming while the first
-        # games are played would slow their computer moves (the cores are shared) and make the
-        # first hint wait for its worker.
-        await helper.ready()
         holder["hub"], holder["hall"], holder["assist"] = hub, hall, helper
         app.state.hub, app.state.hall, app.state.assist = hub, hall, helper
+        # The workers (computer moves, hints, reviews) warm up in the background: the pages are
+        # served at once, and what needs a worker waits for it ("The computer is getting ready…",
+        # GET /api/ready).
+        warming = asyncio.get_running_loop().create_task(_warmed(hub, helper, on_warm))
         if on_ready is not None:
-            on_ready(hub.warmed_in + helper.warmed_in)
+            on_ready(loop_time() - started)
         try:
             yield
         finally:
             if on_stop is not None:
                 on_stop()
+            warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await warming
             await helper.stop()
             await hall.stop()
             await hub.stop()
@@ -269,6 +299,16 @@ def create_app(
     @app.get("/api/meta")
     async def meta() -> MetaAnswer:
         return _meta()
+
+    @app.get("/api/ready")
+    async def ready(wait: bool = False) -> ReadyAnswer:
+        computers = hub().computers
+        if wait and not computers.ready:
+            with contextlib.suppress(Exception):  # a timeout: not ready yet
+                await asyncio.wait_for(asyncio.shield(computers.warm()), READY_WAIT)
+        if computers.ready:
+            return ReadyAnswer(ready=True, message="")
+        return ReadyAnswer(ready=False, message=GETTING_READY)
 
     @app.post("/api/games")
     async def create_game(body: CreateGame, request: Request, response: Response) -> CreatedAnswer:

@@ -107,33 +107,33 @@ class Assist:
         )
         self.hub = hub
         self.warmed_in = 0.0
-        """How long the start took past the hub's (its workers are warm by then)."""
+        """How long its first job (the games' value kinds) waited for a warm worker."""
         self._warming: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Learn the games' value kinds from a warm worker (the hub's workers warm up in its
-        start, before this; the app waits for this, :meth:`ready`, before it serves). Then the
-        unfinished reviews are carried on."""
+        """Carry on the unfinished reviews (their jobs wait for the warm-up like any other),
+        and learn the games' value kinds from a warm worker in the background: the app serves
+        meanwhile (:meth:`ready` waits for it)."""
         self._warming = asyncio.get_running_loop().create_task(self._warm())
+        await self.reviews.start()
 
     async def _warm(self) -> None:
         started = time.perf_counter()
         try:
-            self.warmed_in = time.perf_counter() - started
             kinds = await self.hint_lane.run(value_kinds)
             self.puzzles.kinds = {name: ValueKind(kind) for name, kind in kinds.items()}
+            self.warmed_in = time.perf_counter() - started
         except Exception:
             log.exception("the hint and review workers did not warm up")
         finally:
             self.puzzles.ready.set()
-        await self.reviews.start()
 
     async def _reviewed(self, game_id: str) -> Position:
         """A game's position with its record, for its review."""
         return (await self.hub.get(game_id)).position(record=True)
 
     async def ready(self) -> None:
-        """Wait until the workers are warm and the unfinished reviews carried on."""
+        """Wait until the hint and review workers are warm."""
         if self._warming is not None:
             await asyncio.shield(self._warming)
 

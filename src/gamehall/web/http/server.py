@@ -333,7 +333,8 @@ def serve(
     with ``settings`` (its limits and policies), in ``workers`` processes (PostgreSQL only above
     1). Computer players, hints and reviews think in worker processes of each server, so a long
     search never holds up other games; each job is bounded in time and memory, and each worker
-    loads the solvers' kernels before the server serves. Puzzles come from ``puzzles``
+    loads the solvers' kernels in the background while the server serves (a computer move or
+    hint asked for meanwhile waits for them). Puzzles come from ``puzzles``
     (default: the user's data directory) and each game's starter set. The server's own log
     lines are printed from ``log_level`` up (see :func:`show_log`)."""
     import uvicorn
@@ -351,14 +352,13 @@ def serve(
     def ready(seconds: float) -> None:
         collector.start()
         print(
-            f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}{processes}; "
-            f"workers warmed up in {seconds:.1f} s)",
+            f"gamehall is serving at http://{shown}:{port}/  (store: {_safe(url)}{processes})\n"
+            "Open that address in a browser; press Ctrl+C here to stop the server.",
             flush=True,
         )
 
     options: dict[str, Any] = {"host": host, "port": port, **uvicorn_options(config)}
     puzzles_dir = Path(puzzles) if puzzles is not None else None
-    print("gamehall: warming up the workers (loading the solvers)…", flush=True)
     if workers == 1:
         app = create_app(
             url,
@@ -366,6 +366,7 @@ def serve(
             processes=True,
             puzzles_dir=puzzles_dir,
             on_ready=ready,
+            on_warm=_say_warm,
             on_stop=collector.stop,
         )
         uvicorn.run(app, **options)
@@ -400,8 +401,8 @@ def child_app() -> Any:
     def ready(seconds: float) -> None:
         collector.start()
         print(
-            f"gamehall worker {os.getpid()} is serving at {given['shown']}; its workers warmed "
-            f"up in {seconds:.1f} s",
+            f"gamehall worker {os.getpid()} is serving at {given['shown']}; press Ctrl+C to "
+            "stop the server",
             flush=True,
         )
 
@@ -412,7 +413,16 @@ def child_app() -> Any:
         processes=True,
         puzzles_dir=Path(puzzles) if puzzles else None,
         on_ready=ready,
+        on_warm=_say_warm,
         on_stop=collector.stop,
+    )
+
+
+def _say_warm(seconds: float) -> None:
+    """Told once the server's workers are warm (they warm up while it serves)."""
+    print(
+        f"gamehall: the computer players are ready (their warm-up took {seconds:.1f} s)",
+        flush=True,
     )
 
 

@@ -145,7 +145,8 @@ class Hub:
         self.resumed = asyncio.Event()
         """Set once the games waiting for the server at start have been resumed (or set aside)."""
         self.warmed_in = 0.0
-        """How long the computer workers took to load the solvers' kernels at start."""
+        """How long the computer workers took to load the solvers' kernels at start (once
+        they have: they warm up in the background while the server serves, :meth:`warm`)."""
 
         # The pieces, each given the hub's steps it calls back into (built in the order they
         # need each other: the arbiter and the chat before the processes that tell them).
@@ -231,13 +232,19 @@ class Hub:
 
     async def start(self) -> None:
         self.pools.start()
+        # The workers warm up in the background: pages are served meanwhile, and a computer
+        # move asked for before they are ready waits for them (Computers.choose).
         await self.computers.start()
-        self.warmed_in = await self.computers.warm()  # before any computer move is offered
         await self.bus.start()
         self._background(self._resume_pending())
         self._background(self.memory.sweeper())
         if self.bus.shared:
             self._background(self.processes.heartbeat())
+
+    async def warm(self) -> float:
+        """Wait until the computer workers are warm; the seconds their warm-up took."""
+        self.warmed_in = await self.computers.warm()
+        return self.warmed_in
 
     async def _resume_pending(self) -> None:
         """Carry on the games whose next action is the server's, one at a time, while the

@@ -10,12 +10,19 @@
 // (the board's showHint(item)/clearHint(), or a generic mark on whatever carries the move's
 // data-action) and "Play it" plays it as a click would, while it is legal and the asker's turn.
 
-import { postJSON } from "./api.js";
+import { getJSON, postJSON } from "./api.js";
 import { capitalize, h, replace } from "../dom.js";
 
 /** How long a wait may last before the page shows that something is happening. */
 export const THINKING_DELAY = 500;
 const HINT_MODES = new Set(["computer", "hotseat"]);
+
+/**
+ * Whether the server's computer players are ready. A server just started loads them in the
+ * background (GET /api/ready); a computer move or hint asked for meanwhile waits, and the page
+ * says so ("The computer is getting ready…") instead of "Thinking…". Once ready, it stays so.
+ */
+let serverReady = false;
 
 /**
  * A visible "thinking…" indicator (a spinner, a line of text and, after a few seconds, the time
@@ -82,6 +89,30 @@ export class GameAssist {
     this.canMove = () => false;
     this.live = () => true;
     this.observer = null;
+    this.readyMessage = null; // what the server says while its computer players get ready
+    this.readyAsked = false;
+  }
+
+  /** Ask the server (once at a time) whether its computer players are ready, and until they
+   * are, show what it says instead of "Thinking…". */
+  async checkReady() {
+    if (serverReady || this.readyAsked) return;
+    this.readyAsked = true;
+    try {
+      let answer = await getJSON("/api/ready");
+      while (!answer.ready && !this.closed) {
+        this.readyMessage = answer.message;
+        if (this.state) this.update(this.state);
+        answer = await getJSON("/api/ready?wait=true");
+      }
+      serverReady = answer.ready;
+    } catch {
+      serverReady = true; // no answer to this: stop asking (the move or hint still comes)
+    } finally {
+      this.readyAsked = false;
+      this.readyMessage = null;
+      if (!this.closed && this.state) this.update(this.state);
+    }
   }
 
   close() {
@@ -150,7 +181,9 @@ export class GameAssist {
     if (this.hint && this.hint.version !== state.version) this.hint = null;
     const computer = !state.over && !state.pause && state.to_move !== null && state.to_move !== undefined && state.seats?.[state.to_move]?.kind === "computer";
     if (this.asking !== null && this.asking !== state.version) this.asking = null;
-    if (computer) this.thinking.start(`Thinking… (${capitalize(state.to_move_name)}, the computer)`);
+    if ((computer || this.asking !== null) && !serverReady) this.checkReady();
+    if ((computer || this.asking !== null) && this.readyMessage) this.thinking.start(this.readyMessage);
+    else if (computer) this.thinking.start(`Thinking… (${capitalize(state.to_move_name)}, the computer)`);
     else if (this.asking !== null) this.thinking.start("Working out a hint…");
     else this.thinking.stop();
     this.render();
@@ -161,7 +194,8 @@ export class GameAssist {
     if (!state || this.asking !== null) return;
     const version = state.version;
     this.asking = version;
-    this.thinking.start("Working out a hint…");
+    this.thinking.start(this.readyMessage || "Working out a hint…");
+    if (!serverReady) this.checkReady();
     this.render();
     try {
       const answer = await postJSON(`/api/games/${encodeURIComponent(this.id)}/hint`, { version });
@@ -221,7 +255,7 @@ export class GameAssist {
     const button = h(
       "button",
       { type: "button", class: "hint-button", disabled: !mine || this.asking !== null, "aria-busy": this.asking !== null ? "true" : null },
-      this.asking !== null ? "Working out a hint…" : "Hint",
+      this.asking !== null ? this.readyMessage || "Working out a hint…" : "Hint",
     );
     button.addEventListener("click", () => this.askHint());
     const body = [h("div", { class: "assist-head" }, h("h2", {}, "Hints"), button)];
