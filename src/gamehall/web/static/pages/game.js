@@ -19,6 +19,7 @@ import { GameAssist } from "../lib/assist.js";
 import { Announcer, turnStatus } from "../lib/announce.js";
 import { CommandBox } from "../lib/command.js";
 import { InviteBox } from "../lib/invite.js";
+import { refreshTurns } from "../lib/header.js";
 import { Pacer, STEP_MS } from "../lib/pacing.js";
 import { Sounds, soundOf } from "../lib/sound.js";
 import { bannerText, forcedMove, happenedLine, toldIndex, wordsOf } from "../lib/happened.js";
@@ -200,6 +201,7 @@ export function gamePage(id) {
     }
     heard = shown;
     if (!couldMove && canMove()) alert.yourTurn(`Your turn · ${titleOf(state.game)}`);
+    if (couldMove !== canMove()) refreshTurns(); // the header's "Your move" count follows
   }
 
   async function setup() {
