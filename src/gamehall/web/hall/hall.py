@@ -327,6 +327,10 @@ class Hall:
             live.hold(player, seat)
         await self.db(self.store.mark_game, live.id, rated, clock)
         await self.loaded(live)
+        # A hall game aborts itself if a side does not make its first move in time: it is
+        # loaded again after a restart to watch that, and its timer is armed now.
+        await self.db(self.hub.store.set_pending, live.id, True)
+        await self.hub.resume(live)
         live.broadcast_state(self.hub.clock.now())
         self.changed()
         return live
