@@ -7,7 +7,8 @@ their refusals use :class:`~gamehall.protocol.errors.ErrorCode` like every other
 The lobby's WebSocket (``/ws/lobby``) takes ``hello``, ``pair`` (quick pairing: wait for an
 opponent in a pool), ``unpair`` and ``ping``; it sends ``lobby`` (the whole lobby as this player
 sees it, after every change), ``paired`` (a game was made for this player: open its ``url``),
-``error`` and ``pong``.
+``challenges`` (this player's open challenges, :mod:`gamehall.protocol.challenges`), ``error``
+and ``pong``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
 
 from gamehall.protocol.base import _Body, _In, _Out
+from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, ChallengesMessage
 from gamehall.protocol.errors import ErrorCode, ProtocolError, find_bad_text
 from gamehall.protocol.server import ClockInfo, OutcomeInfo
 
@@ -277,11 +279,12 @@ class LobbyPong(_Out):
 
 
 LobbyServerMessage = Annotated[
-    LobbyMessage | PairedMessage | LobbyError | LobbyPong, Field(discriminator="type")
+    LobbyMessage | PairedMessage | ChallengesMessage | LobbyError | LobbyPong,
+    Field(discriminator="type"),
 ]
-LOBBY_SERVER_MESSAGE: TypeAdapter[LobbyMessage | PairedMessage | LobbyError | LobbyPong] = (
-    TypeAdapter(LobbyServerMessage)
-)
+LOBBY_SERVER_MESSAGE: TypeAdapter[
+    LobbyMessage | PairedMessage | ChallengesMessage | LobbyError | LobbyPong
+] = TypeAdapter(LobbyServerMessage)
 
 HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
     MeAnswer,
@@ -289,6 +292,8 @@ HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
     SeekInfo,
     ProfileAnswer,
     LeaderboardAnswer,
+    ChallengeInfo,
+    ChallengeList,
 )
 
 

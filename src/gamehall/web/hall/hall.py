@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamehall.core import game_class
 from gamehall.protocol import ProtocolError
+from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, CreateChallenge
 from gamehall.protocol.hall import (
     CreateSeek,
     LeaderboardAnswer,
@@ -50,6 +51,7 @@ from gamehall.protocol.hall import (
 )
 from gamehall.store.bus import Bus
 from gamehall.web.hall.accounts import Passwords
+from gamehall.web.hall.challenges import Challenges
 from gamehall.web.hall.lobby import LIVE_GAMES_SHOWN, LobbyRoom
 from gamehall.web.hall.pairing import Lobby, Seek
 from gamehall.web.hall.players import MAX_NOTED, Me, Players
@@ -120,6 +122,11 @@ class Hall:
             hub, store, room=self.room, processes=self.processes, players=self.players,
             standings=self.standings, clock=clock,
         )  # fmt: skip
+        self.challenges = Challenges(
+            hub, store, players=self.players, tell=self.room.tell,
+            check_rated_limit=self.seeks.check_rated_limit,
+        )  # fmt: skip
+        self.processes.handlers["challenges"] = self.challenges.on_event
         self._tasks: list[asyncio.Task[Any]] = []
         self._renamed: set[str] = set()
         """Games whose seats' names changed since the last round (shown then, once)."""
@@ -265,6 +272,33 @@ class Hall:
         await self._tell_paired(seek.player, live, creator_seat)
         return live, other
 
+    # --- challenges ---
+
+    async def challenge(
+        self, me: Me, body: CreateChallenge, address: str | None = None
+    ) -> ChallengeInfo:
+        return await self.challenges.create(me, body, address)
+
+    async def challenge_list(self, me: Me) -> ChallengeList:
+        return await self.challenges.listing(me.id)
+
+    async def accept_challenge(self, me: Me, challenge_id: str) -> tuple[LiveGame, int]:
+        """Make the challenge's game with both players seated; returns it and the accepter's
+        seat (the challenger is told, as a seek's creator is)."""
+        row, challenger_seat, seat = await self.challenges.take(me, challenge_id)
+        live = await self.start_game(
+            row["game"], row["options"], row["clock"], row["rated"],
+            {challenger_seat: row["challenger_id"], seat: me.id},
+        )  # fmt: skip
+        await self._tell_paired(row["challenger_id"], live, challenger_seat)
+        return live, seat
+
+    async def decline_challenge(self, me: Me, challenge_id: str) -> ChallengeInfo:
+        return await self.challenges.decline(me, challenge_id)
+
+    async def cancel_challenge(self, me: Me, challenge_id: str) -> ChallengeInfo:
+        return await self.challenges.cancel(me, challenge_id)
+
     async def pair(self, me: Me, message: Pair) -> None:
         await self.quick.wait(me, message)
 
@@ -277,6 +311,7 @@ class Hall:
         now = self.clock() if now is None else now
         self.show_renamed()
         await self.seeks.lapse(now)
+        await self.challenges.lapse()
         if self.bus.shared:
             await self.processes.shared_round(now)
         pairs = self.lobby.pair(now, await self.quick.apart())
@@ -389,6 +424,7 @@ class Hall:
             message = parse_lobby_message(text)
             if isinstance(message, LobbyHello):
                 await self.room.hello(me, connection)
+                connection.send(await self.challenges.message(me.id))
             elif isinstance(message, LobbyPing):
                 connection.send(LobbyPong())
             elif isinstance(message, Pair):

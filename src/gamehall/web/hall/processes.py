@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocol.hall import PairedMessage
@@ -51,6 +51,8 @@ class Processes:
         self.waits_here: set[str] = set()
         """The players whose quick-pairing wait was made through this process."""
         self._live_read = -LIVE_EVERY
+        self.handlers: dict[str, Callable[[Event], Awaitable[None]]] = {}
+        """What other parts of the hall do with an event kind of theirs (``challenges``)."""
 
     @property
     def bus(self) -> Bus:
@@ -101,6 +103,8 @@ class Processes:
                 )
                 self.room.tell(player, message)
             self.room.changed()
+        elif isinstance(kind, str) and kind in self.handlers:
+            await self.handlers[kind](event)
 
     async def lobby_changed(self) -> None:
         """The stored seeks changed here: the other processes reload them."""
