@@ -114,6 +114,14 @@ class LiveInfo(_Out):
     )
 
 
+class HallNow(_Out):
+    """``GET /api/hall/now``: what the home page shows of the hall, a few of each: the games
+    being played between people (most moves first) and the open seeks (oldest first)."""
+
+    games: list[LiveInfo]
+    seeks: list[SeekInfo]
+
+
 class PoolInfo(_Out):
     """A quick-pairing pool and how many wait in it."""
 
@@ -294,6 +302,7 @@ HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
     LeaderboardAnswer,
     ChallengeInfo,
     ChallengeList,
+    HallNow,
 )
 
 

@@ -17,7 +17,8 @@ from gamehall.web.hall.challenges import (
     SLOW_LIFETIME,
 )
 from gamehall.web.hall.pairing import MAX_RATED_PER_PAIR
-from tests.web.hall_helpers import PASSWORD, lobby_receive, refused, signed_up, tick
+from gamehall.web.http.challenge_routes import HOME_SHOWN
+from tests.web.hall_helpers import PASSWORD, lobby_receive, refused, seek, signed_up, tick
 
 NIM = {"heaps": 3, "max_heap": 5}
 
@@ -228,3 +229,23 @@ def test_a_challenge_is_answered_once(hall_server, act):
     for again in ("accept", "decline"):
         refused(bob.post(f"/api/challenges/{info['id']}/{again}"), 404, "unknown_challenge")
     refused(ada.post(f"/api/challenges/{info['id']}/cancel"), 404, "unknown_challenge")
+
+
+# --- the home page's view of the hall -----------------------------------------------------------
+
+
+def test_the_home_page_sees_a_few_live_games_and_open_seeks(hall_server):
+    visitor = hall_server.browser()
+    assert visitor.get("/api/hall/now").json() == {"games": [], "seeks": []}
+    ada, bob = signed_up(hall_server, "Ada"), signed_up(hall_server, "Bob")
+    open_seek = seek(ada, clock="3+2").json()
+    info = challenge(ada, "Bob", options=NIM).json()
+    game = bob.post(f"/api/challenges/{info['id']}/accept").json()
+    now = visitor.get("/api/hall/now").json()
+    assert [g["id"] for g in now["games"]] == [game["id"]]
+    assert sorted(now["games"][0]["players"]) == ["Ada", "Bob"]
+    assert [s["id"] for s in now["seeks"]] == [open_seek["id"]] and not now["seeks"][0]["mine"]
+    assert ada.get("/api/hall/now").json()["seeks"][0]["mine"]
+    for index in range(HOME_SHOWN + 1):  # more seeks than the page shows
+        seek(hall_server.browser(f"203.0.113.{index + 1}"))
+    assert len(visitor.get("/api/hall/now").json()["seeks"]) == HOME_SHOWN

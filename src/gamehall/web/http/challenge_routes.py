@@ -1,5 +1,6 @@
 """The challenges' routes: send one to a named player, list one's own, accept, decline, cancel
-(REST on FastAPI; the rules are :class:`~gamehall.web.hall.challenges.Challenges`')."""
+(REST on FastAPI; the rules are :class:`~gamehall.web.hall.challenges.Challenges`'), and what the
+home page shows of the hall (``GET /api/hall/now``: a few live games and open seeks)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ from fastapi import FastAPI, Request, Response
 
 from gamehall.protocol import CreatedAnswer
 from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, CreateChallenge
+from gamehall.protocol.hall import HallNow
 from gamehall.web.hall.hall import Hall
 from gamehall.web.http.hall_routes import CreatedFor, current
+
+HOME_SHOWN = 6
+"""Live games and open seeks the home page shows (each)."""
 
 
 def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedFor) -> None:
@@ -20,6 +25,16 @@ def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: Cre
 
     def address(request: Request) -> str:
         return request.client.host if request.client else "unknown"
+
+    @router.get("/api/hall/now")
+    async def hall_now(request: Request, response: Response) -> HallNow:
+        hall = hall_of()
+        me = await current(hall, request, response)
+        seeks = list(hall.lobby.seeks.values())[:HOME_SHOWN]
+        return HallNow(
+            games=hall.live_games()[:HOME_SHOWN],
+            seeks=[hall.seek_info(seek, me.id) for seek in seeks],
+        )
 
     @router.post("/api/challenges", status_code=201)
     async def send_challenge(
@@ -62,4 +77,4 @@ def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: Cre
         )
 
 
-__all__ = ["add_challenge_routes"]
+__all__ = ["HOME_SHOWN", "add_challenge_routes"]
