@@ -24,6 +24,7 @@ import { append, h } from "./dom.js";
 import { analysisPage } from "./pages/analysis.js";
 import { gamePage } from "./pages/game.js";
 import { askNameOnce, headerIdentity } from "./lib/hall.js";
+import { watchChallengeBadge } from "./lib/challenges.js";
 import { homePage } from "./pages/home.js";
 import { howToPage, rulesPage } from "./pages/howto.js";
 import { lobbyPage } from "./pages/lobby.js";
@@ -70,6 +71,7 @@ if (nav) {
   headerIdentity(nav);
 }
 askNameOnce(notify);
+watchChallengeBadge();
 
 let cleanup = null;
 

@@ -5,6 +5,7 @@ import { api, postJSON } from "../lib/api.js";
 import { capitalize, h, replace } from "../dom.js";
 import { LobbySocket, accountPanel, me, onMe, playerLink } from "../lib/hall.js";
 import { Clocks, clockText as timeText } from "../lib/room.js";
+import { challengesSection } from "../lib/challenges.js";
 
 function clockText(clock) {
   if (!clock) return "untimed";
@@ -25,6 +26,7 @@ export function lobbyPage(ctx) {
   const seeks = h("div", { class: "seeks-body" }, ctx.loading());
   const games = h("div", { class: "live-body" }, ctx.loading());
   const account = accountPanel(ctx);
+  const challenges = challengesSection(ctx);
   const games_ = Object.values(ctx.GAMES);
   let signedIn = null;
   let quickRated = false;
@@ -79,6 +81,7 @@ export function lobbyPage(ctx) {
       last = message;
       render();
     },
+    onChallenges: challenges.update,
     onPaired(message) {
       ctx.notify("Opponent found: the game begins.", "info");
       ctx.navigate(message.url);
@@ -292,6 +295,7 @@ export function lobbyPage(ctx) {
       h(
         "div",
         { class: "lobby-main" },
+        challenges.element,
         h("section", { class: "panel quick-pairing" }, h("h2", {}, "Quick pairing"), quick),
         h("section", { class: "panel open-seeks" }, h("h2", {}, "Open seeks"), seeks),
         h("section", { class: "panel make-seek" }, h("h2", {}, "Make a seek"), seekForm),

@@ -5,6 +5,7 @@
 import { getJSON } from "../lib/api.js";
 import { ago, append, capitalize, h, replace, s } from "../dom.js";
 import { playerLink } from "../lib/hall.js";
+import { challengePanel } from "../lib/challenges.js";
 
 const PLOT = { width: 320, height: 120, pad: 34 };
 
@@ -104,8 +105,12 @@ export function profilePage(ctx, name) {
   const body = h("div", { class: "profile-body" }, ctx.loading());
   ctx.page("profile", body);
   document.title = `${name} · gamehall`;
+  let challenge = null;
+  let gone = false;
   getJSON(`/api/players/${encodeURIComponent(name)}`)
     .then((profile) => {
+      if (gone) return;
+      challenge = challengePanel(ctx, profile);
       replace(
         body,
         h(
@@ -114,6 +119,7 @@ export function profilePage(ctx, name) {
           h("h1", {}, profile.name),
           h("span", { class: "muted" }, profile.account ? "account" : "guest", ` · since ${new Date(profile.created).toLocaleDateString()}`),
         ),
+        challenge.element,
         profile.ratings.length
           ? h("div", { class: "rating-cards" }, profile.ratings.map((rating) => ratingCard(ctx, rating)))
           : h("p", { class: "panel muted" }, "No rated games yet."),
@@ -126,7 +132,10 @@ export function profilePage(ctx, name) {
       );
     })
     .catch((error) => replace(body, ctx.failure(error)));
-  return null;
+  return () => {
+    gone = true;
+    challenge?.close();
+  };
 }
 
 export function leaderboardPage(ctx, game) {
