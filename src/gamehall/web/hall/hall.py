@@ -9,13 +9,14 @@ concern, apply them to requests, the store and connections:
 - :class:`~gamehall.web.hall.players.Players`: who is asking, and names;
 - :class:`~gamehall.web.hall.signin.SignIn`: accounts (sign-up, sign-in, sign-out);
 - :class:`~gamehall.web.hall.seeks.Seeks` and :class:`~gamehall.web.hall.seeks.QuickPairing`;
+- :class:`~gamehall.web.hall.challenges.Challenges`: one player asks a named other to play;
 - :class:`~gamehall.web.hall.processes.Processes`: the other processes of the hall, on the bus;
 - :class:`~gamehall.web.hall.lobby.LobbyRoom`: the lobby's clients and what they are shown;
 - :class:`~gamehall.web.hall.standings.Standings`: rating ended games, ratings and leaderboards.
 
 The hall itself ties the lobby to the games: it makes the game of an accepted seek or a quick
-pair, names a game's seats, has a game that ended rated, and runs the lobby's rounds (lapsing
-seeks and pairing waits, every :data:`TICK` seconds). A refused request raises
+pair or an accepted challenge, names a game's seats, has a game that ended rated, and runs the
+lobby's rounds (lapsing seeks and challenges and pairing waits, every :data:`TICK` seconds). A refused request raises
 :class:`ProtocolError` and changes nothing.
 """
 

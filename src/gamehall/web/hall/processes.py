@@ -4,7 +4,8 @@ Several processes on one database are one hall (:mod:`~gamehall.store.bus`). The
 the store; this process's :class:`~gamehall.web.hall.pairing.Lobby` is a copy of them, reloaded
 when any process says on the bus that the lobby changed (a ``lobby`` event). A pairing made on
 one process tells the players connected to any other (a ``paired`` event). Account sessions
-that end on one process close their sockets on every other (a ``signed_out`` event). Quick pairing's waits
+that end on one process close their sockets on every other (a ``signed_out`` event); other
+parts of the hall handle kinds of their own (:attr:`Processes.handlers`: ``challenges``). Quick pairing's waits
 are rows of the seeks' table too (:mod:`~gamehall.web.hall.stored`), renewed by their process
 while its player waits, so a dead process's waits lapse within
 :data:`~gamehall.web.hall.stored.WAIT_LEASE`. The live games list is the store's (every
