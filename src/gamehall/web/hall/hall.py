@@ -27,6 +27,7 @@ import contextlib
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -128,6 +129,8 @@ class Hall:
             check_rated_limit=self.seeks.check_rated_limit,
         )  # fmt: skip
         self.processes.handlers["challenges"] = self.challenges.on_event
+        self._challenged: weakref.WeakSet[Connection] = weakref.WeakSet()
+        """The lobby pages sent their challenges (on their first ``hello``)."""
         self._tasks: list[asyncio.Task[Any]] = []
         self._renamed: set[str] = set()
         """Games whose seats' names changed since the last round (shown then, once)."""
@@ -425,7 +428,9 @@ class Hall:
             message = parse_lobby_message(text)
             if isinstance(message, LobbyHello):
                 await self.room.hello(me, connection)
-                connection.send(await self.challenges.message(me.id))
+                if connection not in self._challenged:  # once a page: then as they change
+                    self._challenged.add(connection)
+                    connection.send(await self.challenges.message(me.id))
             elif isinstance(message, LobbyPing):
                 connection.send(LobbyPong())
             elif isinstance(message, Pair):
