@@ -14,7 +14,7 @@ PROTOCOL = Path(protocol.__file__).parent
 LAYERS = [
     {"errors"},
     {"base"},
-    {"client", "bodies", "server"},
+    {"client", "bodies", "server", "challenges"},
     {"answers", "hall"},
     {"schema"},
     {"__init__", "__main__"},

@@ -83,6 +83,7 @@ def test_schema_is_created_then_opened_again_and_migrated(store_url):
         *HALL,
         *ASSIST,
         *BROWSERS,
+        *CHALLENGES,
     }
     assert store.schema_version() == SCHEMA_VERSION
     assert _holdings_by_game(store_url)
@@ -135,6 +136,8 @@ HALL = {"players", "accounts", "sessions", "seeks", "hall_games", "ratings", "ra
 """The tables schema 3 added (gamehall.store.hall)."""
 BROWSERS = {"account_browsers"}
 """The table schema 7 added: which browsers hold which accounts' sessions."""
+CHALLENGES = {"challenges"}
+"""The table schema 10 added: one player asks a named other to play."""
 
 # The schema as version 1 wrote it (before games had a rules version).
 _SCHEMA_1 = [
@@ -171,7 +174,7 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 9
+        assert store.schema_version() == SCHEMA_VERSION == 10
         # Schema 8: a game's holders are found through an index, not by reading the table.
         assert _holdings_by_game(store_url)
         # Schema 4 added the hall's tables; the old game's holders are there to be named.
@@ -253,7 +256,7 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
     assert not _tables(store_url) & ASSIST
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 9
+        assert store.schema_version() == SCHEMA_VERSION == 10
         assert _tables(store_url) >= ASSIST | HALL
         row = store.get_game(GAME)
         assert row is not None and row.setup is None and row.clock is None
@@ -299,7 +302,7 @@ def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
     store = Store(store_url)
     try:
         hall = HallStore(store)
-        assert store.schema_version() == SCHEMA_VERSION == 9
+        assert store.schema_version() == SCHEMA_VERSION == 10
         assert [(r["id"], r["browsers"], r["address"]) for r in hall.open_seeks()] == [
             ("s_old", [], None)
         ]

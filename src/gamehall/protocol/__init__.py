@@ -14,6 +14,7 @@ terminal app's ``--connect``), beneath both; no web framework, no server, no sto
   ``presence``, ``chat``, ``error``, ``pong``) and their items (actions, seats, clocks);
 - :mod:`~gamehall.protocol.answers`: the REST answers of games, and the error answer;
 - :mod:`~gamehall.protocol.hall`: the hall's messages (players, accounts, the lobby, ratings);
+- :mod:`~gamehall.protocol.challenges`: challenges (one player asks a named other to play);
 - :mod:`~gamehall.protocol.schema`: one JSON Schema for all of them. ``python -m
   gamehall.protocol --schema`` prints it, ``--write docs/web-protocol.md`` puts it into the
   protocol document (a test checks the document is up to date).

@@ -54,6 +54,11 @@ class ErrorCode(StrEnum):
     OWN_SEEK = "own_seek"
     SELF_PAIRING = "self_pairing"
     RATED_LIMIT = "rated_limit"
+    SELF_CHALLENGE = "self_challenge"
+    TOO_MANY_CHALLENGES = "too_many_challenges"
+    CHALLENGE_OPEN = "challenge_open"
+    UNKNOWN_CHALLENGE = "unknown_challenge"
+    NOT_YOUR_CHALLENGE = "not_your_challenge"
     BAD_TEXT = "bad_text"
     TOO_LARGE = "too_large"
     OVER_LIMIT = "over_limit"
@@ -129,6 +134,11 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.OWN_SEEK: (409, "nobody can accept their own seek"),
     ErrorCode.SELF_PAIRING: (409, "a rated game between two accounts used in one browser (one person on both sides)"),
     ErrorCode.RATED_LIMIT: (429, "these two players have played as many rated games with each other in the last day as two may (casual games are unlimited)"),
+    ErrorCode.SELF_CHALLENGE: (409, "nobody can challenge themselves"),
+    ErrorCode.TOO_MANY_CHALLENGES: (429, "the challenger has as many open challenges as one may (or their network address has), the challenged player has as many waiting as one may, or the hall holds as many as it can; the message says which"),
+    ErrorCode.CHALLENGE_OPEN: (409, "the challenger has an open challenge to this player already: one at a time (cancel it first)"),
+    ErrorCode.UNKNOWN_CHALLENGE: (404, "no open challenge with this id (accepted, declined, cancelled or lapsed)"),
+    ErrorCode.NOT_YOUR_CHALLENGE: (403, "only the challenged player may accept or decline a challenge, and only the challenger may cancel it"),
     ErrorCode.BAD_TEXT: (400, "a text holds a NUL byte or a lone surrogate (anywhere: body, query, message)"),
     ErrorCode.TOO_LARGE: (413, "the request body or message is larger than the server reads"),
     ErrorCode.OVER_LIMIT: (429, "over a per-client limit; the message names the limit (see Limits)"),

@@ -7,7 +7,8 @@ their refusals use :class:`~gamehall.protocol.errors.ErrorCode` like every other
 The lobby's WebSocket (``/ws/lobby``) takes ``hello``, ``pair`` (quick pairing: wait for an
 opponent in a pool), ``unpair`` and ``ping``; it sends ``lobby`` (the whole lobby as this player
 sees it, after every change), ``paired`` (a game was made for this player: open its ``url``),
-``error`` and ``pong``.
+``challenges`` (this player's open challenges, :mod:`gamehall.protocol.challenges`), ``error``
+and ``pong``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
 
 from gamehall.protocol.base import _Body, _In, _Out
+from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, ChallengesMessage
 from gamehall.protocol.errors import ErrorCode, ProtocolError, find_bad_text
 from gamehall.protocol.server import ClockInfo, OutcomeInfo, RatingShown
 
@@ -156,6 +158,14 @@ class LiveInfo(_Out):
     clocks: ClockInfo | None = Field(
         description="the clocks as the game's state shows them (null: no clock), to run on"
     )
+
+
+class HallNow(_Out):
+    """``GET /api/hall/now``: what the home page shows of the hall, a few of each: the games
+    being played between people (most moves first) and the open seeks (oldest first)."""
+
+    games: list[LiveInfo]
+    seeks: list[SeekInfo]
 
 
 class PoolInfo(_Out):
@@ -326,11 +336,12 @@ class LobbyPong(_Out):
 
 
 LobbyServerMessage = Annotated[
-    LobbyMessage | PairedMessage | LobbyError | LobbyPong, Field(discriminator="type")
+    LobbyMessage | PairedMessage | ChallengesMessage | LobbyError | LobbyPong,
+    Field(discriminator="type"),
 ]
-LOBBY_SERVER_MESSAGE: TypeAdapter[LobbyMessage | PairedMessage | LobbyError | LobbyPong] = (
-    TypeAdapter(LobbyServerMessage)
-)
+LOBBY_SERVER_MESSAGE: TypeAdapter[
+    LobbyMessage | PairedMessage | ChallengesMessage | LobbyError | LobbyPong
+] = TypeAdapter(LobbyServerMessage)
 
 HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
     MeAnswer,
@@ -340,6 +351,9 @@ HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
     LeaderboardAnswer,
     AccountRules,
     TurnsAnswer,
+    ChallengeInfo,
+    ChallengeList,
+    HallNow,
 )
 
 

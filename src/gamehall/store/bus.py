@@ -37,6 +37,8 @@ Kinds the hall publishes (:mod:`~gamehall.web.hall.hall`; ``game`` is empty):
   them.
 * ``paired``: a seek was accepted or a pairing made; ``player`` (a player id) is to be told of
   the game ``id`` (with its ``rated`` and ``clock``) on whichever process their lobby page is.
+* ``challenges``: the open challenges of the ``players`` (a list of ``[player id, note or
+  null]``) changed: each process sends those players' lobby sockets their challenges.
 * ``signed_out``: the account sessions whose token hashes are ``sessions`` ended (signed out,
   dropped or expired): every process closes the sockets opened with them.
 """

@@ -74,7 +74,7 @@ from gamehall.store.tables import (
     schema_version_table,
 )
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -107,6 +107,9 @@ whole table: with tens of thousands of games stored that was a quarter of a busy
 
 8 → 9: the tables ``puzzle_ratings`` and ``puzzle_player_ratings`` (each puzzle's and each
 player's puzzle rating, :mod:`gamehall.store.puzzles`), new tables only, made by ``create_all``.
+
+9 → 10: the table ``challenges`` (one player asks a named other to play,
+:mod:`gamehall.store.challenges`), new, made by ``create_all``.
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate

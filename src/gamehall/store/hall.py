@@ -8,6 +8,7 @@ migrated with it; schema version 3 added them). Tables::
     sessions(token_hash, player_id, created, used)      signed-in browsers (store/sessions.py)
     account_browsers(player_id, browser, seen)        browsers seen holding an account's session
     seeks(id, player_id, game, options, clock, rated, side, created, expires, browsers, address)
+    challenges(...)                                     one player asks another (store/challenges.py)
 
 and the rating tables of :mod:`gamehall.store.ratings` (``hall_games``, ``ratings``,
 ``rating_history``), whose methods :class:`HallStore` has too.
@@ -38,6 +39,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from gamehall.store.challenges import ChallengeRows, challenges_table
 from gamehall.store.db import Store
 from gamehall.store.ratings import (
     RatingRows,
@@ -111,7 +113,7 @@ MAX_DRAWS = 40
 its last ones cannot clash in practice)."""
 
 
-class HallStore(SessionStore, RatingRows):
+class HallStore(SessionStore, RatingRows, ChallengeRows):
     """The hall's part of the store: the same engine, called from the store thread (its
     sessions' methods are :class:`~gamehall.store.sessions.SessionStore`'s, its ratings'
     :class:`~gamehall.store.ratings.RatingRows`')."""
@@ -540,6 +542,7 @@ __all__ = [
     "PlayerRow",
     "RatedResult",
     "RatingRow",
+    "challenges_table",
     "hall_games_table",
     "rating_history_table",
     "ratings_table",

@@ -9,13 +9,14 @@ concern, apply them to requests, the store and connections:
 - :class:`~gamehall.web.hall.players.Players`: who is asking, and names;
 - :class:`~gamehall.web.hall.signin.SignIn`: accounts (sign-up, sign-in, sign-out);
 - :class:`~gamehall.web.hall.seeks.Seeks` and :class:`~gamehall.web.hall.seeks.QuickPairing`;
+- :class:`~gamehall.web.hall.challenges.Challenges`: one player asks a named other to play;
 - :class:`~gamehall.web.hall.processes.Processes`: the other processes of the hall, on the bus;
 - :class:`~gamehall.web.hall.lobby.LobbyRoom`: the lobby's clients and what they are shown;
 - :class:`~gamehall.web.hall.standings.Standings`: rating ended games, ratings and leaderboards.
 
 The hall itself ties the lobby to the games: it makes the game of an accepted seek or a quick
-pair, names a game's seats, has a game that ended rated, and runs the lobby's rounds (lapsing
-seeks and pairing waits, every :data:`TICK` seconds). A refused request raises
+pair or an accepted challenge, names a game's seats, has a game that ended rated, and runs the
+lobby's rounds (lapsing seeks and challenges and pairing waits, every :data:`TICK` seconds). A refused request raises
 :class:`ProtocolError` and changes nothing.
 """
 
@@ -27,11 +28,13 @@ import dataclasses
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gamehall.core import game_class
 from gamehall.protocol import ProtocolError
+from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, CreateChallenge
 from gamehall.protocol.hall import (
     CreateSeek,
     LeaderboardAnswer,
@@ -51,6 +54,7 @@ from gamehall.protocol.hall import (
 )
 from gamehall.store.bus import Bus
 from gamehall.web.hall.accounts import Passwords
+from gamehall.web.hall.challenges import Challenges
 from gamehall.web.hall.lobby import LIVE_GAMES_SHOWN, LobbyRoom
 from gamehall.web.hall.pairing import Lobby, Seek
 from gamehall.web.hall.players import MAX_NOTED, Me, Players
@@ -121,6 +125,13 @@ class Hall:
             hub, store, room=self.room, processes=self.processes, players=self.players,
             standings=self.standings, clock=clock,
         )  # fmt: skip
+        self.challenges = Challenges(
+            hub, store, players=self.players, tell=self.room.tell,
+            check_rated_limit=self.seeks.check_rated_limit,
+        )  # fmt: skip
+        self.processes.handlers["challenges"] = self.challenges.on_event
+        self._challenged: weakref.WeakSet[Connection] = weakref.WeakSet()
+        """The lobby pages sent their challenges (on their first ``hello``)."""
         self._tasks: list[asyncio.Task[Any]] = []
         self._renamed: set[str] = set()
         """Games whose seats' names changed since the last round (shown then, once)."""
@@ -266,6 +277,33 @@ class Hall:
         await self._tell_paired(seek.player, live, creator_seat)
         return live, other
 
+    # --- challenges ---
+
+    async def challenge(
+        self, me: Me, body: CreateChallenge, address: str | None = None
+    ) -> ChallengeInfo:
+        return await self.challenges.create(me, body, address)
+
+    async def challenge_list(self, me: Me) -> ChallengeList:
+        return await self.challenges.listing(me.id)
+
+    async def accept_challenge(self, me: Me, challenge_id: str) -> tuple[LiveGame, int]:
+        """Make the challenge's game with both players seated; returns it and the accepter's
+        seat (the challenger is told, as a seek's creator is)."""
+        row, challenger_seat, seat = await self.challenges.take(me, challenge_id)
+        live = await self.start_game(
+            row["game"], row["options"], row["clock"], row["rated"],
+            {challenger_seat: row["challenger_id"], seat: me.id},
+        )  # fmt: skip
+        await self._tell_paired(row["challenger_id"], live, challenger_seat)
+        return live, seat
+
+    async def decline_challenge(self, me: Me, challenge_id: str) -> ChallengeInfo:
+        return await self.challenges.decline(me, challenge_id)
+
+    async def cancel_challenge(self, me: Me, challenge_id: str) -> ChallengeInfo:
+        return await self.challenges.cancel(me, challenge_id)
+
     async def pair(self, me: Me, message: Pair) -> None:
         await self.quick.wait(me, message)
 
@@ -278,6 +316,7 @@ class Hall:
         now = self.clock() if now is None else now
         self.show_renamed()
         await self.seeks.lapse(now)
+        await self.challenges.lapse()
         if self.bus.shared:
             await self.processes.shared_round(now)
         pairs = self.lobby.pair(now, await self.quick.apart())
@@ -328,6 +367,10 @@ class Hall:
             live.hold(player, seat)
         await self.db(self.store.mark_game, live.id, rated, clock)
         await self.loaded(live)
+        # A hall game aborts itself if a side does not make its first move in time: it is
+        # loaded again after a restart to watch that, and its timer is armed now.
+        await self.db(self.hub.store.set_pending, live.id, True)
+        await self.hub.resume(live)
         live.broadcast_state(self.hub.clock.now())
         self.changed()
         return live
@@ -420,6 +463,9 @@ class Hall:
             message = parse_lobby_message(text)
             if isinstance(message, LobbyHello):
                 await self.room.hello(me, connection)
+                if connection not in self._challenged:  # once a page: then as they change
+                    self._challenged.add(connection)
+                    connection.send(await self.challenges.message(me.id))
             elif isinstance(message, LobbyPing):
                 connection.send(LobbyPong())
             elif isinstance(message, Pair):

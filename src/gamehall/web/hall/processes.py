@@ -4,7 +4,8 @@ Several processes on one database are one hall (:mod:`~gamehall.store.bus`). The
 the store; this process's :class:`~gamehall.web.hall.pairing.Lobby` is a copy of them, reloaded
 when any process says on the bus that the lobby changed (a ``lobby`` event). A pairing made on
 one process tells the players connected to any other (a ``paired`` event). Account sessions
-that end on one process close their sockets on every other (a ``signed_out`` event). Quick pairing's waits
+that end on one process close their sockets on every other (a ``signed_out`` event); other
+parts of the hall handle kinds of their own (:attr:`Processes.handlers`: ``challenges``). Quick pairing's waits
 are rows of the seeks' table too (:mod:`~gamehall.web.hall.stored`), renewed by their process
 while its player waits, so a dead process's waits lapse within
 :data:`~gamehall.web.hall.stored.WAIT_LEASE`. The live games list is the store's (every
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import datetime
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from gamehall.protocol.hall import PairedMessage
@@ -51,6 +52,8 @@ class Processes:
         self.waits_here: set[str] = set()
         """The players whose quick-pairing wait was made through this process."""
         self._live_read = -LIVE_EVERY
+        self.handlers: dict[str, Callable[[Event], Awaitable[None]]] = {}
+        """What other parts of the hall do with an event kind of theirs (``challenges``)."""
 
     @property
     def bus(self) -> Bus:
@@ -101,6 +104,8 @@ class Processes:
                 )
                 self.room.tell(player, message)
             self.room.changed()
+        elif isinstance(kind, str) and kind in self.handlers:
+            await self.handlers[kind](event)
 
     async def lobby_changed(self) -> None:
         """The stored seeks changed here: the other processes reload them."""

@@ -62,6 +62,7 @@ from gamehall.web.compute.computers import AgentFactory
 from gamehall.web.hall.accounts import Passwords, token_hash
 from gamehall.web.hall.hall import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_GAMES, TICK, Hall
 from gamehall.web.http import assist as assistance
+from gamehall.web.http.challenge_routes import add_challenge_routes
 from gamehall.web.http.hall_routes import add_hall_routes, browser_identity, current
 from gamehall.web.http.identity import Identity, ensure_identity, session_token
 from gamehall.web.http.me_routes import add_me_routes
@@ -293,6 +294,7 @@ def create_app(
 
     add_hall_routes(app, hall, created_for)
     add_me_routes(app, hub, hall)
+    add_challenge_routes(app, hall, created_for)
 
     # --- REST ---
 

@@ -7,7 +7,10 @@ Resigning, aborting, takebacks and claims are ruled on by :mod:`gamehall.web.pla
 stored as entries of the game's log like moves (:mod:`gamehall.web.play.history`), through the
 hub's commit path, before anyone is told. Clocks (:mod:`gamehall.web.base.clock`) are measured
 with the hub's :class:`~gamehall.web.base.clock.Clock`; a timer per game waits for what is due
-next (a flag fall, the end of a pause), whether or not anyone is connected.
+next (a flag fall, the end of a pause, the end of a side's time for its first move: then the
+game aborts itself, :func:`~gamehall.web.play.conduct.first_move_due`), whether or not anyone
+is connected. With several processes each one holding the game arms its timer; the store keeps
+the first ending committed (the others' are stale), as for a flag fall.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from gamehall.protocol import ErrorCode, ProtocolError
 from gamehall.store.bus import Bus, Event
 from gamehall.web.base.clock import Clock, flag_due
 from gamehall.web.play import conduct
-from gamehall.web.play.history import RESIGNED, takeback_text
+from gamehall.web.play.history import NO_MOVE, RESIGNED, takeback_text
 from gamehall.web.play.live import LiveGame, Pause
 from gamehall.web.play.pools import Spawn
 
@@ -204,6 +207,9 @@ class Arbiter:
             due.append(flag_due(live.clocks[seat] or 0, live.turn_started))
         if live.pause is not None and live.pause.until is not None and not live.over:
             due.append(live.pause.until)
+        first = live.first_move()
+        if first is not None:
+            due.append(first[1])
         if not due:
             return
         live.timer = self._background(self._timer(live, min(due)))
@@ -222,6 +228,9 @@ class Arbiter:
                 elif seat is not None and flag_is_due(live, self.clock.now()):
                     await self.end(live, "flag", seat)
                     log.info("the timer of %s: the flag of seat %d fell", live.id, seat)
+                elif (first := live.first_move()) is not None and now >= first[1]:
+                    await self._entry(live, "abort", NO_MOVE, first[0])
+                    log.info("the timer of %s: seat %d did not move: aborted", live.id, first[0])
                 elif (
                     live.pause is not None
                     and live.pause.until is not None

@@ -15,6 +15,10 @@ changes); none reads a store, a clock or a socket.
 * **Claim**: in an online game, once a human opponent who has moved has been gone longer than
   the grace period (:func:`leave_grace_ms`), the player who stayed may claim the win.
 * **Continue**: a pause (the end of a round) waits for each person seated to go on.
+* **No first move**: in a game the hall made (a seek, quick pairing, a challenge), a side that
+  has not made its first move within :func:`first_move_limit_ms` of its turn coming (30 s with a
+  Fischer clock, a day for correspondence or no clock) aborts the game, as on lichess: no
+  result, nothing rated (:func:`first_move_due`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,39 @@ LEAVE_GRACE_TIMED_MS = 60_000
 """How long an opponent may be gone from a game with a Fischer clock before a claim."""
 LEAVE_GRACE_UNTIMED_MS = 180_000
 """The same for a game without a clock."""
+
+
+FIRST_MOVE_TIMED_MS = 30_000
+"""How long a side of a hall game with a Fischer clock has for its first move."""
+FIRST_MOVE_SLOW_MS = 24 * 3600 * 1000
+"""The same for a correspondence game or one without a clock."""
+
+
+def first_move_limit_ms(control: TimeControl | None) -> int:
+    """How long a side has for its first move: 30 s with a Fischer clock, else a day."""
+    if control is not None and control.kind == "fischer":
+        return FIRST_MOVE_TIMED_MS
+    return FIRST_MOVE_SLOW_MS
+
+
+def first_move_due(
+    *,
+    watched: bool,
+    over: bool,
+    to_move: int | None,
+    humans: Collection[int],
+    moved: Collection[int],
+    since: int,
+    control: TimeControl | None,
+) -> tuple[int, int] | None:
+    """The seat that must make its first move and when its time for it is up (ms, from
+    ``since``, when its turn came), or None: the game is not ``watched`` (not the hall's, or
+    not online), is over, or the side to move is not a person who has yet to move."""
+    if not watched or over or to_move is None or to_move < 0:
+        return None
+    if to_move not in humans or to_move in moved:
+        return None
+    return to_move, since + first_move_limit_ms(control)
 
 
 def leave_grace_ms(control: TimeControl | None) -> int | None:
@@ -216,12 +253,16 @@ def go_on(
 
 
 __all__ = [
+    "FIRST_MOVE_SLOW_MS",
+    "FIRST_MOVE_TIMED_MS",
     "LEAVE_GRACE_TIMED_MS",
     "LEAVE_GRACE_UNTIMED_MS",
     "TakebackRuling",
     "abort",
     "acting_seat",
     "claim",
+    "first_move_due",
+    "first_move_limit_ms",
     "go_on",
     "leave_grace_ms",
     "resign",

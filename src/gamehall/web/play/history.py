@@ -18,7 +18,9 @@ claim       the game ends: the opponent left              the seat that claims t
 =========== ============================================= ===============================
 
 An ``abort`` entry whose text is ``resign`` (:data:`RESIGNED`) was a resignation before every
-side had moved: as on lichess, that ends the game with no result, and its outcome says so.
+side had moved: as on lichess, that ends the game with no result, and its outcome says so. One
+whose text is ``no move`` (:data:`NO_MOVE`) was made by the server: its ``mover`` did not make
+its first move in time (:func:`gamehall.web.play.conduct.first_move_due`).
 
 A takeback never deletes an entry: the game's actions are the log's actions with the undone ones
 taken off, so replaying the log gives the same game, takebacks included. A takeback offer lapses
@@ -42,6 +44,9 @@ ENDINGS = ("resign", "abort", "flag", "claim")
 KINDS = ("action", "offer", "decline", "takeback", *ENDINGS)
 RESIGNED = "resign"
 """The text of an ``abort`` entry that was a resignation before every side had moved."""
+NO_MOVE = "no move"
+"""The text of an ``abort`` entry the server made: its seat did not make its first move in
+time."""
 
 
 @dataclass(frozen=True)
@@ -52,11 +57,14 @@ class Ending:
     kind: str
     seat: int
     resigned: bool = False
+    idle: bool = False
+    """An abort because ``seat`` did not make its first move in time."""
 
     @classmethod
     def of(cls, kind: str, seat: int, text: str) -> Ending:
         """The ending an entry of the log stands for."""
-        return cls(kind, seat, kind == "abort" and text == RESIGNED)
+        aborted = kind == "abort"
+        return cls(kind, seat, aborted and text == RESIGNED, aborted and text == NO_MOVE)
 
     def outcome(self, game: Game) -> OutcomeInfo:
         names = [name.capitalize() for name in game.player_names]
@@ -64,11 +72,12 @@ class Ending:
         me = names[self.seat]
         if self.kind == "abort":
             sides = "both sides" if players == 2 else "every side"
-            reason = (
-                f"Game aborted: {me} resigned before {sides} had moved"
-                if self.resigned
-                else f"aborted by {me} before {sides} had moved: no result"
-            )
+            if self.idle:
+                reason = f"Game aborted: {me} did not move"
+            elif self.resigned:
+                reason = f"Game aborted: {me} resigned before {sides} had moved"
+            else:
+                reason = f"aborted by {me} before {sides} had moved: no result"
             return OutcomeInfo(
                 winner=None, winner_name=None, reason=reason, scores=[0.0] * players, result="*"
             )
@@ -243,6 +252,7 @@ class ReplayTimeout(Exception):
 __all__ = [
     "ENDINGS",
     "KINDS",
+    "NO_MOVE",
     "RESIGNED",
     "Ending",
     "Played",

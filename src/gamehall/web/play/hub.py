@@ -472,7 +472,12 @@ class Hub:
             clocks=clocks,
             over=over,
             result=outcome_dump(live, outcome),
-            pending=not over and (live.server_to_move(next_state) or live.control is not None),
+            pending=not over
+            and (
+                live.server_to_move(next_state)
+                or live.control is not None
+                or live.watches_first_moves()  # its abort deadline: watched after a restart
+            ),
         )
         live.advance(entry, now, next_state)
         pause_if_due(live, now)
@@ -509,7 +514,7 @@ class Hub:
 
     def _pending_after(self, live: LiveGame, kind: str, text: str) -> bool:
         """Whether the server has something to do after an entry that does not end the game."""
-        if live.control is not None:
+        if live.control is not None or live.watches_first_moves():
             return True
         if kind != "takeback":
             return live.server_to_move()

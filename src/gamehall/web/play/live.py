@@ -50,7 +50,7 @@ from gamehall.web.base.clock import (
 )
 from gamehall.web.base.engine import start_state
 from gamehall.web.base.position import Position
-from gamehall.web.play.conduct import leave_grace_ms
+from gamehall.web.play.conduct import first_move_due, leave_grace_ms
 from gamehall.web.play.connection import Connection, Transport
 from gamehall.web.play.history import Ending, Played
 from gamehall.web.play.messages import Fixed, history_text, seat_infos, splice
@@ -275,6 +275,31 @@ class LiveGame:
                 f"the game {self.id} is over after {step} moves: nothing to play from there",
             )
         return state
+
+    def watches_first_moves(self) -> bool:
+        """Whether a side's first move is awaited under the hall's limit: an online game the
+        hall made (``hall`` is set), going on, with a person who has not moved yet."""
+        if self.row.mode != "online" or self.hall is None or self.over:
+            return False
+        moved = self.moved()
+        return any(seat not in moved for seat in self.humans())
+
+    def first_move(self) -> tuple[int, int] | None:
+        """The seat that must make its first move now and when its time for it is up (ms;
+        counted from when its turn came, or from the game's loading, as the clocks are), or
+        None (see :func:`~gamehall.web.play.conduct.first_move_due`)."""
+        if self.pause is not None:
+            return None
+        player = self.state.current_player
+        return first_move_due(
+            watched=self.watches_first_moves(),
+            over=self.over,
+            to_move=player if player >= 0 else None,
+            humans=self.humans(),
+            moved=self.moved(),
+            since=self.turn_started,
+            control=self.control,
+        )
 
     def running(self) -> int | None:
         """The seat whose clock runs now, if any."""

@@ -29,6 +29,7 @@ import { askNameOnce } from "./lib/hall.js";
 import { buildHeader, updateHeader } from "./lib/header.js";
 import { signInPage, signUpPage } from "./pages/account.js";
 import { yourMovePage } from "./pages/turns.js";
+import { watchChallengeBadge } from "./lib/challenges.js";
 import { homePage } from "./pages/home.js";
 import { howToPage, rulesPage } from "./pages/howto.js";
 import { lobbyPage } from "./pages/lobby.js";
@@ -52,6 +53,7 @@ import {
 const nav = document.querySelector(".site-head nav");
 if (nav) buildHeader(nav);
 askNameOnce(notify);
+watchChallengeBadge();
 
 let cleanup = null;
 

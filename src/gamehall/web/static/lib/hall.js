@@ -167,6 +167,7 @@ export class LobbySocket {
       }
       if (message.type === "lobby") this.handlers.onLobby?.(message);
       else if (message.type === "paired") this.handlers.onPaired?.(message);
+      else if (message.type === "challenges") this.handlers.onChallenges?.(message);
       else if (message.type === "error") this.handlers.onError?.(message);
     });
     socket.addEventListener("close", () => {

@@ -6,10 +6,13 @@ import { getJSON, meta, postJSON } from "../lib/api.js";
 import { ago, h, replace } from "../dom.js";
 import { boardModule, failure, loading, modeName, navigate, notify, page, resultText, seatName, titleOf } from "../lib/shared.js";
 import { levelLabel, levelNote } from "../lib/levels.js";
+import { offered, optionField, readOptions } from "../lib/options.js";
+import { hallNowSection } from "../lib/challenges.js";
 
 export function homePage() {
   const cards = h("div", { class: "new-games" }, loading());
   const mine = h("div", { class: "my-games" }, loading());
+  const now = hallNowSection({ loading, navigate, notify, titleOf });
   page(
     "home",
     h(
@@ -18,6 +21,7 @@ export function homePage() {
       h("h1", {}, "Tabletop games to play in your browser"),
       h("p", {}, "Against the computer, with a friend on this screen, or online with a link. New to a game? Start with its How to play page."),
     ),
+    now.element,
     cards,
     h("section", { class: "panel" }, h("h2", {}, "Your games"), mine),
   );
@@ -28,7 +32,7 @@ export function homePage() {
   getJSON("/api/games")
     .then((data) => replace(mine, gameLists(data.games || [])))
     .catch((error) => replace(mine, failure(error)));
-  return null;
+  return now.close;
 }
 
 /** One game for a newcomer: what it is, what it looks like, how long it takes, how to learn it. */
@@ -167,70 +171,6 @@ const CLOCKS = [
 
 export function openCreated(created) {
   navigate(`/game/${encodeURIComponent(created.id)}`);
-}
-
-// Option forms come from the option descriptions of /api/meta alone, by kind: bool a checkbox,
-// int a number within its bounds, str a text field, choice a menu of its choices, data a text
-// area; path options name files on the server and are never offered on the web.
-const OFFERED_KINDS = new Set(["bool", "int", "str", "choice", "data"]);
-
-function offered(game) {
-  return (game.options || []).filter((option) => OFFERED_KINDS.has(option.kind));
-}
-
-function optionField(option, id) {
-  const kind = option.kind;
-  const name = `opt-${option.name}`;
-  const label = option.name.replaceAll("_", " ");
-  const common = { name, id: id(name) };
-  let input;
-  if (kind === "choice") {
-    input = h(
-      "select",
-      common,
-      (option.choices || []).map((choice) => h("option", { value: choice, selected: choice === option.default }, choice)),
-    );
-  } else if (kind === "bool") {
-    input = h("input", { ...common, type: "checkbox", checked: Boolean(option.default) });
-  } else if (kind === "int") {
-    input = h("input", {
-      ...common,
-      type: "number",
-      value: option.default,
-      min: option.minimum ?? null,
-      max: option.maximum ?? null,
-      step: 1,
-      inputmode: "numeric",
-    });
-  } else if (kind === "data") {
-    input = h("textarea", { ...common, rows: 3, maxlength: option.max_length ?? null, spellcheck: false }, option.default ?? "");
-  } else {
-    input = h("input", { ...common, type: "text", value: option.default ?? "", maxlength: option.max_length ?? null });
-  }
-  return h(
-    "div",
-    { class: `field option option-${kind}` },
-    h("label", { for: id(name) }, label),
-    input,
-    option.help ? h("small", { class: "help" }, option.help) : null,
-  );
-}
-
-/** The options that differ from their defaults, typed as their kinds say. */
-function readOptions(form, game) {
-  const options = {};
-  for (const option of offered(game)) {
-    const input = form.elements[`opt-${option.name}`];
-    if (!input) continue;
-    let value;
-    if (option.kind === "bool") value = input.checked;
-    else if (option.kind === "int") {
-      if (input.value === "") continue;
-      value = Number(input.value);
-    } else value = input.value;
-    if (value !== option.default) options[option.name] = value;
-  }
-  return options;
 }
 
 function gameLists(games) {

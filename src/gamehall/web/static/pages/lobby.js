@@ -6,6 +6,7 @@ import { capitalize, h, replace } from "../dom.js";
 import { LobbySocket, accountPanel, me, onMe, playerLink } from "../lib/hall.js";
 import { Clocks, clockText as timeText } from "../lib/room.js";
 import { controlText as clockText, ratingBadge } from "../lib/rating.js";
+import { challengesSection } from "../lib/challenges.js";
 
 function sideText(ctx, seek) {
   if (seek.side === "random") return "random side";
@@ -20,6 +21,7 @@ export function lobbyPage(ctx) {
   const seeks = h("div", { class: "seeks-body" }, ctx.loading());
   const games = h("div", { class: "live-body" }, ctx.loading());
   const account = accountPanel(ctx);
+  const challenges = challengesSection(ctx);
   const games_ = Object.values(ctx.GAMES);
   let signedIn = null;
   let quickRated = false;
@@ -74,6 +76,7 @@ export function lobbyPage(ctx) {
       last = message;
       render();
     },
+    onChallenges: challenges.update,
     onPaired(message) {
       ctx.notify("Opponent found: the game begins.", "info");
       ctx.navigate(message.url);
@@ -291,6 +294,7 @@ export function lobbyPage(ctx) {
       h(
         "div",
         { class: "lobby-main" },
+        challenges.element,
         h("section", { class: "panel quick-pairing" }, h("h2", {}, "Quick pairing"), quick),
         h("section", { class: "panel open-seeks" }, h("h2", {}, "Open seeks"), seeks),
         h("section", { class: "panel make-seek" }, h("h2", {}, "Make a seek"), seekForm),

@@ -6,6 +6,7 @@ import { getJSON } from "../lib/api.js";
 import { ago, append, capitalize, h, replace, s } from "../dom.js";
 import { me, playerLink } from "../lib/hall.js";
 import { PROVISIONAL_NOTE, ratingText } from "../lib/rating.js";
+import { challengePanel } from "../lib/challenges.js";
 
 const PLOT = { width: 320, height: 120, pad: 34 };
 
@@ -118,8 +119,12 @@ export function profilePage(ctx, name) {
   const body = h("div", { class: "profile-body" }, ctx.loading());
   ctx.page("profile", body);
   document.title = `${name} · gamehall`;
+  let challenge = null;
+  let gone = false;
   getJSON(`/api/players/${encodeURIComponent(name)}`)
     .then((profile) => {
+      if (gone) return;
+      challenge = challengePanel(ctx, profile);
       replace(
         body,
         h(
@@ -129,6 +134,7 @@ export function profilePage(ctx, name) {
           h("span", { class: "muted" }, profile.account ? "account" : "guest", ` · since ${new Date(profile.created).toLocaleDateString()}`),
         ),
         guestNote(profile),
+        challenge.element,
         profile.ratings.length
           ? h("div", { class: "rating-cards" }, profile.ratings.map((rating) => ratingCard(ctx, rating)))
           : h("p", { class: "panel muted" }, "No rated games yet."),
@@ -141,7 +147,10 @@ export function profilePage(ctx, name) {
       );
     })
     .catch((error) => replace(body, ctx.failure(error)));
-  return null;
+  return () => {
+    gone = true;
+    challenge?.close();
+  };
 }
 
 export function leaderboardPage(ctx, game) {

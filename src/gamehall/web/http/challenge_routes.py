@@ -1,0 +1,80 @@
+"""The challenges' routes: send one to a named player, list one's own, accept, decline, cancel
+(REST on FastAPI; the rules are :class:`~gamehall.web.hall.challenges.Challenges`'), and what the
+home page shows of the hall (``GET /api/hall/now``: a few live games and open seeks)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI, Request, Response
+
+from gamehall.protocol import CreatedAnswer
+from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, CreateChallenge
+from gamehall.protocol.hall import HallNow
+from gamehall.web.hall.hall import Hall
+from gamehall.web.http.hall_routes import CreatedFor, current
+
+HOME_SHOWN = 6
+"""Live games and open seeks the home page shows (each)."""
+
+
+def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedFor) -> None:
+    """Add the challenges' routes to ``app``; ``created`` answers the accepted challenge's new
+    game as ``POST /api/games`` does."""
+    router = app  # routes straight on the app: the answer models stay visible to its checks
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    @router.get("/api/hall/now")
+    async def hall_now(request: Request, response: Response) -> HallNow:
+        hall = hall_of()
+        me = await current(hall, request, response)
+        seeks = list(hall.lobby.seeks.values())[:HOME_SHOWN]
+        return HallNow(
+            games=hall.live_games()[:HOME_SHOWN],
+            seeks=[hall.seek_info(seek, me.id) for seek in seeks],
+        )
+
+    @router.post("/api/challenges", status_code=201)
+    async def send_challenge(
+        body: CreateChallenge, request: Request, response: Response
+    ) -> ChallengeInfo:
+        hall = hall_of()
+        me = await current(hall, request, response)
+        return await hall.challenge(me, body, address(request))
+
+    @router.get("/api/challenges")
+    async def list_challenges(request: Request, response: Response) -> ChallengeList:
+        hall = hall_of()
+        return await hall.challenge_list(await current(hall, request, response))
+
+    @router.post("/api/challenges/{challenge_id}/accept")
+    async def accept_challenge(
+        challenge_id: str, request: Request, response: Response
+    ) -> CreatedAnswer:
+        hall = hall_of()
+        me = await current(hall, request, response)
+        live, seat = await hall.accept_challenge(me, challenge_id[:64])
+        return created(request, response, live, frozenset({seat}), me.id)
+
+    @router.post("/api/challenges/{challenge_id}/decline")
+    async def decline_challenge(
+        challenge_id: str, request: Request, response: Response
+    ) -> ChallengeInfo:
+        hall = hall_of()
+        return await hall.decline_challenge(
+            await current(hall, request, response), challenge_id[:64]
+        )
+
+    @router.post("/api/challenges/{challenge_id}/cancel")
+    async def cancel_challenge(
+        challenge_id: str, request: Request, response: Response
+    ) -> ChallengeInfo:
+        hall = hall_of()
+        return await hall.cancel_challenge(
+            await current(hall, request, response), challenge_id[:64]
+        )
+
+
+__all__ = ["HOME_SHOWN", "add_challenge_routes"]
