@@ -46,6 +46,7 @@ FIXED = [
     ("/signin", None),
     ("/signup", None),
     ("/leaderboard", None),
+    ("/your-move", None),
 ]
 
 SIZES = {"desktop": False, "phone": True}
