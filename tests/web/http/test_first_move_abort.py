@@ -1,6 +1,7 @@
-"""A hall game whose side does not make its first move in time aborts itself, as on lichess: 30 s
+"""An online game whose side does not make its first move in time aborts itself, as on lichess: 30 s
 with a Fischer clock, a day for correspondence or no clock; each side's first move; no result,
-nothing rated; with and without anyone connected, and across a restart. Time is the test's
+nothing rated; with and without anyone connected, and across a restart; a game of invites from
+when the friend takes the seat. Time is the test's
 (:class:`FakeClock`): nothing sleeps."""
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def test_the_second_side_has_30_seconds_from_the_first_move_and_nobody_need_be_c
     assert (entry.kind, entry.mover) == ("abort", 1 - first)
 
 
-def test_once_both_sides_have_moved_nothing_aborts_and_a_game_of_invites_is_not_watched(
+def test_once_both_sides_have_moved_nothing_aborts(
     timed_hall,
 ):
     server, clock, _ = timed_hall
@@ -149,12 +150,28 @@ def test_once_both_sides_have_moved_nothing_aborts_and_a_game_of_invites_is_not_
         clock.advance(2 * FIRST_MOVE_SLOW_MS)
         assert clock.asleep(0) == []  # no timer waits: an untimed game has no flag either
         assert _status(server, game_id) == "ongoing"
-    # A game made with an invite link (not the hall's) waits as long as its players like.
-    body = {"game": "nim", "options": {}, "mode": "online", "clock": "3+2"}
+
+
+def test_a_game_of_invites_is_watched_from_when_the_friend_takes_the_seat(timed_hall):
+    server, clock, _ = timed_hall
+    ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
+    body = {"game": "nim", "options": LONG_NIM, "mode": "online", "clock": "3+2"}
     made = ada.post("/api/games", json=body).json()
+    live = server.hub.games[made["id"]]
+    # Waiting for the friend to open the link is no first move missed: nothing is watched.
     clock.advance(FIRST_MOVE_TIMED_MS * 10)
     assert _status(server, made["id"]) == "ongoing"
-    assert server.hub.games[made["id"]].first_move() is None
+    assert live.first_move() is None and not live.watches_first_moves()
+    token = made["invite"].split("?seat=")[1]
+    assert bob.post(f"/api/games/{made['id']}/join", json={"seat": token}).status_code == 200
+    seat, due = live.first_move()  # from the friend's arrival, not the game's creation
+    assert due == clock.ms + FIRST_MOVE_TIMED_MS
+    clock.advance(FIRST_MOVE_TIMED_MS - 1)
+    assert _status(server, made["id"]) == "ongoing"
+    clock.advance(1)
+    wait_for(server, lambda: _status(server, made["id"]) == "finished")
+    entry = server.hub.store.actions(made["id"])[-1]
+    assert (entry.kind, entry.text, entry.mover) == ("abort", "no move", seat)
 
 
 def test_an_untimed_game_waits_a_day_and_the_deadline_is_watched_after_a_restart(

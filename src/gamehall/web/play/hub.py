@@ -411,8 +411,11 @@ class Hub:
     # --- seats ---
 
     async def claim(self, live: LiveGame, player_id: str, token: str) -> frozenset[int]:
-        """Take the seat an invite secret names (see :meth:`Tables.claim`)."""
-        return await self.tables.claim(live, player_id, token)
+        """Take the seat an invite secret names (see :meth:`Tables.claim`); with every person
+        seated, the first move's time starts (the timer is armed)."""
+        seats = await self.tables.claim(live, player_id, token)
+        self._after(live)
+        return seats
 
     @staticmethod
     def invite_seat(live: LiveGame, player_id: str | None) -> int | None:

@@ -134,6 +134,8 @@ class LiveGame:
         self.player_ids: dict[int, str] = {}
         self.players: dict[int, str] = {}
         self.hall: dict[str, Any] | None = None
+        self.seated_at = 0
+        """When an invite seated the last person (ms; 0: before this process loaded the game)."""
         self.table: dict[str, Any] | None = None
         self.holders: dict[str, frozenset[int]] = {}
         """The seats each browser holds (identity key -> seat indices), as stored."""
@@ -277,9 +279,12 @@ class LiveGame:
         return state
 
     def watches_first_moves(self) -> bool:
-        """Whether a side's first move is awaited under the hall's limit: an online game the
-        hall made (``hall`` is set), going on, with a person who has not moved yet."""
-        if self.row.mode != "online" or self.hall is None or self.over:
+        """Whether a side's first move is awaited under the hall's limit: an online game going
+        on, with a person who has not moved yet, that the hall made (``hall`` is set) or whose
+        invite was taken (every person's seat held: until then the creator waits for a friend)."""
+        if self.row.mode != "online" or self.over:
+            return False
+        if self.hall is None and not all(self.claimed(seat) for seat in self.humans()):
             return False
         moved = self.moved()
         return any(seat not in moved for seat in self.humans())
@@ -297,7 +302,7 @@ class LiveGame:
             to_move=player if player >= 0 else None,
             humans=self.humans(),
             moved=self.moved(),
-            since=self.turn_started,
+            since=max(self.turn_started, self.seated_at),
             control=self.control,
         )
 
@@ -372,9 +377,12 @@ class LiveGame:
             found.setdefault(key, set()).add(seat)
         self.holders = {key: frozenset(seats) for key, seats in found.items()}
 
-    def hold(self, key: str, seat: int) -> None:
-        """A browser now holds ``seat`` (already stored)."""
+    def hold(self, key: str, seat: int, now: int | None = None) -> None:
+        """A browser now holds ``seat`` (already stored), at ``now`` (ms) if known: when that
+        seats every person, a first move's time counts from then (:meth:`first_move`)."""
         self.holders[key] = self.holders.get(key, frozenset()) | {seat}
+        if now is not None and all(self.claimed(s) for s in self.humans()):
+            self.seated_at = max(self.seated_at, now)
 
     def seats_for(self, key: str | None) -> frozenset[int]:
         """The seats the browser with identity ``key`` holds (none for no identity)."""

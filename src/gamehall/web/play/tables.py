@@ -273,7 +273,7 @@ class Tables:
                 raise ProtocolError(
                     ErrorCode.SEAT_TAKEN, f"this invite link was used already: {name} is taken"
                 )
-            live.hold(player_id, seat)
+            live.hold(player_id, seat, self.clock.now())
         await self._publish(self.bus.event("game", live.id))
         return live.seats_for(player_id)
 

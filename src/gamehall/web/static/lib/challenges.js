@@ -65,7 +65,7 @@ export function challengesSection(ctx) {
     h(
       "p",
       { class: "first-move-note" },
-      "In a game from the lobby each side has 30 seconds for its first move (a day by correspondence or with no clock); a side that does not move in time aborts the game, with no result and no rating change.",
+      "In an online game each side has 30 seconds for its first move (a day by correspondence or with no clock); a side that does not move in time aborts the game, with no result and no rating change.",
     ),
   );
   const act = async (button, path, after) => {
