@@ -15,7 +15,7 @@ from gamehall.web.play.conduct import (
     first_move_limit_ms,
 )
 from tests.web.hall_helpers import counted, seek, signed_up, wait_for
-from tests.web.web_helpers import FakeClock, hello
+from tests.web.web_helpers import FakeClock, greeted
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}
 
@@ -46,12 +46,7 @@ def test_the_limit_is_30_seconds_with_a_clock_and_a_day_otherwise():
 def test_the_first_side_that_does_not_move_in_30_seconds_aborts_the_game_unrated(timed_hall):
     server, clock = timed_hall
     ada, bob, game_id = _game(server, "3+2")
-    with (
-        ada.websocket_connect(f"/ws/games/{game_id}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game_id}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game_id) as (_, ws_b, state):
         late = state["to_move"]
         clock.advance(FIRST_MOVE_TIMED_MS - 1)
         assert clock.asleep()[0] == clock.ms + 1  # the game's timer looked, and waits on
@@ -76,13 +71,8 @@ def test_the_second_side_has_30_seconds_from_the_first_move_and_nobody_need_be_c
 ):
     server, clock = timed_hall
     ada, bob, game_id = _game(server, "3+2")
-    with (
-        ada.websocket_connect(f"/ws/games/{game_id}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game_id}") as ws_b,
-    ):
+    with greeted(server, ada, bob, game_id) as (ws_a, ws_b, state):
         sockets = {0: ws_a, 1: ws_b}
-        state = hello(server, ws_a)
-        hello(server, ws_b)
         first = state["to_move"]
         clock.advance(20_000)  # within the first side's time
         item = state["legal"][0]["text"]
@@ -105,13 +95,8 @@ def test_once_both_sides_have_moved_nothing_aborts_and_a_game_of_invites_is_not_
 ):
     server, clock = timed_hall
     ada, bob, game_id = _game(server, None, rated=False)
-    with (
-        ada.websocket_connect(f"/ws/games/{game_id}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game_id}") as ws_b,
-    ):
+    with greeted(server, ada, bob, game_id) as (ws_a, ws_b, state):
         sockets = {0: ws_a, 1: ws_b}
-        state = hello(server, ws_a)
-        hello(server, ws_b)
         for _ in range(2):
             mover = state["to_move"]
             item = next(i for i in state["legal"] if i["text"].startswith("take 1 "))

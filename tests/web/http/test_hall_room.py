@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.hall_helpers import counted, seek, signed_up, take_one, wait_for
-from tests.web.web_helpers import hello
+from tests.web.web_helpers import greeted
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}
 """A Nim game long enough for both sides to move a few times."""
@@ -25,13 +25,8 @@ def test_a_rated_timed_game_lost_on_time_changes_the_ratings_once(timed_hall):
     ada, bob, game = _rated_game(server, "1+0")
     live = server.hub.games[game["id"]]
     assert live.control is not None and str(live.control) == "1+0"  # the seek's time control
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         sockets = {0: ws_a, 1: ws_b}
-        state = hello(server, ws_a)
-        hello(server, ws_b)
         assert state["you"] == [0] and state["clock"]["control"] == "1+0"
         for _ in range(4):  # both sides move twice: both clocks have started
             state = take_one(server, sockets, state)
@@ -62,12 +57,7 @@ def test_a_rated_timed_game_lost_on_time_changes_the_ratings_once(timed_hall):
 def test_an_aborted_rated_game_changes_no_rating(timed_hall):
     server, _ = timed_hall
     ada, bob, game = _rated_game(server, "5+3")
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         assert state["abortable"]
         ws_a.send_json({"type": "abort"})
         final = server.receive_state(ws_b, state["version"] + 1)

@@ -10,7 +10,7 @@ from typing import Any
 from gamehall.web.hall.ratings import NEW_DEVIATION, NEW_RATING
 from gamehall.web.hall.standings import PROVISIONAL_DEVIATION, rating_text, shown
 from tests.web.hall_helpers import seek, signed_up, take_one, tick
-from tests.web.web_helpers import hello
+from tests.web.web_helpers import greeted
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}
 
@@ -45,12 +45,7 @@ def test_a_rated_room_shows_ratings_the_clock_and_the_change_at_the_end(hall_ser
     ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
     info = seek(ada, rated=True, side=0, clock="3+2", options=LONG_NIM).json()
     game = bob.post(f"/api/seeks/{info['id']}/accept").json()
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         newcomer = {"rating": 1500, "provisional": True}
         assert state["table"] == {
             "rated": True,
@@ -110,12 +105,7 @@ def test_the_lobby_and_the_profile_show_one_rating_with_one_mark(hall_server):
     assert [(s["rating"], s["provisional"]) for s in shown_new] == [(1500, True)]
     first = seek(bob, rated=True, side=0, options=LONG_NIM).json()
     game = ada.post(f"/api/seeks/{first['id']}/accept").json()  # Ada plays Bob's seek
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         sockets = {1: ws_a, 0: ws_b}
         for _ in range(2):
             state = take_one(server, sockets, state)
