@@ -54,6 +54,17 @@ def open_lobby(page: Any, url: str) -> None:
     page.wait_for_selector('.lobby-status[data-status="live"]')
 
 
+def resign_and_review(page: Any) -> None:
+    """Resign the game (the button asks to be pressed twice) and open its review, waiting until
+    the review is ready (the engine may take a while)."""
+    resign = page.locator('button[data-room="resign"]')
+    resign.click()
+    resign.click()
+    page.wait_for_selector(".game-over")
+    page.locator(".review-button").click()
+    page.wait_for_selector(".review-page[data-ready='true']", timeout=180000)
+
+
 def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
     """Save a screenshot under test-artifacts/screenshots/ (look at them!)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
