@@ -11,6 +11,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 GAME_URL = re.compile(r".*/game/([^/?#]+)$")
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+PASSWORD = "a long enough password"
+"""The password of the accounts the tests sign up."""
+SMALL_DISCS = "RT:BS,RS:BT,YC:BS,BC:YT,YS:RC,RC:YT,BT:YS,YT:RS"
+"""A small set of Äcädmü discs: a short game."""
 
 
 def watch(page: Any) -> Any:
@@ -26,6 +38,31 @@ def watch(page: Any) -> Any:
     page.on("console", console)
     page.js_errors = errors
     return page
+
+
+def sized_page(browser: Any, size: str, scheme: str, timeout: float = 30000) -> Any:
+    """A watched page in its own browser context at a size of :data:`SIZES` and a colour scheme
+    ("light" or "dark")."""
+    context = browser.new_context(**SIZES[size], color_scheme=scheme)
+    context.set_default_timeout(timeout)
+    return watch(context.new_page())
+
+
+def open_lobby(page: Any, url: str) -> None:
+    """Go to the lobby and wait until its live connection is up."""
+    page.goto(f"{url}/lobby")
+    page.wait_for_selector('.lobby-status[data-status="live"]')
+
+
+def resign_and_review(page: Any) -> None:
+    """Resign the game (the button asks to be pressed twice) and open its review, waiting until
+    the review is ready (the engine may take a while)."""
+    resign = page.locator('button[data-room="resign"]')
+    resign.click()
+    resign.click()
+    page.wait_for_selector(".game-over")
+    page.locator(".review-button").click()
+    page.wait_for_selector(".review-page[data-ready='true']", timeout=180000)
 
 
 def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import watch
+from browser_helpers import DESKTOP, PHONE, watch
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -43,13 +43,6 @@ CHROMIUM_ARGS = [
     "--disable-quic",
     "--disable-dev-shm-usage",
 ]
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -169,16 +162,46 @@ class Server:
             return json.loads(response.read())
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A fresh server (and store) per test module."""
-    folder = tmp_path_factory.mktemp("server")
-    running = Server(folder / "gamehall.sqlite3", folder / "server.log")
+class AppServer(Server):
+    """The app alone under uvicorn (its computer players on threads: no worker processes to
+    warm), made by ``create_app(db_url, <app_args>)`` after ``before`` (Python that sets up the
+    process, e.g. a shorter limit of a module)."""
+
+    def __init__(self, db_path: Path, log_path: Path, *, app_args: str = "", before: str = ""):
+        super().__init__(db_path, log_path)
+        self.app_args = app_args
+        self.before = before
+
+    def start_code(self) -> str:
+        args = f"{self.db_url!r}, {self.app_args}" if self.app_args else f"{self.db_url!r}"
+        return (
+            f"import uvicorn; {self.before}"
+            "from gamehall.web.http.app import create_app; "
+            f"uvicorn.run(create_app({args}), "
+            f"host='127.0.0.1', port={self.port}, log_level='warning')"
+        )
+
+
+@contextlib.contextmanager
+def started(
+    tmp_path_factory: pytest.TempPathFactory, name: str, kind: type[Server] = Server, **kwargs: Any
+) -> Iterator[Server]:
+    """A ``kind`` of server with a fresh store in a new folder ``name``, started, and stopped at
+    the end; ``kwargs`` go to ``kind`` (say :class:`AppServer`'s ``app_args`` and ``before``)."""
+    folder = tmp_path_factory.mktemp(name)
+    running = kind(folder / "gamehall.sqlite3", folder / "server.log", **kwargs)
     running.start()
     try:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A fresh server (and store) per test module."""
+    with started(tmp_path_factory, "server") as running:
+        yield running
 
 
 # --- browsers ------------------------------------------------------------------------------------

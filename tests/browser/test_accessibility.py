@@ -16,6 +16,7 @@ from browser_helpers import (
     ROOT,
     create_game,
     play_turn,
+    resign_and_review,
     wait_my_turn,
     wait_settled,
     watch,
@@ -90,12 +91,7 @@ def games(server: Any, browser: Any) -> dict[str, Any]:
     for _ in range(4):
         wait_my_turn(page)
         play_turn(page, "acadmu", rng)
-    resign = page.locator('button[data-room="resign"]')
-    resign.click()
-    resign.click()
-    page.wait_for_selector(".game-over")
-    page.locator(".review-button").click()
-    page.wait_for_selector(".review-page[data-ready='true']", timeout=180000)
+    resign_and_review(page)
     found["finished"] = finished
     found["player"] = server.get(f"/api/games/{finished}")["seats"][0]["player"]
     found["cookies"] = context.storage_state()

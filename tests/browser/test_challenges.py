@@ -12,40 +12,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import watch
+from browser_helpers import PASSWORD, open_lobby, watch
 
-from conftest import Server
+from conftest import AppServer, Server, started
 
-PASSWORD = "a long enough password"
 SHOTS = Path("/tmp/shots35/challenges")
 FIRST_MOVE_MS = 4_000
 """The first-move limit of this test's server (30 s on a real one), so an abort comes soon."""
+FIRST_MOVE_LIMIT = (
+    f"from gamehall.web.play import conduct; conduct.FIRST_MOVE_TIMED_MS = {FIRST_MOVE_MS}; "
+)
+"""Python the server runs first: the short limit for games with a clock."""
 _made: set[str] = set()
 """The accounts signed up so far (one network address makes at most 10 an hour)."""
 
 
-class ChallengeServer(Server):
-    """The hall's server with a short first-move limit for games with a clock."""
-
-    def start_code(self) -> str:
-        return (
-            "import uvicorn; from gamehall.web.play import conduct; "
-            f"conduct.FIRST_MOVE_TIMED_MS = {FIRST_MOVE_MS}; "
-            "from gamehall.web.http.app import create_app; "
-            f"uvicorn.run(create_app({self.db_url!r}), "
-            f"host='127.0.0.1', port={self.port}, log_level='warning')"
-        )
-
-
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("challenges")
-    running = ChallengeServer(folder / "gamehall.sqlite3", folder / "server.log")
-    running.start()
-    try:
+    """The hall's server with a short first-move limit for games with a clock."""
+    with started(tmp_path_factory, "challenges", AppServer, before=FIRST_MOVE_LIMIT) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def shot(page: Any, name: str) -> None:
@@ -92,8 +78,7 @@ def test_ada_challenges_bob_who_accepts_and_both_land_in_the_game(hall, new_cont
     ada_name, bob_name = "Ada", "Bob"
     ada = person(new_context, url, ada_name, phone=ada_on_phone)
     bob = person(new_context, url, bob_name, phone=not ada_on_phone)
-    bob.goto(f"{url}/lobby")
-    bob.wait_for_selector('.lobby-status[data-status="live"]')
+    open_lobby(bob, url)
     bob.wait_for_selector("#challenges .challenges-body")
     challenge_from_profile(ada, url, bob_name, clock="", game="acadmu")
     assert "Waiting for an answer" in ada.locator(".challenge-sent").inner_text()
@@ -117,8 +102,7 @@ def test_ada_challenges_bob_who_accepts_and_both_land_in_the_game(hall, new_cont
     names = bob.locator(".seat").all_inner_texts()
     assert any(ada_name in text for text in names) and any(bob_name in text for text in names)
     # The challenge is gone: no count in the header.
-    bob.goto(f"{url}/lobby")
-    bob.wait_for_selector('.lobby-status[data-status="live"]')
+    open_lobby(bob, url)
     bob.wait_for_selector('.nav-badge[data-badge="challenges"][hidden]', state="attached")
 
 
@@ -179,8 +163,7 @@ def test_the_home_page_lists_a_live_game_and_an_open_seek(hall, new_context):
     bob.wait_for_url("**/game/*")
     game_id = bob.url.rsplit("/", 1)[1]
     carol = person(new_context, url, "Carol")
-    carol.goto(f"{url}/lobby")  # her seek stays open while a lobby page of hers is
-    carol.wait_for_selector('.lobby-status[data-status="live"]')
+    open_lobby(carol, url)  # her seek stays open while a lobby page of hers is
     seek = carol.evaluate(
         "fetch('/api/seeks', {method: 'POST', headers: {'Content-Type': 'application/json'},"
         " body: JSON.stringify({game: 'akros', clock: '5+3'})}).then(r => r.json())"

@@ -12,19 +12,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_helpers import create_game, screenshot, wait_settled, watch
+from browser_helpers import SMALL_DISCS, create_game, screenshot, sized_page, wait_settled
 
-SMALL_DISCS = "RT:BS,RS:BT,YC:BS,BC:YT,YS:RC,RC:YT,BT:YS,YT:RS"
 GETTING_READY = "The computer is getting ready…"
 SHOTS = Path("/tmp/shots35/firstrun")
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 def browser_ready(base: str) -> bool:
@@ -47,9 +38,7 @@ def test_a_hint_asked_while_the_server_warms_up_says_the_computer_is_getting_rea
             break
     else:
         raise AssertionError("the server's workers never got ready")
-    context = browser.new_context(**SIZES[size], color_scheme=scheme)
-    context.set_default_timeout(30000)
-    page = watch(context.new_page())
+    page = sized_page(browser, size, scheme)
     ready = {"now": False}
     held: list = []
 
@@ -91,4 +80,4 @@ def test_a_hint_asked_while_the_server_warms_up_says_the_computer_is_getting_rea
         arg=GETTING_READY,
     )
     assert page.js_errors == []
-    context.close()
+    page.context.close()

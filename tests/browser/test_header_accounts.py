@@ -12,35 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import watch
+from browser_helpers import PASSWORD, watch
 
-from conftest import Server
+from conftest import AppServer, Server, started
 
-PASSWORD = "a long enough password"
 SHOTS = Path(os.environ.get("GAMEHALL_SHOTS", "/tmp/shots35/nav"))
-
-
-class ThreadServer(Server):
-    """The app with its computer players on threads: no worker processes to warm (these tests
-    play no game that needs a solver)."""
-
-    def start_code(self) -> str:
-        return (
-            "import uvicorn; from gamehall.web.http.app import create_app; "
-            f"uvicorn.run(create_app({self.db_url!r}), "
-            f"host='127.0.0.1', port={self.port}, log_level='warning')"
-        )
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("header")
-    running = ThreadServer(folder / "gamehall.sqlite3", folder / "server.log")
-    running.start()
-    try:
+    """The app with its computer players on threads: no worker processes to warm (these tests
+    play no game that needs a solver)."""
+    with started(tmp_path_factory, "header", AppServer) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def one_line(page: Any) -> None:

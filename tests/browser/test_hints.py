@@ -12,31 +12,17 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import (
+    SMALL_DISCS,
     akros_click_move,
     create_game,
     in_view,
     screenshot,
+    sized_page,
     version,
     wait_settled,
-    watch,
 )
 
-SMALL_DISCS = "RT:BS,RS:BT,YC:BS,BC:YT,YS:RC,RC:YT,BT:YS,YT:RS"
 SHOTS = Path("/tmp/shots34/hints")
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
-
-
-def _page(browser, size: str, scheme: str):
-    context = browser.new_context(**SIZES[size], color_scheme=scheme)
-    context.set_default_timeout(30000)
-    return watch(context.new_page())
 
 
 def _shot(page, name: str, *, full_page: bool = True) -> None:
@@ -96,7 +82,7 @@ def _play_it(page, move: str) -> None:
     [("desktop", "light"), ("phone", "dark"), ("desktop", "dark"), ("phone", "light")],
 )
 def test_an_acadmu_hint_is_told_drawn_and_played(server, browser, size, scheme):
-    page = _page(browser, size, scheme)
+    page = sized_page(browser, size, scheme)
     create_game(page, server.url, "acadmu", "hotseat", options={"discs": SMALL_DISCS, "target": 1})
     page.wait_for_selector('.conn[data-status="live"]')
     wait_settled(page)
@@ -152,7 +138,7 @@ def _akros_until(page, rng, wanted) -> dict[str, dict]:
 
 @pytest.mark.parametrize(("size", "scheme"), [("phone", "light"), ("desktop", "dark")])
 def test_akros_hints_mark_the_keep_and_the_placement(server, browser, size, scheme):
-    page = _page(browser, size, scheme)
+    page = sized_page(browser, size, scheme)
     rng = random.Random(5)
     create_game(page, server.url, "akros", "hotseat")
     page.wait_for_selector('.conn[data-status="live"]')
@@ -184,7 +170,7 @@ def test_akros_hints_mark_the_keep_and_the_placement(server, browser, size, sche
 def test_a_board_without_show_hint_marks_the_moves_button(server, browser):
     """The generic fallback: a board module with no showHint (here the generic board, the game's
     own module failing to load) gets the hinted move's button marked."""
-    page = _page(browser, "desktop", "light")
+    page = sized_page(browser, "desktop", "light")
     page.route(
         "**/games/akros/board.js",
         lambda route: route.fulfill(status=200, content_type="text/javascript", body="export {"),

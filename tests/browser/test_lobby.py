@@ -9,41 +9,22 @@ import json
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from browser_helpers import is_over, play_turn, screenshot, watch
+from browser_helpers import PASSWORD, is_over, open_lobby, play_turn, screenshot, watch
 
-from conftest import Server
-
-PASSWORD = "a long enough password"
-
-
-class LobbyServer(Server):
-    """The server with a leaderboard that shows players after one rated game."""
-
-    def start_code(self) -> str:
-        return (
-            "import uvicorn; from gamehall.web.http.app import create_app; "
-            f"uvicorn.run(create_app({self.db_url!r}, leaderboard=(1, 350)), "
-            f"host='127.0.0.1', port={self.port}, log_level='warning')"
-        )
+from conftest import AppServer, Server, started
 
 
 @pytest.fixture(scope="module")
 def lobby_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("lobby")
-    running = LobbyServer(folder / "gamehall.sqlite3", folder / "server.log")
-    running.start()
-    try:
+    """The server with a leaderboard that shows players after one rated game."""
+    with started(tmp_path_factory, "lobby", AppServer, app_args="leaderboard=(1, 350)") as running:
         yield running
-    finally:
-        running.stop()
 
 
 def sign_up(page, url: str, name: str) -> None:
-    page.goto(f"{url}/lobby")
-    page.wait_for_selector('.lobby-status[data-status="live"]')
+    open_lobby(page, url)
     page.locator(".account .account-links a", has_text="Sign up").click()  # the sign-up page
     page.fill("#account-username", name)
     page.fill("#account-password", PASSWORD)

@@ -6,23 +6,9 @@ desktop (1280×800) and phone (390×844) sizes, in the light and the dark colour
 from __future__ import annotations
 
 import pytest
-from browser_helpers import acadmu_click, screenshot, watch
+from browser_helpers import SIZES, acadmu_click, screenshot, sized_page
 
 from gamehall.analysis.puzzles import starter_puzzles
-
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-
-
-def _page(browser, size, scheme):
-    context = browser.new_context(**size, color_scheme=scheme)
-    context.set_default_timeout(30000)
-    return watch(context.new_page())
 
 
 def _shown(page):
@@ -32,11 +18,11 @@ def _shown(page):
 
 @pytest.mark.parametrize(
     ("size", "scheme", "name"),
-    [(DESKTOP, "light", "desktop"), (PHONE, "dark", "phone-dark")],
+    [("desktop", "light", "desktop"), ("phone", "dark", "phone-dark")],
 )
 def test_a_puzzle_failed_is_explained_then_retried_and_solved(server, browser, size, scheme, name):
     puzzles = {p.id: p for p in starter_puzzles("acadmu")}
-    page = _page(browser, size, scheme)
+    page = sized_page(browser, size, scheme)
     page.goto(f"{server.url}/puzzles/acadmu")
     first = _shown(page)
     puzzle = puzzles[first]  # the shipped set is offered on a fresh install
@@ -81,7 +67,7 @@ def test_a_puzzle_failed_is_explained_then_retried_and_solved(server, browser, s
     assert "solved 0" in counts and "failed 1" in counts  # the retry is a failure, as on lichess
     assert page.locator(".puzzle-line li").count() >= 1
     screenshot(page, f"puzzles-acadmu-solved-{name}", full_page=False)
-    assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
     assert page.js_errors == []
 
     # The next puzzle is another, and the failure is remembered with the rating.
@@ -96,13 +82,13 @@ def test_a_puzzle_failed_is_explained_then_retried_and_solved(server, browser, s
 
 
 @pytest.mark.parametrize(
-    ("size", "scheme", "name"), [(PHONE, "light", "phone"), (DESKTOP, "dark", "desktop-dark")]
+    ("size", "scheme", "name"), [("phone", "light", "phone"), ("desktop", "dark", "desktop-dark")]
 )
 def test_an_akros_puzzle_says_the_turn_and_its_solution_stops_at_a_draw(
     server, browser, size, scheme, name
 ):
     puzzles = {p.id: p for p in starter_puzzles("akros")}
-    page = _page(browser, size, scheme)
+    page = sized_page(browser, size, scheme)
     page.goto(f"{server.url}/puzzles/akros")
     puzzle = puzzles[_shown(page)]
     turn = puzzle.position.split()[0].removeprefix("turn=")
@@ -119,6 +105,6 @@ def test_an_akros_puzzle_says_the_turn_and_its_solution_stops_at_a_draw(
     assert "marked failed" in page.locator(".puzzle-solution").inner_text()
     assert "failed 1" in page.locator(".puzzle-counts").inner_text()
     screenshot(page, f"puzzles-akros-solution-{name}", full_page=False)
-    assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["viewport"]["width"]
     assert page.js_errors == []
     page.context.close()

@@ -14,34 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import is_over, play_turn, watch
+from browser_helpers import PASSWORD, is_over, open_lobby, play_turn, watch
 
-from conftest import Server
+from conftest import AppServer, Server, started
 
-PASSWORD = "a long enough password"
 SHOTS = Path(os.environ.get("GAMEHALL_SHOTS", "/tmp/shots35/ratings"))
-
-
-class RatedServer(Server):
-    """The server with a leaderboard that lists players after one rated game."""
-
-    def start_code(self) -> str:
-        return (
-            "import uvicorn; from gamehall.web.http.app import create_app; "
-            f"uvicorn.run(create_app({self.db_url!r}, leaderboard=(1, 350)), "
-            f"host='127.0.0.1', port={self.port}, log_level='warning')"
-        )
 
 
 @pytest.fixture(scope="module")
 def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder: Path = tmp_path_factory.mktemp("rated")
-    running = RatedServer(folder / "gamehall.sqlite3", folder / "server.log")
-    running.start()
-    try:
+    """The server with a leaderboard that lists players after one rated game."""
+    with started(tmp_path_factory, "rated", AppServer, app_args="leaderboard=(1, 350)") as running:
         yield running
-    finally:
-        running.stop()
 
 
 def shots(page: Any, name: str, size: str) -> None:
@@ -68,8 +52,7 @@ def post(page: Any, path: str, body: dict[str, Any]) -> Any:
 
 
 def sign_up(page: Any, url: str, name: str) -> None:
-    page.goto(f"{url}/lobby")
-    page.wait_for_selector('.lobby-status[data-status="live"]')
+    open_lobby(page, url)
     post(page, "/api/account/signup", {"username": name, "password": PASSWORD})
 
 
@@ -79,8 +62,7 @@ def test_a_rated_game_shows_ratings_the_label_and_the_changes(rated_server, new_
     bob = watch(new_context(phone=True).new_page())
     sign_up(ada, url, "Ada")
     sign_up(bob, url, "Bob")
-    ada.goto(f"{url}/lobby")
-    ada.wait_for_selector('.lobby-status[data-status="live"]')
+    open_lobby(ada, url)
     post(ada, "/api/seeks", {"game": "akros", "clock": "3+2", "rated": True, "side": 0})
 
     # The lobby lists Ada's seek with a newcomer's rating, marked provisional.
@@ -149,8 +131,7 @@ def test_a_rated_game_shows_ratings_the_label_and_the_changes(rated_server, new_
     } == changes
 
     # Bob's rating reads the same in the lobby (a new seek), his profile and the leaderboard.
-    bob.goto(f"{url}/lobby")
-    bob.wait_for_selector('.lobby-status[data-status="live"]')
+    open_lobby(bob, url)
     post(bob, "/api/seeks", {"game": "akros", "clock": "5+3", "rated": True})
     ada.goto(f"{url}/lobby")
     in_lobby = ada.locator(".seek", has_text="Bob").locator(".rating")

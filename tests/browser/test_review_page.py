@@ -16,6 +16,7 @@ from browser_helpers import (
     is_paused,
     my_turn,
     play_turn,
+    resign_and_review,
     screenshot,
     version,
     wait_my_turn,
@@ -238,12 +239,7 @@ def test_an_akros_review_marks_its_turns(server, new_context):
         wait_my_turn(page)
         play_turn(page, "akros", rng)
         state = server.get(f"/api/games/{game_id}")
-    resign = page.locator('button[data-room="resign"]')
-    resign.click()
-    resign.click()
-    page.wait_for_selector(".game-over")
-    page.locator(".review-button").click()
-    page.wait_for_selector(".review-page[data-ready='true']", timeout=180000)
+    resign_and_review(page)
     review = server.get(f"/api/games/{game_id}/review")["review"]
     sections = page.locator(".review-moves .review-section").all_inner_texts()
     assert sections[:2] == ["Turn 1", "Turn 2"]

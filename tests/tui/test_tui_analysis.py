@@ -32,11 +32,6 @@ OTHER = "0,0,0,2,2,2,2,1,0/2,0,0,0,1,1,0,5,0 d - 0-0 l"
 SHOTS = Path(os.environ.get("GAMEHALL_SHOTS", "/tmp/shots34/tuianalyse"))
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
 async def until(pilot: Pilot, condition, timeout: float = 60.0) -> None:
     """Let the app run until ``condition()`` holds (the values come from a worker)."""
     loop = asyncio.get_running_loop()

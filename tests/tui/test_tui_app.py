@@ -24,18 +24,6 @@ PHONE = (60, 40)
 SHORT = {"F": "For", "S": "Sea", "M": "Mtn"}
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path, monkeypatch):
-    """Autosaves go to a throwaway data directory."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 async def until(pilot: Pilot, condition, timeout: float = 20.0) -> None:
     """Let the app run until ``condition()`` holds (computer moves happen in a worker)."""
     loop = asyncio.get_running_loop()

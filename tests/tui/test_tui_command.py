@@ -27,11 +27,6 @@ def assert_one_line_error(code: int, err: str, fragment: str) -> None:
     assert line.startswith("error: ") and fragment in line, line
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
 @pytest.fixture
 def opened(monkeypatch):
     """The sessions the command would show, instead of running the app."""

@@ -24,16 +24,6 @@ pytestmark = pytest.mark.anyio
 SIZES = [(60, 30), (80, 24), (120, 40)]
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
 def inside(app, widget) -> bool:
     region = widget.region
     return region.width > 0 and region.height > 0 and app.screen.region.contains_region(region)

@@ -23,16 +23,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.fixture
 def server(tmp_path) -> Iterator[str]:
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", static_dir=tmp_path)
     with uvicorn_thread(app) as port:

@@ -19,16 +19,6 @@ pytestmark = pytest.mark.anyio
 SMALL = (60, 30)
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
 def inside(app, widget) -> bool:
     """Whether the widget's region lies within the screen."""
     region, screen = widget.region, app.screen.region

@@ -16,16 +16,6 @@ pytestmark = pytest.mark.anyio
 NINE_DISCS = "RT:BS,RS:BC,RC:BT,BT:YS,BS:YC,BC:YT,YT:RS,YS:RC,YC:RT"
 
 
-@pytest.fixture
-def anyio_backend():
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def data_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-
-
 def into_round_two() -> Session:
     """A hot-seat match played at random to the pour of round 2."""
     session = Session(find_game("acadmu", target=12, discs=NINE_DISCS), ["human", "human"], seed=3)

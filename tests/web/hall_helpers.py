@@ -71,3 +71,19 @@ def wait_for(server: Any, check: Any) -> None:
             return
         server.client.portal.call(anyio.sleep, 0.02)
     raise AssertionError("it did not happen")
+
+
+def counted(server: Any, game_id: str) -> bool:
+    """Whether the hall has looked at the ended game (rated it, or set it aside)."""
+    hall = server.app.state.hall
+    return bool(server.client.portal.call(hall.db, hall.store.hall_game, game_id)[2])
+
+
+def take_one(server: Any, sockets: dict[int, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The seat to move takes one object (a Nim game goes on as long as it can); the next state,
+    as every socket hears it (the first socket's)."""
+    mover = state["to_move"]
+    item = next(item for item in state["legal"] if item["text"].startswith("take 1 "))
+    sockets[mover].send_json({"type": "move", "version": state["version"], "action": item["text"]})
+    news = [server.receive_state(ws, state["version"] + 1) for ws in sockets.values()]
+    return news[0]

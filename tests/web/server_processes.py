@@ -93,24 +93,24 @@ class Process:
     def wait_serving(self, count: int, timeout: float = STARTUP) -> None:
         """Wait until ``count`` server processes have said they serve (the timeout only fails
         a broken run)."""
-        with self._said:
-            self._said.wait_for(
-                lambda: self.serving >= count or self.popen.poll() is not None, timeout
-            )
-            if self.popen.poll() is not None:
-                raise AssertionError(f"the server exited: {''.join(self.errors)[-2000:]}")
-            assert self.serving >= count, f"{self.serving} of {count} servers serve"
+        self._wait_count("serving", count, timeout, "servers serve")
 
     def wait_warm(self, count: int, timeout: float = STARTUP) -> None:
         """Wait until ``count`` server processes have said their workers are warm (a server
         serves before; its first computer move or hint waits for them)."""
+        self._wait_count("warm", count, timeout, "servers have warm workers")
+
+    def _wait_count(self, counter: str, count: int, timeout: float, what: str) -> None:
+        """Wait until the count ``counter`` of the processes' sayings reaches ``count``, or the
+        server exits (an error with its output)."""
         with self._said:
             self._said.wait_for(
-                lambda: self.warm >= count or self.popen.poll() is not None, timeout
+                lambda: getattr(self, counter) >= count or self.popen.poll() is not None, timeout
             )
             if self.popen.poll() is not None:
                 raise AssertionError(f"the server exited: {''.join(self.errors)[-2000:]}")
-            assert self.warm >= count, f"{self.warm} of {count} servers have warm workers"
+            seen = getattr(self, counter)
+            assert seen >= count, f"{seen} of {count} {what}"
 
     def lines(self, text: str) -> list[str]:
         """The log lines so far that contain ``text``."""

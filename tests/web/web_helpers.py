@@ -4,10 +4,11 @@ models, and one helper plays random games over the WebSocket."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import urljoin
 
@@ -215,6 +216,19 @@ def hello(
         version = known["version"]
     ws.send_json({"type": "hello", "version": version})
     return server.receive_state(ws)
+
+
+@contextlib.contextmanager
+def greeted(
+    server: Any, first: Any, second: Any, game_id: str
+) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
+    """Two browsers' sockets on a game, in that order, each having said hello; the sockets and
+    the state the first one was sent."""
+    path = f"/ws/games/{game_id}"
+    with first.websocket_connect(path) as ws_a, second.websocket_connect(path) as ws_b:
+        state = hello(server, ws_a)
+        hello(server, ws_b)
+        yield ws_a, ws_b, state
 
 
 class FakeClock:

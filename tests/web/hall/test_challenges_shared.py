@@ -13,8 +13,7 @@ from gamehall.protocol.challenges import CreateChallenge
 from gamehall.store import HallStore, Store
 from gamehall.web.hall.hall import Hall
 from gamehall.web.play.connection import Connection
-from tests.web.hall.test_hall_bus import LinkedBus, Socket
-from tests.web.hall.test_lobby_shared import Hub
+from tests.web.hall.test_hall_bus import Socket, linked_hubs
 
 
 def _challenges(socket: Socket) -> list[dict[str, Any]]:
@@ -26,10 +25,7 @@ def test_a_challenge_sent_on_one_process_reaches_a_page_on_another_and_is_answer
 ) -> None:
     async def main() -> None:
         store = Store(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
-        group: list[LinkedBus] = []
-        hubs = [Hub(store), Hub(store)]
-        for hub in hubs:
-            hub.bus = LinkedBus(group)
+        hubs, group = linked_hubs(store)
         one, two = (Hall(hub, store=HallStore(store), tick=None) for hub in hubs)
         for hall in (one, two):
             await hall.start()

@@ -44,6 +44,15 @@ class LinkedBus(LocalBus):
             await asyncio.gather(*list(self._tasks))
 
 
+def linked_hubs(store: Store) -> tuple[list[Hub], list[LinkedBus]]:
+    """Two processes' hubs on one store, their buses linked; the hubs and the buses."""
+    group: list[LinkedBus] = []
+    hubs = [Hub(store), Hub(store)]
+    for hub in hubs:
+        hub.bus = LinkedBus(group)
+    return hubs, group
+
+
 class Socket:
     """A WebSocket as a connection sees it: what was sent, and how it was closed."""
 
@@ -68,10 +77,7 @@ class Game:
 def test_signing_out_everywhere_on_one_process_closes_sockets_on_another(tmp_path: Any) -> None:
     async def main() -> None:
         store = Store(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
-        group: list[LinkedBus] = []
-        hubs = [Hub(store), Hub(store)]
-        for hub in hubs:
-            hub.bus = LinkedBus(group)
+        hubs, group = linked_hubs(store)
         one, two = (Hall(hub, store=HallStore(store), passwords=CHEAP, tick=None) for hub in hubs)
         for hall in (one, two):
             await hall.start()
@@ -113,10 +119,7 @@ def test_a_seek_with_no_lobby_page_on_any_process_lapses_and_one_with_a_page_els
 ) -> None:
     async def main() -> None:
         store = Store(f"sqlite:///{tmp_path / 'hall.sqlite3'}")
-        group: list[LinkedBus] = []
-        hubs = [Hub(store), Hub(store)]
-        for hub in hubs:
-            hub.bus = LinkedBus(group)
+        hubs, group = linked_hubs(store)
         now = [1000.0]
         one, two = (
             Hall(hub, store=HallStore(store), tick=None, clock=lambda: now[0]) for hub in hubs

@@ -6,12 +6,8 @@ when the friend takes the seat. Time is the test's
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from gamehall.core import register_plugin, unregister_plugin
 from gamehall.web.base.clock import TimeControl
 from gamehall.web.play.conduct import (
     FIRST_MOVE_SLOW_MS,
@@ -19,26 +15,10 @@ from gamehall.web.play.conduct import (
     first_move_due,
     first_move_limit_ms,
 )
-from tests.nim.plugin import PLUGIN
-from tests.web.hall_helpers import CHEAP, seek, signed_up, wait_for
-from tests.web.web_helpers import FakeClock, hello
+from tests.web.hall_helpers import counted, seek, signed_up, wait_for
+from tests.web.web_helpers import FakeClock, greeted
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}
-
-
-@pytest.fixture
-def timed_hall(server_factory) -> Iterator[tuple[Any, FakeClock, Any]]:
-    register_plugin(PLUGIN)
-    clock = FakeClock()
-
-    def make(at: FakeClock) -> Any:
-        return server_factory(passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350), clock=at)
-
-    try:
-        with make(clock) as server:
-            yield server, clock, make
-    finally:
-        unregister_plugin(PLUGIN.name)
 
 
 def _game(server: Any, clock: str | None, *, rated: bool = True) -> tuple[Any, Any, str]:
@@ -50,11 +30,6 @@ def _game(server: Any, clock: str | None, *, rated: bool = True) -> tuple[Any, A
 
 def _status(server: Any, game_id: str) -> str:
     return server.hub.store.get_game(game_id).status
-
-
-def _counted(server: Any, game_id: str) -> bool:
-    hall = server.app.state.hall
-    return bool(server.client.portal.call(hall.db, hall.store.hall_game, game_id)[2])
 
 
 def test_the_limit_is_30_seconds_with_a_clock_and_a_day_otherwise():
@@ -70,14 +45,9 @@ def test_the_limit_is_30_seconds_with_a_clock_and_a_day_otherwise():
 
 
 def test_the_first_side_that_does_not_move_in_30_seconds_aborts_the_game_unrated(timed_hall):
-    server, clock, _ = timed_hall
+    server, clock = timed_hall
     ada, bob, game_id = _game(server, "3+2")
-    with (
-        ada.websocket_connect(f"/ws/games/{game_id}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game_id}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game_id) as (_, ws_b, state):
         late = state["to_move"]
         clock.advance(FIRST_MOVE_TIMED_MS - 1)
         assert clock.asleep()[0] == clock.ms + 1  # the game's timer looked, and waits on
@@ -92,7 +62,7 @@ def test_the_first_side_that_does_not_move_in_30_seconds_aborts_the_game_unrated
         )
     entry = server.hub.store.actions(game_id)[-1]
     assert (entry.kind, entry.text, entry.mover) == ("abort", "no move", late)
-    wait_for(server, lambda: _counted(server, game_id))  # looked at, and not rated
+    wait_for(server, lambda: counted(server, game_id))  # looked at, and not rated
     for name in ("Ada", "Bob"):
         assert ada.get(f"/api/players/{name}").json()["ratings"] == []
 
@@ -100,15 +70,10 @@ def test_the_first_side_that_does_not_move_in_30_seconds_aborts_the_game_unrated
 def test_the_second_side_has_30_seconds_from_the_first_move_and_nobody_need_be_connected(
     timed_hall,
 ):
-    server, clock, _ = timed_hall
+    server, clock = timed_hall
     ada, bob, game_id = _game(server, "3+2")
-    with (
-        ada.websocket_connect(f"/ws/games/{game_id}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game_id}") as ws_b,
-    ):
+    with greeted(server, ada, bob, game_id) as (ws_a, ws_b, state):
         sockets = {0: ws_a, 1: ws_b}
-        state = hello(server, ws_a)
-        hello(server, ws_b)
         first = state["to_move"]
         clock.advance(20_000)  # within the first side's time
         item = state["legal"][0]["text"]
@@ -129,15 +94,10 @@ def test_the_second_side_has_30_seconds_from_the_first_move_and_nobody_need_be_c
 def test_once_both_sides_have_moved_nothing_aborts(
     timed_hall,
 ):
-    server, clock, _ = timed_hall
+    server, clock = timed_hall
     ada, bob, game_id = _game(server, None, rated=False)
-    with (
-        ada.websocket_connect(f"/ws/games/{game_id}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game_id}") as ws_b,
-    ):
+    with greeted(server, ada, bob, game_id) as (ws_a, ws_b, state):
         sockets = {0: ws_a, 1: ws_b}
-        state = hello(server, ws_a)
-        hello(server, ws_b)
         for _ in range(2):
             mover = state["to_move"]
             item = next(i for i in state["legal"] if i["text"].startswith("take 1 "))
@@ -175,32 +135,25 @@ def test_a_game_of_invites_is_watched_from_when_the_friend_takes_the_seat(timed_
 
 
 def test_an_untimed_game_waits_a_day_and_the_deadline_is_watched_after_a_restart(
-    server_factory,
+    make_timed_hall,
 ):
-    register_plugin(PLUGIN)
+    make = make_timed_hall  # called again for the restart
     clock = FakeClock()
-
-    def make(at: FakeClock) -> Any:
-        return server_factory(passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350), clock=at)
-
-    try:
-        with make(clock) as server:
-            _, _, game_id = _game(server, None, rated=False)
-            live = server.hub.games[game_id]
-            seat, due = live.first_move()
-            assert due == clock.ms + FIRST_MOVE_SLOW_MS
-            assert server.hub.store.get_game(game_id).pending  # loaded at start to watch it
-            clock.advance(FIRST_MOVE_SLOW_MS - 60_000)
-            assert clock.asleep()[0] == due
-            assert _status(server, game_id) == "ongoing"
-        later = FakeClock(clock.ms + 3_600_000)  # the server stops, and starts an hour later
-        with make(later) as again:
-            revived = again.resumed().games[game_id]  # loaded at start: a first move awaited
-            # Counted again from the loading, as the clocks are: the downtime costs nobody.
-            assert revived.first_move() == (seat, later.ms + FIRST_MOVE_SLOW_MS)
-            later.advance(FIRST_MOVE_SLOW_MS)
-            wait_for(again, lambda: _status(again, game_id) == "finished")
-            entry = again.hub.store.actions(game_id)[-1]
-            assert (entry.kind, entry.text, entry.mover) == ("abort", "no move", seat)
-    finally:
-        unregister_plugin(PLUGIN.name)
+    with make(clock) as server:
+        _, _, game_id = _game(server, None, rated=False)
+        live = server.hub.games[game_id]
+        seat, due = live.first_move()
+        assert due == clock.ms + FIRST_MOVE_SLOW_MS
+        assert server.hub.store.get_game(game_id).pending  # loaded at start to watch it
+        clock.advance(FIRST_MOVE_SLOW_MS - 60_000)
+        assert clock.asleep()[0] == due
+        assert _status(server, game_id) == "ongoing"
+    later = FakeClock(clock.ms + 3_600_000)  # the server stops, and starts an hour later
+    with make(later) as again:
+        revived = again.resumed().games[game_id]  # loaded at start: a first move awaited
+        # Counted again from the loading, as the clocks are: the downtime costs nobody.
+        assert revived.first_move() == (seat, later.ms + FIRST_MOVE_SLOW_MS)
+        later.advance(FIRST_MOVE_SLOW_MS)
+        wait_for(again, lambda: _status(again, game_id) == "finished")
+        entry = again.hub.store.actions(game_id)[-1]
+        assert (entry.kind, entry.text, entry.mover) == ("abort", "no move", seat)

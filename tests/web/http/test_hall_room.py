@@ -4,31 +4,13 @@ the lobby shows the clocks running."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from gamehall.core import register_plugin, unregister_plugin
-from tests.nim.plugin import PLUGIN
-from tests.web.hall_helpers import CHEAP, seek, signed_up, wait_for
-from tests.web.web_helpers import FakeClock, hello
+from tests.web.hall_helpers import counted, seek, signed_up, take_one, wait_for
+from tests.web.web_helpers import greeted
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}
 """A Nim game long enough for both sides to move a few times."""
-
-
-@pytest.fixture
-def timed_hall(server_factory) -> Iterator[tuple[Any, FakeClock]]:
-    register_plugin(PLUGIN)
-    clock = FakeClock()
-    try:
-        with server_factory(
-            passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350), clock=clock
-        ) as server:
-            yield server, clock
-    finally:
-        unregister_plugin(PLUGIN.name)
 
 
 def _rated_game(server: Any, clock: str | None) -> tuple[Any, Any, dict[str, Any]]:
@@ -38,35 +20,16 @@ def _rated_game(server: Any, clock: str | None) -> tuple[Any, Any, dict[str, Any
     return ada, bob, game
 
 
-def _counted(server: Any, game_id: str) -> bool:
-    hall = server.app.state.hall
-    return bool(server.client.portal.call(hall.db, hall.store.hall_game, game_id)[2])
-
-
-def _take_one(server: Any, sockets: dict[int, Any], state: dict[str, Any]) -> dict[str, Any]:
-    """The seat to move takes one object (the game goes on as long as it can)."""
-    mover = state["to_move"]
-    item = next(item for item in state["legal"] if item["text"].startswith("take 1 "))
-    sockets[mover].send_json({"type": "move", "version": state["version"], "action": item["text"]})
-    news = [server.receive_state(ws, state["version"] + 1) for ws in sockets.values()]
-    return news[0]
-
-
 def test_a_rated_timed_game_lost_on_time_changes_the_ratings_once(timed_hall):
     server, clock = timed_hall
     ada, bob, game = _rated_game(server, "1+0")
     live = server.hub.games[game["id"]]
     assert live.control is not None and str(live.control) == "1+0"  # the seek's time control
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         sockets = {0: ws_a, 1: ws_b}
-        state = hello(server, ws_a)
-        hello(server, ws_b)
         assert state["you"] == [0] and state["clock"]["control"] == "1+0"
         for _ in range(4):  # both sides move twice: both clocks have started
-            state = _take_one(server, sockets, state)
+            state = take_one(server, sockets, state)
         loser = state["to_move"]
         assert state["clock"]["running"] == loser
         # The lobby lists the game with its clocks, the loser's running.
@@ -77,7 +40,7 @@ def test_a_rated_timed_game_lost_on_time_changes_the_ratings_once(timed_hall):
         final = server.receive_state(ws_a, state["version"] + 1)
         assert final["over"] and final["outcome"]["winner"] == 1 - loser
         assert "on time" in final["outcome"]["reason"]
-    wait_for(server, lambda: _counted(server, game["id"]))
+    wait_for(server, lambda: counted(server, game["id"]))
     names = ("Ada", "Bob")
     for seat, name in enumerate(names):
         (rating,) = ada.get(f"/api/players/{name}").json()["ratings"]
@@ -94,17 +57,12 @@ def test_a_rated_timed_game_lost_on_time_changes_the_ratings_once(timed_hall):
 def test_an_aborted_rated_game_changes_no_rating(timed_hall):
     server, _ = timed_hall
     ada, bob, game = _rated_game(server, "5+3")
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         assert state["abortable"]
         ws_a.send_json({"type": "abort"})
         final = server.receive_state(ws_b, state["version"] + 1)
         assert final["over"] and final["outcome"]["result"] == "*"
-    wait_for(server, lambda: _counted(server, game["id"]))  # looked at, and set aside
+    wait_for(server, lambda: counted(server, game["id"]))  # looked at, and set aside
     for name in ("Ada", "Bob"):
         assert ada.get(f"/api/players/{name}").json()["ratings"] == []
     assert ada.get("/api/leaderboard/nim").json()["players"] == []

@@ -5,37 +5,14 @@ same in the lobby, the profile and the leaderboard (one rule: provisional marked
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from gamehall.core import register_plugin, unregister_plugin
 from gamehall.web.hall.ratings import NEW_DEVIATION, NEW_RATING
 from gamehall.web.hall.standings import PROVISIONAL_DEVIATION, rating_text, shown
-from tests.nim.plugin import PLUGIN
-from tests.web.hall_helpers import CHEAP, seek, signed_up, tick
-from tests.web.web_helpers import hello
+from tests.web.hall_helpers import seek, signed_up, take_one, tick
+from tests.web.web_helpers import greeted
 
 LONG_NIM = {"heaps": 6, "max_heap": 9}
-
-
-@pytest.fixture
-def hall(server_factory) -> Iterator[Any]:
-    register_plugin(PLUGIN)
-    try:
-        with server_factory(passwords=CHEAP, lobby_tick=None, leaderboard=(1, 350)) as server:
-            yield server
-    finally:
-        unregister_plugin(PLUGIN.name)
-
-
-def _take_one(server: Any, sockets: dict[int, Any], state: dict[str, Any]) -> dict[str, Any]:
-    mover = state["to_move"]
-    item = next(item for item in state["legal"] if item["text"].startswith("take 1 "))
-    sockets[mover].send_json({"type": "move", "version": state["version"], "action": item["text"]})
-    news = [server.receive_state(ws, state["version"] + 1) for ws in sockets.values()]
-    return news[0]
 
 
 def _until_rated(server: Any, ws: Any) -> dict[str, Any]:
@@ -63,17 +40,12 @@ def test_the_display_pair_is_one_rule():
     assert rating_text(shown(1661.6, 60)) == "1662"
 
 
-def test_a_rated_room_shows_ratings_the_clock_and_the_change_at_the_end(hall):
-    server = hall
+def test_a_rated_room_shows_ratings_the_clock_and_the_change_at_the_end(hall_server):
+    server = hall_server
     ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
     info = seek(ada, rated=True, side=0, clock="3+2", options=LONG_NIM).json()
     game = bob.post(f"/api/seeks/{info['id']}/accept").json()
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         newcomer = {"rating": 1500, "provisional": True}
         assert state["table"] == {
             "rated": True,
@@ -88,7 +60,7 @@ def test_a_rated_room_shows_ratings_the_clock_and_the_change_at_the_end(hall):
         assert [r.model_dump() for r in playing.ratings] == [newcomer, newcomer]
         sockets = {0: ws_a, 1: ws_b}
         for _ in range(2):
-            state = _take_one(server, sockets, state)
+            state = take_one(server, sockets, state)
         ws_a.send_json({"type": "resign"})
         final = _until_rated(server, ws_b)
     assert final["over"] and final["outcome"]["winner"] == 1
@@ -106,8 +78,8 @@ def test_a_rated_room_shows_ratings_the_clock_and_the_change_at_the_end(hall):
     assert again["table"] == final["table"]
 
 
-def test_a_casual_room_says_casual_with_its_clock_and_no_ratings(hall):
-    server = hall
+def test_a_casual_room_says_casual_with_its_clock_and_no_ratings(hall_server):
+    server = hall_server
     ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
     info = seek(ada, rated=False, side=0, clock="d3", options=LONG_NIM).json()
     game = bob.post(f"/api/seeks/{info['id']}/accept").json()
@@ -115,31 +87,28 @@ def test_a_casual_room_says_casual_with_its_clock_and_no_ratings(hall):
     assert state["table"] == {"rated": False, "clock": "d3", "ratings": []}
 
 
-def test_a_game_against_the_computer_has_no_table(hall):
-    created = hall.browser().post("/api/games", json={"game": "nim", "mode": "computer"}).json()
-    state = hall.browser().get(f"/api/games/{created['id']}").json()
+def test_a_game_against_the_computer_has_no_table(hall_server):
+    created = (
+        hall_server.browser().post("/api/games", json={"game": "nim", "mode": "computer"}).json()
+    )
+    state = hall_server.browser().get(f"/api/games/{created['id']}").json()
     assert state["table"] is None
 
 
-def test_the_lobby_and_the_profile_show_one_rating_with_one_mark(hall):
+def test_the_lobby_and_the_profile_show_one_rating_with_one_mark(hall_server):
     """A seek made before its maker's rated game ended shows the rating after it, marked as
     the profile marks it (it used to keep the newcomer's 1500, unmarked)."""
-    server = hall
+    server = hall_server
     ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
     waiting = seek(ada, rated=True, side=0, options=LONG_NIM).json()
     shown_new = server.client.get("/api/seeks").json()["seeks"]
     assert [(s["rating"], s["provisional"]) for s in shown_new] == [(1500, True)]
     first = seek(bob, rated=True, side=0, options=LONG_NIM).json()
     game = ada.post(f"/api/seeks/{first['id']}/accept").json()  # Ada plays Bob's seek
-    with (
-        ada.websocket_connect(f"/ws/games/{game['id']}") as ws_a,
-        bob.websocket_connect(f"/ws/games/{game['id']}") as ws_b,
-    ):
-        state = hello(server, ws_a)
-        hello(server, ws_b)
+    with greeted(server, ada, bob, game["id"]) as (ws_a, ws_b, state):
         sockets = {1: ws_a, 0: ws_b}
         for _ in range(2):
-            state = _take_one(server, sockets, state)
+            state = take_one(server, sockets, state)
         ws_b.send_json({"type": "resign"})  # Bob resigns: Ada wins
         _until_rated(server, ws_a)
     profile = _profile_rating(bob, "Ada")
