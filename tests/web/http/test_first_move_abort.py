@@ -113,7 +113,7 @@ def test_once_both_sides_have_moved_nothing_aborts(
 
 
 def test_a_game_of_invites_is_watched_from_when_the_friend_takes_the_seat(timed_hall):
-    server, clock, _ = timed_hall
+    server, clock = timed_hall
     ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
     body = {"game": "nim", "options": LONG_NIM, "mode": "online", "clock": "3+2"}
     made = ada.post("/api/games", json=body).json()
