@@ -57,6 +57,8 @@ ALLOWED_ATTRIBUTE_PROBES = {
     ("core/game.py", "getattr", "self"),  # an Option's own limits, by field name
     ("core/plugin.py", "getattr", "value"),  # resolving an import path "module:attribute"
     ("store/ratings.py", "getattr", "error.orig"),  # a driver error's SQLSTATE, if it has one
+    # the analysis package's names, imported when first asked for (keeps numba out of the server)
+    ("analysis/__init__.py", "getattr", "importlib.import_module(f'{__name__}.{module}')"),
 }
 
 

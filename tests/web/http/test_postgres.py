@@ -90,6 +90,7 @@ def test_the_app_creates_the_schema_on_start(server_factory, db_url):
         *HALL_TABLES,
         *ASSIST_TABLES,
         "account_browsers",
+        "challenges",
     }
     assert _tables(db_url) == tables
     with server_factory() as server:  # a second start on the existing schema

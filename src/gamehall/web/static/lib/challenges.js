@@ -20,7 +20,7 @@ function seatLabel(ctx, game, side) {
   return typeof name === "string" ? capitalize(name) : `seat ${side}`;
 }
 
-/** A challenge in words: "Äcädmü · 5+3 · rated · Ada plays Dark". */
+/** A challenge in words: "<Game> · 5+3 · rated · Ada plays <side>". */
 export function challengeText(ctx, c) {
   const side = c.side === "random" ? "sides drawn at random" : `${c.challenger} plays ${seatLabel(ctx, c.game, c.side)}`;
   const defaults = new Map((ctx.GAMES[c.game]?.options || []).map((o) => [o.name, o.default]));
