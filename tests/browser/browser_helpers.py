@@ -191,7 +191,10 @@ def pick(locator: Any, rng: random.Random) -> Any:
 
 def acadmu_click_move(page: Any, rng: random.Random) -> str:
     """Make one Äcädmü move by clicking: pass if that is all, else a highlighted own group, a
-    highlighted opponent group and (for a capture by shape) a second one or a listed combination."""
+    highlighted opponent group and (for a capture by shape) a second one or a listed combination.
+    It first waits for the present on the board: a click while the other side's moves are still
+    being shown one by one only shows the present at once (and redraws the board under it)."""
+    wait_settled(page)
     pass_button = page.locator('.controls button[data-action="pass"]')
     if pass_button.count():
         pass_button.click()
@@ -226,7 +229,9 @@ def acadmu_click(page: Any, move: str) -> None:
 
 def akros_click_move(page: Any, rng: random.Random) -> str:
     """Make one Akros action by clicking: a keep button, the remove button, or a highlighted
-    region and (if several servants can move there) a highlighted servant."""
+    region and (if several servants can move there) a highlighted servant. It first waits for
+    the present on the board (see :func:`acadmu_click_move`)."""
+    wait_settled(page)
     sources = page.locator(".region.source")
     if sources.count():  # a region is already chosen: pick the servant
         pick(sources, rng).click()
