@@ -229,9 +229,7 @@ def acadmu_click(page: Any, move: str) -> None:
 
 def akros_click_move(page: Any, rng: random.Random) -> str:
     """Make one Akros action by clicking: a keep button, the remove button, or a highlighted
-    region and (if several servants can move there) a highlighted servant. It first waits for
-    the present on the board (see :func:`acadmu_click_move`)."""
-    wait_settled(page)
+    region and (if several servants can move there) a highlighted servant."""
     sources = page.locator(".region.source")
     if sources.count():  # a region is already chosen: pick the servant
         pick(sources, rng).click()
