@@ -92,6 +92,7 @@ def test_a_resigned_online_game_is_reviewed(server, new_context):
     bob.wait_for_selector('.conn[data-status="live"]')
     alice.wait_for_selector('.seat[data-seat="1"] [data-presence="online"]')
     _play([alice, bob], random.Random(7), 4)
+    wait_settled(bob)  # a click while Alice's move is still being shown only shows it at once
     resign = bob.locator('button[data-room="resign"]')
     resign.click()
     resign.click()
