@@ -125,14 +125,16 @@ def is_over(page: Any) -> bool:
 
 
 def wait_settled(page: Any, after: int | None = None, timeout: float = 20000) -> None:
-    """Wait until the page shows a version past ``after`` with no move of ours in flight and the
-    present on the board (no paced move of the other side still to show)."""
+    """Wait until the page shows a version past ``after`` with no move of ours in flight, the
+    present on the board (no paced move of the other side still to show) and no only move
+    about to be played for the player (the page waits a step before it plays one)."""
     page.wait_for_function(
         """after => {
             const root = document.querySelector('.game-page');
             if (!root || root.dataset.version === undefined) return false;
             if (after !== null && Number(root.dataset.version) <= after) return false;
-            return root.dataset.pending === 'false' && root.dataset.pacing !== 'true';
+            return root.dataset.pending === 'false' && root.dataset.pacing !== 'true' &&
+                root.dataset.forcing !== 'true';
         }""",
         arg=after,
         timeout=timeout,
@@ -146,7 +148,8 @@ def wait_my_turn(page: Any, timeout: float = 30000, *, go_on: bool = True) -> No
         page.wait_for_function(
             """() => {
                 const root = document.querySelector('.game-page');
-                if (!root || root.dataset.pending !== 'false' || root.dataset.pacing === 'true') return false;
+                if (!root || root.dataset.pending !== 'false' || root.dataset.pacing === 'true' ||
+                    root.dataset.forcing === 'true') return false;
                 return root.dataset.over === 'true' || root.dataset.paused === 'true' ||
                     document.querySelector('.turn-banner[data-kind="mine"]') !== null;
             }""",

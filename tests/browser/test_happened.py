@@ -248,6 +248,59 @@ def test_the_computers_akros_turn_is_told_step_by_step(server, browser, size):
     assert page.js_errors == []
 
 
+def test_a_click_while_moves_are_shown_one_by_one(server, browser):
+    """While the computer's moves are still being shown one after another, a click on the board
+    only shows the present (it plays nothing: the player clicked a past position), and a click
+    on Resign does what it says (the present is drawn after its handler ran, not under it)."""
+    page = _page(browser, DESKTOP, script=HOLD_MESSAGES)
+    rng = random.Random(11)
+    create_game(page, server.url, "akros", "computer", seat=1, level="beginner")
+    page.wait_for_selector('.conn[data-status="live"]')
+    page.evaluate(RECORD)
+
+    def held_turn() -> int:
+        """The Ifrit places; the computer's turn arrives at once and is shown step by step."""
+        _to_ifrit_place(page, rng)
+        placed = _count(page) + 1
+        page.evaluate("() => { window.__hold = true; window.__told.length = 0; }")
+        akros_click_move(page, rng)
+        _held_until_seat_to_move(page, 1)
+        page.evaluate("() => window.__release()")
+        _wait_told(page, placed + 1)
+        return placed
+
+    held_turn()
+    board_click = page.evaluate(
+        """() => {
+            const root = document.querySelector(".game-page");
+            const was = root.dataset.pacing;
+            const before = window.gamehall.state.version;
+            document.querySelector(".board-box .region").dispatchEvent(new MouseEvent("click", { bubbles: true }));
+            return { was, now: root.dataset.pacing, pending: root.dataset.pending,
+                     sent: window.gamehall.state.version !== before };
+        }"""
+    )
+    assert board_click["was"] == "true"
+    assert board_click["now"] == "false"  # the present at once
+    assert board_click["pending"] == "false"  # and no move sent from the past position
+
+    held_turn()
+    was = page.evaluate(
+        """() => {
+            const root = document.querySelector(".game-page");
+            const was = root.dataset.pacing;
+            document.querySelector('[data-room="resign"]').click();
+            return was;
+        }"""
+    )
+    assert was == "true"
+    page.wait_for_selector('.game-page[data-pacing="false"]')
+    assert page.locator('[data-room="resign"]').inner_text() == "Really resign?"
+    page.locator('[data-room="resign"]').click()
+    page.wait_for_selector(".game-over")
+    assert page.js_errors == []
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_forced_move_is_played_with_a_notice(server, browser, size):
     """An Akros game against the computer, played to turn 9 where the Ifrit's keep is forced:

@@ -77,6 +77,11 @@ export class Clocks {
   }
 }
 
+/** How long "Really resign?" waits for the second click. */
+const RESIGN_ASK_MS = 4000;
+/** The page (its `send`) whose resign button asks "Really resign?", and until when. */
+let resignAsked = { send: null, until: 0 };
+
 /** The game's buttons: resign (asked twice), abort, takeback offers and answers, a claim. */
 export function roomButtons({ state, you, send, names, absentLeft }) {
   if (!state || state.over || !you.length) return [];
@@ -120,18 +125,27 @@ export function roomButtons({ state, you, send, names, absentLeft }) {
   if (!offer && (state.movers || []).some((mover) => you.includes(mover))) {
     row.push(h("button", { type: "button", class: "small", "data-room": "takeback", onClick: () => send({ type: "takeback", op: "offer" }) }, "Take back"));
   }
+  // Asked twice: the question stays for RESIGN_ASK_MS, whatever the page redraws meanwhile.
   const resign = h("button", { type: "button", class: "small danger", "data-room": "resign" }, "Resign");
-  resign.addEventListener("click", () => {
-    if (resign.dataset.confirm) {
-      send({ type: "resign" });
-      return;
-    }
+  const asking = () => resignAsked.send === send && performance.now() < resignAsked.until;
+  const ask = () => {
     resign.dataset.confirm = "1";
     resign.textContent = "Really resign?";
     setTimeout(() => {
+      if (asking()) return;
       delete resign.dataset.confirm;
       resign.textContent = "Resign";
-    }, 4000);
+    }, resignAsked.until - performance.now());
+  };
+  if (asking()) ask();
+  resign.addEventListener("click", () => {
+    if (asking()) {
+      resignAsked = { send: null, until: 0 };
+      send({ type: "resign" });
+      return;
+    }
+    resignAsked = { send, until: performance.now() + RESIGN_ASK_MS };
+    ask();
   });
   row.push(resign);
   items.push(h("div", { class: "room-buttons" }, row));

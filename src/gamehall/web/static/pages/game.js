@@ -108,8 +108,24 @@ export function gamePage(id) {
     ]),
   );
 
-  // A click anywhere on the page while the pacer is behind shows the present at once.
-  root.addEventListener("click", () => pacer.skip(), { capture: true });
+  // A click anywhere on the page while the pacer is behind shows the present at once. On the
+  // board or its move buttons the click only does that (what was clicked is a past position, so
+  // it plays nothing); anywhere else (Resign, a switch, the chat) the click does what it says
+  // first, and the present is drawn after its own handlers ran, never under the click.
+  root.addEventListener(
+    "click",
+    (event) => {
+      if (!pacer.active) return;
+      if (boardBox.contains(event.target) || controlsBox.contains(event.target)) {
+        event.preventDefault();
+        event.stopPropagation();
+        pacer.skip();
+        return;
+      }
+      setTimeout(() => pacer.skip(), 0);
+    },
+    { capture: true },
+  );
 
   const alert = new TurnAlert({ sound: preference("sound", false) });
   const sounds = new Sounds({ on: alert.sound }); // one switch for all the page's sounds
@@ -463,6 +479,7 @@ export function gamePage(id) {
     root.dataset.viewing = isLive() ? "live" : String(viewing);
     root.dataset.paused = state.pause ? "true" : "false";
     root.dataset.pacing = pacer.active ? "true" : "false";
+    root.dataset.forcing = "false"; // (playForced says when an only move waits to be played)
     root.dataset.shown = String(shownCount());
     window.gamehall = { state, live, history: past, sounds: sounds.played };
     if (connection === "live") badge.textContent = state.over ? "Finished" : "● Live";
@@ -511,6 +528,7 @@ export function gamePage(id) {
     const wait = pacer.enabled ? pacer.lastStep + STEP_MS - performance.now() : 0;
     clearTimeout(forceTimer);
     if (wait > 0) {
+      root.dataset.forcing = "true"; // the only move is about to be played for the player
       forceTimer = setTimeout(render, wait);
       return;
     }
