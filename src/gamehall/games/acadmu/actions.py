@@ -9,12 +9,7 @@ from dataclasses import dataclass
 
 from gamehall.core.errors import NotationError
 from gamehall.games.acadmu.discs import Counts
-from gamehall.games.acadmu.tokens import (
-    colour_beats,
-    colour_of,
-    pairing_index,
-    pairing_name,
-)
+from gamehall.games.acadmu.tokens import colour_beats, colour_of, pairing_index, pairing_name
 
 DARK, LIGHT = 0, 1
 SIDE_LETTERS = "dl"

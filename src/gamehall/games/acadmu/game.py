@@ -57,13 +57,7 @@ from gamehall.games.acadmu.first_player import (
     first_player_by_faces,
 )
 from gamehall.games.acadmu.state import AcadmuState, Phase
-from gamehall.games.acadmu.tokens import (
-    COLOUR_PAIRS,
-    beaten,
-    colour_of,
-    pairing_name,
-    shape_of,
-)
+from gamehall.games.acadmu.tokens import COLOUR_PAIRS, beaten, colour_of, pairing_name, shape_of
 
 __all__ = [
     "DARK",
