@@ -28,6 +28,8 @@ class RoundEnd:
     match_score: tuple[int, int]
     first: int | None
 
+    # --- the round's count (rule 4) ---
+
     @cached_property
     def round_over(self) -> bool:
         """Rule 4: 'when neither player can capture, the round ends'."""

@@ -189,6 +189,8 @@ class AcadmuState(RoundEnd, State):
         discs = self.game.disc_set
         return discs.pour_probability(action.dark) * discs.pour_probability(action.light)
 
+    # --- for players and front ends ---
+
     def explain_illegal(self, action: Action) -> str:
         """Say exactly which rule a well-formed move breaks."""
         if not isinstance(action, Move):
