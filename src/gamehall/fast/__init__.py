@@ -29,8 +29,9 @@ chunk size or the number of workers: game ``i`` is still decided by (``seed``, `
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -131,39 +132,42 @@ def _chunks(games: int, chunk: int) -> list[tuple[int, int]]:
     return [(first, min(chunk, games - first)) for first in range(0, games, chunk)]
 
 
-def _simulate_part(
-    job: tuple[Game, int, int, int, PolicySpec | Sequence[PolicySpec]],
-) -> Simulation:
+_Job = tuple[Game, int, int, int, PolicySpec | Sequence[PolicySpec]]
+"""One chunk of a run: (game, first game's index, games, seed, policy)."""
+_Part = TypeVar("_Part")
+
+
+def _simulate_part(job: _Job) -> Simulation:
     game, first, size, seed, policy = job
     return simulate(game, size, seed, policy, first_index=first)
 
 
-def _tally_part(job: tuple[Game, int, int, int, PolicySpec | Sequence[PolicySpec]]) -> Tally:
+def _tally_part(job: _Job) -> Tally:
     return Tally.of(_simulate_part(job))
 
 
 def _run(
-    part: object,
+    part: Callable[[_Job], _Part],
     game: Game | str,
     games: int,
     seed: int,
     policy: PolicySpec | Sequence[PolicySpec],
     chunk: int,
     workers: int,
-) -> Iterator[object]:
-    """``part`` over the chunks of a run, in order, in this process or ``workers`` others."""
+) -> Iterator[_Part]:
+    """``part`` over the chunks of a run, in order, in this process or ``workers`` others:
+    the one chunk loop of :func:`simulate_chunks` and :func:`tally`."""
     game = _game(game)
     _required(game)
     if workers < 1:
         raise GamehallError(f"workers is at least 1, not {workers}")
-    jobs = [(game, first, size, seed, policy) for first, size in _chunks(games, chunk)]
+    jobs: list[_Job] = [(game, first, size, seed, policy) for first, size in _chunks(games, chunk)]
     if workers == 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield part(job)  # type: ignore[operator]
+        yield from map(part, jobs)
         return
     # spawn, not fork: numba's threads and the caller's do not survive a fork safely
     with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
-        yield from pool.imap(part, jobs)  # type: ignore[arg-type]
+        yield from pool.imap(part, jobs)
 
 
 def simulate_chunks(
@@ -177,9 +181,7 @@ def simulate_chunks(
 ) -> Iterator[Simulation]:
     """:func:`simulate` of ``games`` games as chunks of at most ``chunk`` games, in order (chunk
     ``k`` holds games ``k * chunk`` onwards), played in ``workers`` processes."""
-    for part in _run(_simulate_part, game, games, seed, policy, chunk, workers):
-        assert isinstance(part, Simulation)
-        yield part
+    yield from _run(_simulate_part, game, games, seed, policy, chunk, workers)
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,6 @@ def tally(
     players = _game(game).num_players
     total = Tally(0, np.zeros(players, dtype=np.int64), 0, np.zeros(players))
     for part in _run(_tally_part, game, games, seed, policy, chunk, workers):
-        assert isinstance(part, Tally)
         total = total + part
     return total
 

@@ -18,6 +18,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictStr
 from gamehall.protocol.base import _Body, _Out
 
 Side = Annotated[int, Field(ge=0, le=16)] | Literal["random"]
+"""A seat asked for in a seek or a challenge: its index, or ``"random"``."""
 
 
 class CreateChallenge(_Body):

@@ -19,11 +19,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, TypeAdapter
 
 from gamehall.protocol.base import _Body, _In, _Out
-from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, ChallengesMessage
+from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, ChallengesMessage, Side
 from gamehall.protocol.errors import ErrorCode, ProtocolError, find_bad_text
 from gamehall.protocol.server import ClockInfo, OutcomeInfo, RatingShown
-
-Side = Annotated[int, Field(ge=0, le=16)] | Literal["random"]
 
 
 class _Form(_Body):

@@ -13,11 +13,11 @@ address), never the address.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Index, String, Table, Text, delete, func, insert, select
+from sqlalchemy import Column, Index, String, Table, delete, func, insert, select
 
+from gamehall.store.offers import offer_columns, offer_terms, offer_values
 from gamehall.store.tables import metadata
 
 challenges_table = Table(
@@ -26,13 +26,7 @@ challenges_table = Table(
     Column("id", String(32), primary_key=True),
     Column("challenger_id", String(64), nullable=False),
     Column("challenged_id", String(64), nullable=False),
-    Column("game", String(64), nullable=False),
-    Column("options", Text, nullable=False),
-    Column("clock", String(16), nullable=True),
-    Column("rated", Boolean, nullable=False),
-    Column("side", String(16), nullable=False),
-    Column("created", String(40), nullable=False),
-    Column("expires", String(40), nullable=False),
+    *offer_columns(),
     Column("address", String(32), nullable=True),
     Index("challenges_challenged", "challenged_id"),
     Index("challenges_challenger", "challenger_id"),
@@ -44,13 +38,7 @@ def _row(row: Any) -> dict[str, Any]:
         "id": row.id,
         "challenger_id": row.challenger_id,
         "challenged_id": row.challenged_id,
-        "game": row.game,
-        "options": json.loads(row.options),
-        "clock": row.clock,
-        "rated": bool(row.rated),
-        "side": row.side,
-        "created": row.created,
-        "expires": row.expires,
+        **offer_terms(row),
         "address": row.address,
     }
 
@@ -62,13 +50,8 @@ class ChallengeRows:
     engine: Any
 
     def add_challenge(self, challenge: dict[str, Any]) -> None:
-        row = {
-            **challenge,
-            "options": json.dumps(challenge["options"]),
-            "side": str(challenge["side"]),
-        }
         with self.engine.begin() as conn:
-            conn.execute(insert(challenges_table).values(**row))
+            conn.execute(insert(challenges_table).values(**offer_values(challenge)))
 
     def challenge(self, challenge_id: str, now: str) -> dict[str, Any] | None:
         """An open challenge (not lapsed at ``now``), or None."""

@@ -26,7 +26,6 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
     Column,
     ForeignKey,
     String,
@@ -41,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gamehall.store.challenges import ChallengeRows, challenges_table
 from gamehall.store.db import Store
+from gamehall.store.offers import offer_columns, offer_terms, offer_values
 from gamehall.store.ratings import (
     RatingRows,
     hall_games_table,
@@ -96,13 +96,7 @@ seeks_table = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     Column("player_id", String(64), nullable=False),
-    Column("game", String(64), nullable=False),
-    Column("options", Text, nullable=False),
-    Column("clock", String(16), nullable=True),
-    Column("rated", Boolean, nullable=False),
-    Column("side", String(16), nullable=False),
-    Column("created", String(40), nullable=False),
-    Column("expires", String(40), nullable=False),
+    *offer_columns(),
     Column("browsers", Text, nullable=True),  # JSON list: the creator's browsers (rated)
     Column("address", String(32), nullable=True),  # a hash of the creator's network address
 )
@@ -495,13 +489,7 @@ class HallStore(SessionStore, RatingRows, ChallengeRows):
                 "name": r.name,
                 "rating": r.rating,
                 "deviation": r.deviation,
-                "game": r.game,
-                "options": json.loads(r.options),
-                "clock": r.clock,
-                "rated": bool(r.rated),
-                "side": r.side,
-                "created": r.created,
-                "expires": r.expires,
+                **offer_terms(r),
                 "browsers": json.loads(r.browsers) if r.browsers else [],
                 "address": r.address,
             }
@@ -527,12 +515,7 @@ def _released_key(player_id: str) -> str:
 def _seek_row(seek: dict[str, Any]) -> dict[str, Any]:
     """A seek or wait as its row: options and browsers as JSON, the side as text."""
     browsers = sorted(seek.get("browsers") or ())
-    return {
-        **seek,
-        "options": json.dumps(seek["options"]),
-        "side": str(seek["side"]),
-        "browsers": json.dumps(browsers) if browsers else None,
-    }
+    return {**offer_values(seek), "browsers": json.dumps(browsers) if browsers else None}
 
 
 __all__ = [

@@ -12,6 +12,7 @@ from gamehall.protocol import CreatedAnswer
 from gamehall.protocol.challenges import ChallengeInfo, ChallengeList, CreateChallenge
 from gamehall.protocol.hall import HallNow
 from gamehall.web.hall.hall import Hall
+from gamehall.web.hall.players import Me
 from gamehall.web.http.hall_routes import CreatedFor, current
 
 HOME_SHOWN = 6
@@ -26,10 +27,14 @@ def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: Cre
     def address(request: Request) -> str:
         return request.client.host if request.client else "unknown"
 
+    async def caller(request: Request, response: Response) -> tuple[Hall, Me]:
+        """The hall and who sent the request: every route starts here."""
+        hall = hall_of()
+        return hall, await current(hall, request, response)
+
     @router.get("/api/hall/now")
     async def hall_now(request: Request, response: Response) -> HallNow:
-        hall = hall_of()
-        me = await current(hall, request, response)
+        hall, me = await caller(request, response)
         seeks = list(hall.lobby.seeks.values())[:HOME_SHOWN]
         return HallNow(
             games=hall.live_games()[:HOME_SHOWN],
@@ -40,21 +45,19 @@ def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: Cre
     async def send_challenge(
         body: CreateChallenge, request: Request, response: Response
     ) -> ChallengeInfo:
-        hall = hall_of()
-        me = await current(hall, request, response)
+        hall, me = await caller(request, response)
         return await hall.challenge(me, body, address(request))
 
     @router.get("/api/challenges")
     async def list_challenges(request: Request, response: Response) -> ChallengeList:
-        hall = hall_of()
-        return await hall.challenge_list(await current(hall, request, response))
+        hall, me = await caller(request, response)
+        return await hall.challenge_list(me)
 
     @router.post("/api/challenges/{challenge_id}/accept")
     async def accept_challenge(
         challenge_id: str, request: Request, response: Response
     ) -> CreatedAnswer:
-        hall = hall_of()
-        me = await current(hall, request, response)
+        hall, me = await caller(request, response)
         live, seat = await hall.accept_challenge(me, challenge_id[:64])
         return created(request, response, live, frozenset({seat}), me.id)
 
@@ -62,19 +65,15 @@ def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: Cre
     async def decline_challenge(
         challenge_id: str, request: Request, response: Response
     ) -> ChallengeInfo:
-        hall = hall_of()
-        return await hall.decline_challenge(
-            await current(hall, request, response), challenge_id[:64]
-        )
+        hall, me = await caller(request, response)
+        return await hall.decline_challenge(me, challenge_id[:64])
 
     @router.post("/api/challenges/{challenge_id}/cancel")
     async def cancel_challenge(
         challenge_id: str, request: Request, response: Response
     ) -> ChallengeInfo:
-        hall = hall_of()
-        return await hall.cancel_challenge(
-            await current(hall, request, response), challenge_id[:64]
-        )
+        hall, me = await caller(request, response)
+        return await hall.cancel_challenge(me, challenge_id[:64])
 
 
 __all__ = ["HOME_SHOWN", "add_challenge_routes"]
