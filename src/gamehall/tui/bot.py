@@ -24,6 +24,7 @@ import contextlib
 import importlib
 import os
 import threading
+import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +60,11 @@ from gamehall.tui.session import data_dir
 
 LOW_TIME_MS = 3_000
 """With less than this left on its clock, a bot plays the first legal move at once."""
+SEEK_AGAIN_AFTER = 3.0
+"""Seconds a bot waits, once its seek left the lobby, for the ``paired`` message of the game
+made from it before it posts another (a seek that lapsed or was cancelled)."""
+LOOK_EVERY = 2.0
+"""Seconds between a bot's looks at whether to post a seek when the lobby is quiet."""
 
 
 def bot_token_path(base: str, name: str) -> Path:
@@ -201,6 +207,7 @@ class Bot:
     _socket: Any = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _my_seek: bool = False
+    _seek_gone_at: float = 0.0
 
     # --- signing in, the lobby ------------------------------------------------------------
 
@@ -236,10 +243,14 @@ class Bot:
                     self._socket = socket
                     attempt = 0
                     socket.send(LobbyHello(type="hello").model_dump_json())
-                    for text in socket:
-                        self._lobby(text)
-                        if self._stop.is_set():
-                            return
+                    while not self._stop.is_set():
+                        try:
+                            text = socket.recv(timeout=LOOK_EVERY)
+                        except TimeoutError:
+                            text = None
+                        if text is not None:
+                            self._lobby(text)
+                        self._maybe_seek()
             except ServerRefusal as refusal:
                 self.say(f"refused: {refusal}")
                 if refusal.code in ("wrong_password", "account_needed"):
@@ -262,13 +273,22 @@ class Bot:
             if message.you.name != self.name:  # the session ended: sign in again
                 self.session = None
                 raise GamehallError("the lobby no longer knows this bot as signed in")
-            self._my_seek = any(seek.mine for seek in message.seeks)
+            mine = any(seek.mine for seek in message.seeks)
+            if self._my_seek and not mine:  # taken (``paired`` is on its way), or lapsed
+                self._seek_gone_at = time.monotonic()
+            self._my_seek = mine
             for seek in message.seeks:
                 if self.room() and self.wanted.matches(seek) and seek.id not in self._tried:
                     self._tried.add(seek.id)
                     self.accept(seek)
-            if self.wanted.seek and not self._my_seek and self.room():
-                self.post_seek()
+
+    def _maybe_seek(self) -> None:
+        """Post the bot's seek if it wants one, has none open and has room for a game."""
+        if not self.wanted.seek or self._my_seek or not self.room():
+            return
+        if time.monotonic() - self._seek_gone_at < SEEK_AGAIN_AFTER:
+            return
+        self.post_seek()
 
     def room(self) -> bool:
         """Whether the bot may take another game."""
