@@ -63,6 +63,11 @@ def test_a_bot_is_never_paired_rated_with_its_owner_or_its_owners_other_bots(hal
     # Casual is fine: nothing is rated.
     casual = seek(robo, rated=False).json()
     assert ada.post(f"/api/seeks/{casual['id']}/accept").status_code == 200
+    # A rated challenge either way is refused; a casual one is fine.
+    rated = {"name": "Robo", "game": "nim", "clock": "5+3", "rated": True}
+    refused(ada.post("/api/challenges", json=rated), 409, "self_pairing")
+    refused(robo.post("/api/challenges", json={**rated, "name": "Ada"}), 409, "self_pairing")
+    assert ada.post("/api/challenges", json={**rated, "rated": False}).status_code == 201
     # Quick pairing in a rated pool keeps them apart too.
     with robo.websocket_connect("/ws/lobby") as one, ada.websocket_connect("/ws/lobby") as two:
         for socket in (one, two):

@@ -164,6 +164,13 @@ class Players:
             found.add(person_of(me.player))
         return frozenset(found)
 
+    async def browsers_of_account(self, player: PlayerRow) -> frozenset[str]:
+        """Another player's browsers and person, as :meth:`browsers_of` tells a requester's."""
+        found = set(await self.db(self.store.browsers_of, player.id))
+        if player.account:
+            found.add(person_of(player))
+        return frozenset(found)
+
     async def me_answer(self, me: Me) -> MeAnswer:
         sessions = await self.db(self.store.sessions_of, me.id) if me.signed_in else None
         return MeAnswer(
