@@ -154,3 +154,55 @@ def test_a_bot_is_never_rated_against_its_owner_and_only_people_make_bots(hall):
     assert refused.value.code == "account_needed"
     with pytest.raises(Exception, match="not a bot account"):
         sign_in(hall, "Ada", PASSWORD)
+
+
+def test_the_command_makes_a_bot_then_plays_a_rated_game_as_it(hall, tmp_path):
+    """``gamehall bot --create`` keeps the token; ``gamehall bot`` (a process of its own) posts
+    a rated seek, which a bot of another person (a thread here) accepts and plays to the end."""
+    import os
+    import subprocess
+    import sys
+
+    from typer.testing import CliRunner
+
+    from gamehall.cli.app import app
+    from gamehall.tui.bot import bot_token_path, load_token
+
+    person(hall, "Ada")
+    person(hall, "Bob")
+    env = {"GAMEHALL_USERNAME": "Ada", "GAMEHALL_PASSWORD": PASSWORD}
+    made = CliRunner().invoke(app, ["bot", "--connect", hall, "--create", "Robo"], env=env)
+    assert made.exit_code == 0, made.output
+    assert "Made the bot Robo (owner: Ada)" in made.output
+    path = bot_token_path(hall, "Robo")
+    assert path.stat().st_mode & 0o077 == 0  # the owner's alone
+    token = load_token(hall, "Robo", None)
+    wrong = CliRunner().invoke(app, ["bot", "--connect", hall, "--name", "Robo", "--agent", "x"])
+    assert wrong.exit_code == 1 and "give a level" in wrong.output
+
+    command = [
+        sys.executable, "-c", "from gamehall.cli.app import main; main()",
+        "bot", "--connect", hall, "--name", "Robo", "--agent", "gamehall.ai.basic:RandomAgent",
+        "--game", "akros", "--clock", "5+3", "--rated", "--seek",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command,
+        env={**os.environ, "GAMEHALL_BOT_TOKEN": token},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    bob_bot = create_bot(hall, "Bob", PASSWORD, "BobBot")
+    accepter = Bot(hall, "BobBot", bob_bot.token, load_agent("gamehall.ai.basic:RandomAgent"))
+    thread = running(accepter)
+    try:
+        assert accepter.ended.wait(ENDS_WITHIN), "the game did not end"
+    finally:
+        accepter.stop()
+        process.terminate()
+        process.wait(30)
+        thread.join(30)
+    (game_id,) = accepter.finished[:1]
+    state = get(hall, f"/api/games/{game_id}")
+    assert state["over"]
+    assert {seat["player"] for seat in state["seats"]} == {"Robo", "BobBot"}
+    assert get(hall, "/api/players/Robo")["ratings"][0]["games"] == 1
