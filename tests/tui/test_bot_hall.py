@@ -154,6 +154,11 @@ def test_a_bot_is_never_rated_against_its_owner_and_only_people_make_bots(hall):
     assert refused.value.code == "account_needed"
     with pytest.raises(Exception, match="not a bot account"):
         sign_in(hall, "Ada", PASSWORD)
+    # A bot run with a wrong token says so and stops (it does not keep failing sign-ins).
+    said: list[str] = []
+    wrong = Bot(hall, "AdaBot", "not-the-token", load_agent("easy"), say=said.append)
+    wrong.run()
+    assert "not the one the hall knows" in said[-1]
 
 
 def test_the_command_makes_a_bot_then_plays_a_rated_game_as_it(hall, tmp_path):

@@ -253,7 +253,10 @@ class Bot:
                         self._maybe_seek()
             except ServerRefusal as refusal:
                 self.say(f"refused: {refusal}")
-                if refusal.code in ("wrong_password", "account_needed"):
+                if refusal.code == "wrong_password" and self.session is None:
+                    self.say(f"{self.name}'s token is not the one the hall knows; stopping")
+                    return  # trying again would only count as failed sign-ins
+                if refusal.code == "account_needed":
                     self.session = None
             except (GamehallError, OSError, ValidationError) as error:
                 self.say(f"lobby connection lost: {error}")
