@@ -211,3 +211,34 @@ def test_the_command_makes_a_bot_then_plays_a_rated_game_as_it(hall, tmp_path):
     assert state["over"]
     assert {seat["player"] for seat in state["seats"]} == {"Robo", "BobBot"}
     assert get(hall, "/api/players/Robo")["ratings"][0]["games"] == 1
+
+
+def test_a_bot_whose_session_ends_signs_in_again_and_plays_on(hall):
+    """Signing the bot out everywhere closes its lobby socket (the server ends the session's
+    sockets): it connects again, is no longer signed in, signs in again, and still plays."""
+    person(hall, "Ada")
+    person(hall, "Bob")
+    ada_bot = create_bot(hall, "Ada", PASSWORD, "AdaBot")
+    bob_bot = create_bot(hall, "Bob", PASSWORD, "BobBot")
+    random_agent = load_agent("gamehall.ai.basic:RandomAgent")
+    seeker = Bot(hall, "AdaBot", ada_bot.token, random_agent, Wanted(game="nim", seek=True))
+    thread = running(seeker)
+    accepter = Bot(hall, "BobBot", bob_bot.token, random_agent, Wanted(game="nim"))
+    threads: list[threading.Thread] = []
+    try:
+        assert seeker.in_lobby.wait(ENDS_WITHIN)
+        seeker.signed_in.clear()
+        identity, session = sign_in(hall, "AdaBot", ada_bot.token)  # another session of it
+        _request(f"{hall}/api/account/logout", 10_000, identity, {"everywhere": True},
+                 session=session)  # fmt: skip
+        assert seeker.signed_in.wait(ENDS_WITHIN), "the bot did not sign in again"
+        assert seeker.sign_ins == 2
+        threads.append(running(accepter))
+        assert seeker.ended.wait(ENDS_WITHIN), "the bot's game did not end"
+    finally:
+        seeker.stop()
+        accepter.stop()
+        thread.join(30)
+        for other in threads:
+            other.join(30)
+    assert get(hall, f"/api/games/{seeker.finished[0]}")["over"]

@@ -202,6 +202,11 @@ class Bot:
     """The ids of the games this bot played to their end, in order."""
     ended: threading.Event = field(default_factory=threading.Event)
     """Set each time one of its games ends (tests wait on it)."""
+    in_lobby: threading.Event = field(default_factory=threading.Event)
+    """Set each time the bot is in the lobby, signed in (tests wait on it)."""
+    signed_in: threading.Event = field(default_factory=threading.Event)
+    """Set each time the bot signs in (tests wait on it)."""
+    sign_ins: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
     _tried: set[str] = field(default_factory=set)
     _socket: Any = None
@@ -213,6 +218,8 @@ class Bot:
 
     def sign_in(self) -> None:
         self.identity, self.session = sign_in(self.base, self.name, self.token)
+        self.sign_ins += 1
+        self.signed_in.set()
         self.say(f"signed in to {self.base} as {self.name}")
 
     def stop(self) -> None:
@@ -276,6 +283,7 @@ class Bot:
             if message.you.name != self.name:  # the session ended: sign in again
                 self.session = None
                 raise GamehallError("the lobby no longer knows this bot as signed in")
+            self.in_lobby.set()
             mine = any(seek.mine for seek in message.seeks)
             if self._my_seek and not mine:  # taken (``paired`` is on its way), or lapsed
                 self._seek_gone_at = time.monotonic()
