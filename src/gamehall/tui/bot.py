@@ -63,6 +63,8 @@ LOW_TIME_MS = 3_000
 SEEK_AGAIN_AFTER = 3.0
 """Seconds a bot waits, once its seek left the lobby, for the ``paired`` message of the game
 made from it before it posts another (a seek that lapsed or was cancelled)."""
+SEEK_RETRY = 30.0
+"""Seconds a bot waits to post a seek again after the hall refused one."""
 LOOK_EVERY = 2.0
 """Seconds between a bot's looks at whether to post a seek when the lobby is quiet."""
 
@@ -327,8 +329,9 @@ class Bot:
         try:
             self._call("/api/seeks", body)
             self._my_seek = True
-        except ServerRefusal as refusal:
+        except ServerRefusal as refusal:  # too many seeks, a full lobby…: try later
             self.say(f"could not post a seek: {refusal}")
+            self._seek_gone_at = time.monotonic() + SEEK_RETRY
 
     def resume(self) -> None:
         """Play the ongoing games the bot's profile lists (after a restart or a drop)."""
@@ -390,8 +393,8 @@ class Bot:
                         self.finished.append(game_id)
                     self.ended.set()
                     return
-                if game.last_error and game.sent_version is None and "refused" in game.last_error:
-                    self.say(game.last_error)
+                if game.last_error:  # a move refused, or a game that does not replay here
+                    self.say(f"game {game_id}: {game.last_error}")
                     game.last_error = None
                 if game.human_to_move():
                     try:
@@ -399,7 +402,11 @@ class Bot:
                     except Exception as error:  # the agent's own failure: stop this game
                         self.say(f"the agent failed in game {game_id}: {error!r}; left it")
                         return
-                    game.play(action)
+                    try:
+                        game.play(action)
+                    except Exception as error:  # the socket dropped: the next hello resyncs
+                        self.say(f"game {game_id}: the move was not sent ({error})")
+                        arrived.wait(RECONNECT_SECONDS[-1])
                     continue
                 arrived.wait(30)
         finally:
