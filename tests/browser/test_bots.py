@@ -121,6 +121,8 @@ def test_the_bot_tag_in_the_lobby_the_game_the_profile_and_the_leaderboard(
         page.goto(f"{url}/player/Robo")
         page.locator("h1 .bot-tag").wait_for()
         assert "bot account" in page.locator(".profile-head").inner_text()
+        assert "answers no challenges" in page.locator(".bot-note").inner_text()
+        assert page.locator(".challenge-panel").count() == 0
         shots(page, "profile", size)
         page.goto(f"{url}/leaderboard/akros")
         row = page.locator('tr[data-name="Robo"]')

@@ -124,7 +124,7 @@ export function profilePage(ctx, name) {
   getJSON(`/api/players/${encodeURIComponent(name)}`)
     .then((profile) => {
       if (gone) return;
-      challenge = challengePanel(ctx, profile);
+      challenge = profile.bot ? null : challengePanel(ctx, profile); // a bot answers no challenge
       replace(
         body,
         h(
@@ -134,7 +134,9 @@ export function profilePage(ctx, name) {
           h("span", { class: "muted" }, profile.bot ? "bot account" : profile.account ? "account" : "guest", ` · since ${new Date(profile.created).toLocaleDateString()}`),
         ),
         guestNote(profile),
-        challenge.element,
+        challenge
+          ? challenge.element
+          : h("p", { class: "panel muted bot-note" }, `${profile.name} is a bot: a program plays it. It takes the open seeks in the lobby that suit it, and answers no challenges.`),
         profile.ratings.length
           ? h("div", { class: "rating-cards" }, profile.ratings.map((rating) => ratingCard(ctx, rating)))
           : h("p", { class: "panel muted" }, "No rated games yet."),
