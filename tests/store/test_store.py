@@ -174,7 +174,7 @@ def test_a_version_1_store_is_migrated_and_its_games_keep_their_rules_version(st
 
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 10
+        assert store.schema_version() == SCHEMA_VERSION == 11
         # Schema 8: a game's holders are found through an index, not by reading the table.
         assert _holdings_by_game(store_url)
         # Schema 4 added the hall's tables; the old game's holders are there to be named.
@@ -256,7 +256,7 @@ def test_a_version_5_store_gains_reviews_puzzle_answers_and_set_up_games(store_u
     assert not _tables(store_url) & ASSIST
     store = Store(store_url)
     try:
-        assert store.schema_version() == SCHEMA_VERSION == 10
+        assert store.schema_version() == SCHEMA_VERSION == 11
         assert _tables(store_url) >= ASSIST | HALL
         row = store.get_game(GAME)
         assert row is not None and row.setup is None and row.clock is None
@@ -302,7 +302,7 @@ def test_a_version_6_store_gains_the_browsers_of_seeks_and_accounts(store_url):
     store = Store(store_url)
     try:
         hall = HallStore(store)
-        assert store.schema_version() == SCHEMA_VERSION == 10
+        assert store.schema_version() == SCHEMA_VERSION == 11
         assert [(r["id"], r["browsers"], r["address"]) for r in hall.open_seeks()] == [
             ("s_old", [], None)
         ]
@@ -439,5 +439,30 @@ def test_long_values_the_web_server_may_store_fit(store_url):
         assert [g.id for g in store.games_of(player_key("p"))] == [row.id]
         store.quarantine(row.id, "a reason " * 1000)  # kept, cut to a bound
         assert store.get_game(row.id).problem.startswith("a reason")
+    finally:
+        store.dispose()
+
+
+def test_a_version_10_store_gains_the_bot_owner_of_accounts(store_url):
+    """Schema 11: ``accounts.bot_owner`` (NULL for every account before: people's)."""
+    from gamehall.store import HallStore
+
+    store = Store(store_url)
+    hall = HallStore(store)
+    hall.ensure_player("b1", lambda: ("Guest", "guest"))
+    hall.create_account("ada", "Ada", "ada", "hash", browser="b1")
+    with store.engine.begin() as conn:
+        conn.execute(text("ALTER TABLE accounts DROP COLUMN bot_owner"))
+        conn.execute(update(schema_version_table).values(version=10))
+    store.dispose()
+    store = Store(store_url)
+    try:
+        hall = HallStore(store)
+        assert store.schema_version() == SCHEMA_VERSION == 11
+        assert hall.player("ada").account and not hall.player("ada").bot
+        hall.create_account("robo", "Robo", "robo", "hash", browser="robo", bot_owner="ada")
+        assert hall.player("robo").bot and hall.player("robo").bot_owner == "ada"
+        assert hall.bots_of("ada") == ["Robo"]
+        assert hall.bot_names(["Ada", "Robo", "Nobody"]) == {"Robo"}
     finally:
         store.dispose()

@@ -55,7 +55,7 @@ def signed_up(server: Any, name: str) -> Any:
     browser = server.browser()
     answer = browser.post("/api/account/signup", json={"username": name, "password": PASSWORD})
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"name": name, "account": True, "sessions": 1}
+    assert answer.json() == {"name": name, "account": True, "sessions": 1, "bot": False}
     return browser
 
 

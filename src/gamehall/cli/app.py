@@ -21,6 +21,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from gamehall.ai import LEVELS, make_agent
 from gamehall.cli.analysis import register as register_analysis
+from gamehall.cli.bot import register as register_bot
 from gamehall.cli.check import register as register_check
 from gamehall.cli.exact import register as register_exact
 from gamehall.cli.human import LinePlay, QuitGame
@@ -93,6 +94,7 @@ register_analysis(app)
 register_exact(app)
 register_tui(app)
 register_check(app)
+register_bot(app)
 console = Console()
 err_console = Console(stderr=True)
 

@@ -44,6 +44,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_ATTEMPTS = "too_many_attempts"
     SIGNED_IN = "signed_in"
     ACCOUNT_NEEDED = "account_needed"
+    BOT_ACCOUNT = "bot_account"
+    TOO_MANY_BOTS = "too_many_bots"
     UNKNOWN_PLAYER = "unknown_player"
     BAD_CLOCK = "bad_clock"
     NOT_RATABLE = "not_ratable"
@@ -124,6 +126,8 @@ ERRORS: dict[ErrorCode, tuple[int, str]] = {
     ErrorCode.TOO_MANY_ATTEMPTS: (429, "sign-in or sign-up: too many attempts from this address (failed ones for this username or for any, sign-ins of any kind, or accounts made); the message names the limit and says when to try again"),
     ErrorCode.SIGNED_IN: (409, "signed in already: sign out first (sign-up), or an account's name is its username (renaming)"),
     ErrorCode.ACCOUNT_NEEDED: (403, "rated games, signing out, and starting the review of a game one watched need an account: sign up or sign in"),
+    ErrorCode.BOT_ACCOUNT: (403, "a bot account asked for what only a person's account may do (making a bot)"),
+    ErrorCode.TOO_MANY_BOTS: (429, "the account has made as many bot accounts as one may"),
     ErrorCode.UNKNOWN_PLAYER: (404, "no player of this name"),
     ErrorCode.BAD_CLOCK: (400, "a time control that does not parse or is out of bounds: M+S (minutes each, seconds added a move; minutes may be fractional), dN (days a move) or null"),
     ErrorCode.NOT_RATABLE: (400, "rated games are for games of two seats"),

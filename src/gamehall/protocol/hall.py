@@ -50,6 +50,13 @@ class Credentials(_Form):
     password: Annotated[StrictStr, Field(min_length=1, max_length=256)]
 
 
+class BotSignup(_Form):
+    """``POST /api/account/bots``: a signed-in person's account makes a bot account named
+    ``name`` (docs/bots.md); the answer is :class:`BotCreated`."""
+
+    name: Annotated[StrictStr, Field(min_length=1, max_length=64)]
+
+
 class Logout(_Form):
     """``POST /api/account/logout``: ``everywhere`` ends every session of the account."""
 
@@ -76,6 +83,17 @@ class MeAnswer(_Out):
     name: str
     account: bool = Field(description="whether this browser is signed in to an account")
     sessions: int | None = Field(description="the account's open sessions (signed in only)")
+    bot: bool = Field(default=False, description="whether the account is a bot's")
+
+
+class BotCreated(_Out):
+    """The answer to ``POST /api/account/bots``: the bot's name and its secret token, shown
+    once (the bot signs in with its name and this token as the password; the server keeps only
+    its hash)."""
+
+    name: str
+    owner: str = Field(description="the person's account that made it")
+    token: str
 
 
 class AccountRules(_Out):
@@ -125,6 +143,7 @@ class SeekInfo(_Out):
     rated: bool
     side: int | Literal["random"]
     name: str = Field(description="the creator's name")
+    bot: bool = Field(default=False, description="whether the creator is a bot account")
     rating: int | None = Field(description="the creator's rating in this game (rated seeks)")
     provisional: bool = Field(
         default=False,
@@ -147,6 +166,9 @@ class LiveInfo(_Out):
     rated: bool
     clock: str | None
     players: list[str | None] = Field(description="each seat's player name (null: nobody yet)")
+    bots: list[bool] = Field(
+        default_factory=list, description="whether each seat's player is a bot account"
+    )
     ratings: list[RatingShown | None] = Field(
         default_factory=list,
         description="in a rated game, each seat's player's rating as the room shows it "
@@ -209,6 +231,7 @@ class GamePlayer(_Out):
     seat: int
     name: str = Field(description="the seat's name in the game")
     player: str | None = Field(description="who played it: a name, 'computer (level)', or null")
+    bot: bool = Field(default=False, description="whether that player is a bot account")
 
 
 class ProfileGame(_Out):
@@ -229,6 +252,7 @@ class ProfileAnswer(_Out):
 
     name: str
     account: bool
+    bot: bool = Field(default=False, description="whether this is a bot account")
     created: str
     ratings: list[RatingInfo]
     games: list[ProfileGame] = Field(description="the most recent first")
@@ -237,6 +261,9 @@ class ProfileAnswer(_Out):
 class LeaderRow(_Out):
     rank: int
     name: str
+    bot: bool = Field(
+        default=False, description="whether this is a bot account (listed with people, tagged)"
+    )
     rating: int
     provisional: bool = Field(
         default=False, description="whether the rating is still provisional (shown with '?')"
@@ -343,6 +370,7 @@ LOBBY_SERVER_MESSAGE: TypeAdapter[
 
 HALL_REST_ANSWERS: tuple[type[BaseModel], ...] = (
     MeAnswer,
+    BotCreated,
     SeekList,
     SeekInfo,
     ProfileAnswer,

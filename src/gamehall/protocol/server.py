@@ -50,6 +50,8 @@ class SeatInfo(_Out):
     kind: Literal["human", "computer"]
     level: str | None = None
     player: str | None = None
+    bot: bool = False
+    """Whether the player holding it is a bot account (docs/bots.md)."""
 
 
 class SeatPresence(SeatInfo):

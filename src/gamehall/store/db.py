@@ -74,7 +74,7 @@ from gamehall.store.tables import (
     schema_version_table,
 )
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """The schema this code writes; older databases are migrated on start, one step at a time:
 
 1 → 2: ``games.rules_version``, the rules version of the game's engine when the game was made
@@ -110,6 +110,10 @@ player's puzzle rating, :mod:`gamehall.store.puzzles`), new tables only, made by
 
 9 → 10: the table ``challenges`` (one player asks a named other to play,
 :mod:`gamehall.store.challenges`), new, made by ``create_all``.
+
+10 → 11: ``accounts.bot_owner``, the account of the person who made a bot account (NULL: a
+person's account; every account stored before is one). Bots are marked and never rated against
+their owner (docs/bots.md).
 """
 
 _SCHEMA_LOCK = 0x67616D6568616C6C  # "gamehall": the PostgreSQL advisory lock taken to migrate
@@ -270,6 +274,8 @@ class Store(SeatRows, ReviewRows, PuzzleRows):
                     conn.execute(text("ALTER TABLE seeks ADD COLUMN address VARCHAR(32)"))
             if stored < 8:
                 holdings_by_game.create(conn, checkfirst=True)
+            if stored < 11 and "bot_owner" not in _columns(conn, "accounts"):
+                conn.execute(text("ALTER TABLE accounts ADD COLUMN bot_owner VARCHAR(64)"))
             if stored < SCHEMA_VERSION:
                 conn.execute(update(schema_version_table).values(version=SCHEMA_VERSION))
 

@@ -4,7 +4,8 @@ They live in the game store's database (same :data:`~gamehall.store.db.metadata`
 migrated with it; schema version 3 added them). Tables::
 
     players(id, name, name_key, created, merged_into)   a player: a browser, or an account
-    accounts(player_id, username_key, password_hash, created)
+    accounts(player_id, username_key, password_hash, created, bot_owner)
+                                                        bot_owner: who made a bot account
     sessions(token_hash, player_id, created, used)      signed-in browsers (store/sessions.py)
     account_browsers(player_id, browser, seen)        browsers seen holding an account's session
     seeks(id, player_id, game, options, clock, rated, side, created, expires, browsers, address)
@@ -76,6 +77,7 @@ accounts_table = Table(
     Column("username_key", String(64), nullable=False, unique=True),
     Column("password_hash", String(255), nullable=False),
     Column("created", String(40), nullable=False),
+    Column("bot_owner", String(64), nullable=True),  # schema 11: a bot's owner (NULL: a person)
 )
 
 account_browsers_table = Table(
@@ -211,13 +213,24 @@ class HallStore(SessionStore, RatingRows, ChallengeRows):
     @staticmethod
     def _player(conn: Any, where: Any) -> PlayerRow | None:
         row = conn.execute(
-            select(players_table, accounts_table.c.player_id.label("account"))
+            select(
+                players_table,
+                accounts_table.c.player_id.label("account"),
+                accounts_table.c.bot_owner,
+            )
             .outerjoin(accounts_table, accounts_table.c.player_id == players_table.c.id)
             .where(where)
         ).first()
         if row is None:
             return None
-        return PlayerRow(row.id, row.name, row.created, row.account is not None, row.merged_into)
+        return PlayerRow(
+            row.id,
+            row.name,
+            row.created,
+            row.account is not None,
+            row.merged_into,
+            bot_owner=row.bot_owner,
+        )
 
     def ensure_player(self, player_id: str, draw: Callable[[], tuple[str, str]]) -> PlayerRow:
         """The player ``player_id``, made with a fresh name if new: ``draw()`` gives a name and
@@ -281,10 +294,18 @@ class HallStore(SessionStore, RatingRows, ChallengeRows):
     # --- accounts and sessions ---
 
     def create_account(
-        self, account_id: str, name: str, key: str, password_hash: str, *, browser: str
+        self,
+        account_id: str,
+        name: str,
+        key: str,
+        password_hash: str,
+        *,
+        browser: str,
+        bot_owner: str | None = None,
     ) -> None:
         """A new account player named ``name``; the browser's anonymous player, if it was
-        called so, gives the name up (it is merged into the account next)."""
+        called so, gives the name up (it is merged into the account next). With ``bot_owner``
+        (a person's account), a bot account of that person's."""
         now = now_text()
         try:
             with self.engine.begin() as conn:
@@ -304,10 +325,36 @@ class HallStore(SessionStore, RatingRows, ChallengeRows):
                         username_key=key,
                         password_hash=password_hash,
                         created=now,
+                        bot_owner=bot_owner,
                     )
                 )
         except IntegrityError:
             raise NameTaken(f"the name {name!r} is taken") from None
+
+    def bots_of(self, owner: str) -> list[str]:
+        """The names of the bot accounts a person's account made, oldest first."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(players_table.c.name)
+                    .join(accounts_table, accounts_table.c.player_id == players_table.c.id)
+                    .where(accounts_table.c.bot_owner == owner)
+                    .order_by(accounts_table.c.created, players_table.c.id)
+                ).scalars()
+            )
+
+    def bot_names(self, names: list[str]) -> set[str]:
+        """Those of these player names that are bot accounts' (docs/bots.md)."""
+        if not names:
+            return set()
+        with self.engine.connect() as conn:
+            return set(
+                conn.execute(
+                    select(players_table.c.name)
+                    .join(accounts_table, accounts_table.c.player_id == players_table.c.id)
+                    .where(players_table.c.name.in_(names), accounts_table.c.bot_owner.is_not(None))
+                ).scalars()
+            )
 
     def account(self, username_key: str) -> tuple[str, str] | None:
         """The player id and password hash of an account."""

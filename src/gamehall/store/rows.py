@@ -149,6 +149,13 @@ class PlayerRow:
     created: str
     account: bool
     merged_into: str | None = None
+    bot_owner: str | None = None
+    """A bot account's owner: the person's account that made it (docs/bots.md); None for a
+    person's."""
+
+    @property
+    def bot(self) -> bool:
+        return self.bot_owner is not None
 
 
 @dataclass(frozen=True)

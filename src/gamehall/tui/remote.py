@@ -91,6 +91,15 @@ def parse_link(url: str) -> tuple[str, str, str | None]:
 
 
 IDENTITY_COOKIE = "gh_player"
+SESSION_COOKIE = "gh_session"
+"""The cookie of a signed-in session (``gamehall bot`` signs in; the terminal app does not)."""
+
+
+def cookie_header(identity: str | None, session: str | None = None) -> dict[str, str]:
+    """The ``Cookie`` header of an identity and, if signed in, its session."""
+    pairs = [(IDENTITY_COOKIE, identity), (SESSION_COOKIE, session)]
+    text = "; ".join(f"{name}={value}" for name, value in pairs if value)
+    return {"Cookie": text} if text else {}
 
 
 def identity_path() -> Path:
@@ -116,20 +125,26 @@ def save_identity(identity: str) -> None:
 
 
 def _request(
-    url: str, limit: int, identity: str | None = None, body: dict[str, Any] | None = None
+    url: str,
+    limit: int,
+    identity: str | None = None,
+    body: dict[str, Any] | None = None,
+    *,
+    session: str | None = None,
+    given_cookie: str = IDENTITY_COOKIE,
 ) -> tuple[bytes, str | None]:
-    """GET (or POST ``body`` to) ``url`` as the identity; the answer, and the identity the
-    server gave if it gave one."""
+    """GET (or POST ``body`` to) ``url`` as the identity (and session); the answer, and the
+    cookie ``given_cookie`` (the identity) as the server gave it if it gave one."""
     request = urllib.request.Request(url, method="GET" if body is None else "POST")
     if body is not None:
         request.data = json.dumps(body).encode("utf-8")
         request.add_header("Content-Type", "application/json")
-    if identity:
-        request.add_header("Cookie", f"{IDENTITY_COOKIE}={identity}")
+    for name, value in cookie_header(identity, session).items():
+        request.add_header(name, value)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             data = response.read(limit + 1)
-            given = _given_identity(response.headers.get_all("Set-Cookie") or [])
+            given = _given_identity(response.headers.get_all("Set-Cookie") or [], given_cookie)
     except urllib.error.HTTPError as error:
         try:
             answer = ErrorAnswer.model_validate_json(error.read(10_000)).error
@@ -145,15 +160,15 @@ def _request(
     return data, given
 
 
-def _given_identity(headers: list[str]) -> str | None:
+def _given_identity(headers: list[str], name: str = IDENTITY_COOKIE) -> str | None:
     from http.cookies import SimpleCookie
 
     for header in headers:
         cookies: SimpleCookie = SimpleCookie()
         with contextlib.suppress(Exception):
             cookies.load(header)
-        if IDENTITY_COOKIE in cookies:
-            return cookies[IDENTITY_COOKIE].value
+        if name in cookies:
+            return cookies[name].value
     return None
 
 
@@ -185,6 +200,8 @@ class RemoteSession:
         self.base, self.id, self.token = base, game_id, seat
         self.identity = identity
         """The server's cookie for this terminal (see the module docstring)."""
+        self.session: str | None = None
+        """A signed-in session's cookie (``gamehall bot``'s account), sent with the identity."""
         self.game = record.game()
         self.states: list[State] = [self.game.new_initial_state()]
         self.actions: list[Action] = []
@@ -238,7 +255,7 @@ class RemoteSession:
         attempt = 0
         while not self._closed.is_set():
             try:
-                headers = {"Cookie": f"{IDENTITY_COOKIE}={self.identity}"} if self.identity else {}
+                headers = cookie_header(self.identity, self.session)
                 with connect(
                     self.ws_url(),
                     max_size=MAX_MESSAGE,

@@ -223,7 +223,7 @@ def test_a_rated_seek_of_another_process_knows_its_creators_browsers(url):
         ada, bob = await _accounts_sharing_a_laptop(one, two)
         seek = await one.create_seek(ada, CreateSeek(game="acadmu", rated=True))
         await two._reload_seeks()  # process one's lobby event, as heard by two
-        assert two.lobby.seeks[seek.id].browsers == {"laptop"}
+        assert two.lobby.seeks[seek.id].browsers == {"laptop", "person:" + ada.id}
         with pytest.raises(Exception, match="needs two people") as refused:
             await two.accept_seek(bob, seek.id)
         assert refused.value.code == "self_pairing"

@@ -81,7 +81,12 @@ def test_sign_up_in_and_out_and_the_password_is_never_sent_back_or_logged(hall_s
     caplog.set_level(logging.DEBUG)
     ada = signed_up(hall_server, "Ada")
     assert ada.cookies.get("gh_session")
-    assert ada.get("/api/me").json() == {"name": "Ada", "account": True, "sessions": 1}
+    assert ada.get("/api/me").json() == {
+        "name": "Ada",
+        "account": True,
+        "sessions": 1,
+        "bot": False,
+    }
     refused(ada.post("/api/account/signup", json={"username": "Ada2", "password": PASSWORD}),
             409, "signed_in")  # fmt: skip
     refused(ada.put("/api/me/name", json={"name": "Other"}), 409, "signed_in")
@@ -93,7 +98,7 @@ def test_sign_up_in_and_out_and_the_password_is_never_sent_back_or_logged(hall_s
     refused(other.post("/api/account/signup", json={"username": "a b", "password": PASSWORD}),
             400, "bad_name")  # fmt: skip
     logged_in = other.post("/api/account/login", json={"username": "ADA", "password": PASSWORD})
-    assert logged_in.json() == {"name": "Ada", "account": True, "sessions": 2}
+    assert logged_in.json() == {"name": "Ada", "account": True, "sessions": 2, "bot": False}
     out = ada.post("/api/account/logout")
     assert out.json()["account"] is False and out.json()["name"] != "Ada"
     assert ada.get("/api/me").json()["account"] is False

@@ -205,12 +205,12 @@ class Challenges:
             )
         if body.rated:
             mine = await self.players.browsers_of(me)
-            theirs = frozenset(await self.db(self.store.browsers_of, other.id))
+            theirs = await self.players.browsers_of_account(other)
             if one_browser(True, mine, theirs):
                 raise ProtocolError(
                     ErrorCode.SELF_PAIRING,
-                    f"{other.name} is an account used in this browser too; a rated game needs "
-                    "two people",
+                    f"{other.name} is an account used in this browser too, or a bot of the same "
+                    "person; a rated game needs two people",
                 )
             await self._check_rated_limit(me.id, other.id, other.name)
         me = await self.players.keep(me)  # a guest's first challenge stores it
@@ -301,11 +301,16 @@ class Challenges:
                 raise ProtocolError(
                     ErrorCode.ACCOUNT_NEEDED, "a rated challenge needs an account: sign in"
                 )
-            theirs = frozenset(await self.db(self.store.browsers_of, row["challenger_id"]))
+            theirs = (
+                await self.players.browsers_of_account(challenger)
+                if challenger is not None
+                else frozenset()
+            )
             if one_browser(True, await self.players.browsers_of(me), theirs):
                 raise ProtocolError(
                     ErrorCode.SELF_PAIRING,
-                    f"{name} is an account used in this browser too; a rated game needs two people",
+                    f"{name} is an account used in this browser too, or a bot of the same "
+                    "person; a rated game needs two people",
                 )
             await self._check_rated_limit(me.id, row["challenger_id"], name)
         side = row["side"]

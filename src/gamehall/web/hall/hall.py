@@ -54,6 +54,7 @@ from gamehall.protocol.hall import (
 )
 from gamehall.store.bus import Bus
 from gamehall.web.hall.accounts import Passwords
+from gamehall.web.hall.bots import BotNames
 from gamehall.web.hall.challenges import Challenges
 from gamehall.web.hall.lobby import LIVE_GAMES_SHOWN, LobbyRoom
 from gamehall.web.hall.pairing import Lobby, Seek
@@ -107,6 +108,9 @@ class Hall:
         """The lobby's seeks and waits (with other processes, this one's copy of the store's)."""
         self.players = Players(self.db, store, clock)
         self.room = LobbyRoom(hub, store, self.lobby, clock)
+        self.bots = BotNames(self.db, store)
+        """Which player names are bot accounts' (docs/bots.md): marked wherever shown."""
+        self.room.bots = self.bots
         self.processes = Processes(hub, store, self.room, clock)
         min_games, max_deviation = leaderboard
         self.standings = Standings(
@@ -252,6 +256,12 @@ class Hall:
     ) -> tuple[Me, str]:
         return await self.signin.signup(me, username, password, address)
 
+    async def make_bot(self, me: Me, name: str, address: str = "unknown") -> tuple[str, str]:
+        """A bot account of the signed-in person ``me``: its name and secret token."""
+        name, token = await self.signin.make_bot(me, name, address)
+        self.bots.made(name)
+        return name, token
+
     async def login(self, me: Me, username: str, password: str, address: str) -> tuple[Me, str]:
         return await self.signin.login(me, username, password, address)
 
@@ -390,6 +400,8 @@ class Hall:
         seats = await self.db(self.store.seat_players, live.id)
         live.player_ids = {seat: pid for seat, (pid, _) in seats.items()}
         live.players = {seat: name for seat, (_, name) in seats.items()}
+        bots = await self.bots.among(live.players.values())
+        live.bots = frozenset(seat for seat, name in live.players.items() if name in bots)
         info = await self.db(self.store.hall_game, live.id)
         live.hall = {"rated": info[0], "clock": info[1]} if info is not None else None
         await self._show_table(live, info)
@@ -494,7 +506,11 @@ class Hall:
         return await self.standings.ratings(player_id)
 
     async def leaderboard(self, game: str) -> LeaderboardAnswer:
-        return await self.standings.leaderboard(game)
+        """The game's leaderboard: people and bots in one list, bots tagged (docs/bots.md)."""
+        answer = await self.standings.leaderboard(game)
+        bots = await self.bots.among(row.name for row in answer.players)
+        players = [row.model_copy(update={"bot": row.name in bots}) for row in answer.players]
+        return answer.model_copy(update={"players": players})
 
 
 __all__ = [

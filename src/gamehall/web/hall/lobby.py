@@ -31,6 +31,7 @@ from gamehall.protocol.hall import (
     SeekInfo,
     Waiting,
 )
+from gamehall.web.hall.bots import BotNames
 from gamehall.web.hall.pairing import QUICK_CONTROLS, Lobby, Seek
 from gamehall.web.hall.players import Me
 from gamehall.web.hall.ratings import NEW_DEVIATION
@@ -74,6 +75,8 @@ class LobbyRoom:
         """The lobby each client was last sent: the version it shows, when it was built, its
         text."""
         self._dirty = asyncio.Event()
+        self.bots: BotNames | None = None
+        """Which names are bots' (the hall's; None: none are marked)."""
 
     def attach(self, me: Me, connection: Connection) -> None:
         self.connections.setdefault(me.id, {})[connection] = me
@@ -164,10 +167,14 @@ class LobbyRoom:
             rated=seek.rated,
             side=seek.side,
             name=seek.name,
+            bot=seek.bot or self.is_bot(seek.name),
             rating=rating.rating if rating is not None else None,
             provisional=rating.provisional if rating is not None else False,
             mine=seek.player == reader,
         )
+
+    def is_bot(self, name: str | None) -> bool:
+        return self.bots is not None and self.bots.known(name)
 
     def live_games(self) -> list[LiveInfo]:
         """The games being played between people: this process's, or with other processes
@@ -199,6 +206,7 @@ class LobbyRoom:
             rated=row["rated"],
             clock=row["clock"],
             players=[row["players"].get(i) for i in range(row["seats"])],
+            bots=[self.is_bot(row["players"].get(i)) for i in range(row["seats"])],
             version=row["version"],
             clocks=None,
         )
@@ -211,6 +219,7 @@ class LobbyRoom:
             rated=bool(info.get("rated")),
             clock=info.get("clock"),
             players=[live.players.get(i) for i in range(len(live.row.seats))],
+            bots=[i in live.bots for i in range(len(live.row.seats))],
             ratings=table_ratings(live),
             version=live.version,
             clocks=live.clock_info(self.hub.clock.now()),
@@ -218,8 +227,19 @@ class LobbyRoom:
 
     async def lobby_message(self, me: Me) -> LobbyMessage:
         waiting = self.lobby.waiting.get(me.id)
+        games = self.live_games()
+        if self.bots is not None:  # the names shown, asked once each: which are bots'
+            await self.bots.among(
+                [s.name for s in self.lobby.seeks.values()] + [p for g in games for p in g.players]
+            )
+            games = [_marked(g, self.is_bot) for g in games]
         return LobbyMessage(
-            you=MeAnswer(name=me.player.name, account=me.signed_in, sessions=None),
+            you=MeAnswer(
+                name=me.player.name,
+                account=me.signed_in,
+                sessions=None,
+                bot=me.signed_in and me.player.bot,
+            ),
             waiting=Waiting(game=waiting.game, clock=waiting.clock, rated=waiting.rated)
             if waiting is not None
             else None,
@@ -231,8 +251,15 @@ class LobbyRoom:
                     self.lobby.pools().items(), key=lambda item: str(item[0])
                 )
             ],
-            games=self.live_games(),
+            games=games,
         )
+
+
+def _marked(game: LiveInfo, is_bot: Callable[[str | None], bool]) -> LiveInfo:
+    """A live game with each seat's bot mark (a bot known here, or by name)."""
+    given = game.bots + [False] * (len(game.players) - len(game.bots))
+    bots = [mark or is_bot(name) for mark, name in zip(given, game.players, strict=True)]
+    return game if bots == game.bots else game.model_copy(update={"bots": bots})
 
 
 def table_ratings(live: LiveGame) -> list[RatingShown | None]:

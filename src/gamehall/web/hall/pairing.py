@@ -114,6 +114,7 @@ class Seek:
     address: str | None = None  # the creator's network address (None: not known, e.g. restored)
     browsers: frozenset[str] = frozenset()  # the creator's browsers (see the module docstring)
     deviation: float | None = None  # the deviation of ``rating`` (None: a newcomer's)
+    bot: bool = False  # whether the creator is a bot account (docs/bots.md)
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,12 @@ class Me:
         return self.session is not None
 
 
+def person_of(player: PlayerRow) -> str:
+    """The person behind an account, as :meth:`Players.browsers_of` names it: a bot's owner's
+    account, or the account itself."""
+    return "person:" + (player.bot_owner or player.id)
+
+
 class Players:
     """The players behind requests, their browsers and their names, in the store."""
 
@@ -148,16 +154,31 @@ class Players:
     async def browsers_of(self, me: Me) -> frozenset[str]:
         """The browsers this player is known by: this request's identity cookie and marker,
         those seen (by any process) holding its sessions, and those whose anonymous player
-        moved to its account. Two players sharing one are one person, as far as rated games
-        go."""
+        moved to its account; and an account's person, ``person:ID`` (a bot account's is its
+        owner's, a person's account its own: docs/bots.md). Two players sharing one are one
+        person, as far as rated games go: a bot is never rated against its owner, nor two bots
+        of one owner against each other."""
         found = {b for b in (me.browser, me.marker) if b is not None}
         if me.player.account:
             found |= set(await self.db(self.store.browsers_of, me.id))
+            found.add(person_of(me.player))
+        return frozenset(found)
+
+    async def browsers_of_account(self, player: PlayerRow) -> frozenset[str]:
+        """Another player's browsers and person, as :meth:`browsers_of` tells a requester's."""
+        found = set(await self.db(self.store.browsers_of, player.id))
+        if player.account:
+            found.add(person_of(player))
         return frozenset(found)
 
     async def me_answer(self, me: Me) -> MeAnswer:
         sessions = await self.db(self.store.sessions_of, me.id) if me.signed_in else None
-        return MeAnswer(name=me.player.name, account=me.signed_in, sessions=sessions)
+        return MeAnswer(
+            name=me.player.name,
+            account=me.signed_in,
+            sessions=sessions,
+            bot=me.signed_in and me.player.bot,
+        )
 
     async def rename(self, me: Me, name: str, address: str | None = None) -> None:
         """Store an anonymous player's new name (an account's name is its username), within

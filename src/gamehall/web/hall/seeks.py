@@ -176,6 +176,7 @@ class Seeks(_Offers):
             expires=now + SEEK_LIFETIME,
             address=address,
             browsers=await self.players.browsers_of(me) if body.rated else frozenset(),
+            bot=me.player.bot,
         )
         try:
             self.lobby.add(seek)

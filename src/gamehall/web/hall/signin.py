@@ -36,6 +36,7 @@ from gamehall.web.hall.accounts import (
     new_session_token,
     token_hash,
 )
+from gamehall.web.hall.bots import MAX_BOTS_PER_OWNER
 from gamehall.web.hall.players import Me, Players, checked_name
 
 if TYPE_CHECKING:  # the store is built by the transport layer and injected
@@ -118,6 +119,44 @@ class SignIn:
         except NameTaken:
             raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken") from None
         return await self._signed_in(me, account)
+
+    async def make_bot(self, me: Me, name: str, address: str = "unknown") -> tuple[str, str]:
+        """A bot account of the signed-in person ``me`` (docs/bots.md): its name and its secret
+        token (its password, never stored). Only a person's account makes bots, at most
+        :data:`~gamehall.web.hall.bots.MAX_BOTS_PER_OWNER`, each counting as an account made
+        from the address."""
+        if not me.signed_in or not me.player.account:
+            raise ProtocolError(ErrorCode.ACCOUNT_NEEDED, "sign in to your account to make a bot")
+        if me.player.bot:
+            raise ProtocolError(ErrorCode.BOT_ACCOUNT, "a bot account cannot make bots")
+        name = checked_name(name)
+        if len(await self.db(self.store.bots_of, me.id)) >= MAX_BOTS_PER_OWNER:
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_BOTS,
+                f"you have made {MAX_BOTS_PER_OWNER} bot accounts, the most one may",
+            )
+        if await self.db(self.store.player_by_name, naming.name_key(name)) is not None:
+            raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken")
+        now = self.clock()
+        wait = self.signups.retry_after([address], now)
+        if wait > 0:
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_ATTEMPTS,
+                f"{MAX_ADDRESS_SIGNUPS} accounts were made from your network address within "
+                f"the hour; try again in {int(wait) + 1} seconds",
+            )
+        self.signups.failed([address], now)
+        token = secrets.token_urlsafe(24)
+        password_hash = await self.hashing_work(self.passwords.hash, token)
+        account = "a_" + secrets.token_urlsafe(12)
+        try:
+            await self.db(
+                self.store.create_account, account, name, naming.name_key(name), password_hash,
+                browser=account, bot_owner=me.id,
+            )  # fmt: skip
+        except NameTaken:
+            raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken") from None
+        return name, token
 
     async def _signed_in(self, me: Me, account: str) -> tuple[Me, str]:
         """The browser's anonymous games move to the account; a new session begins."""

@@ -361,7 +361,9 @@ def create_app(
                     created=row.created,
                     updated=row.updated,
                     version=row.version,
-                    seats=seat_infos(cls, row, live.players if live else None),
+                    seats=seat_infos(
+                        cls, row, live.players if live else None, live.bots if live else frozenset()
+                    ),
                     clock=row.clock,
                 )
             )

@@ -14,6 +14,8 @@ from starlette.websockets import WebSocketDisconnect
 from gamehall.core import GamehallError, game_class
 from gamehall.protocol import CreatedAnswer, ErrorCode, OutcomeInfo, ProtocolError
 from gamehall.protocol.hall import (
+    BotCreated,
+    BotSignup,
     CreateSeek,
     Credentials,
     GamePlayer,
@@ -117,6 +119,14 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         set_session_cookie(response, token, request.app.state.settings)
         return await hall.me_answer(me)
 
+    @router.post("/api/account/bots", status_code=201)
+    async def make_bot(body: BotSignup, request: Request, response: Response) -> BotCreated:
+        """A signed-in person makes a bot account (docs/bots.md); its token is shown once."""
+        hall = hall_of()
+        me = await current(hall, request, response)
+        name, token = await hall.make_bot(me, body.name, address(request))
+        return BotCreated(name=name, owner=me.player.name, token=token)
+
     @router.post("/api/account/logout")
     async def logout(request: Request, response: Response, body: Logout | None = None) -> MeAnswer:
         """Sign out; ``{"everywhere": true}`` ends every session of the account. The browser
@@ -171,6 +181,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
             except GamehallError:
                 continue
             seated = await hall.db(hall.store.seat_players, row.id)
+            bots = await hall.bots.among(name for _, name in seated.values())
             info = await hall.db(hall.store.hall_game, row.id)
             games.append(
                 ProfileGame(
@@ -187,6 +198,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
                             player=f"computer ({seat.level})"
                             if seat.kind == "computer"
                             else seated.get(index, (None, None))[1],
+                            bot=seated.get(index, (None, ""))[1] in bots,
                         )
                         for index, seat in enumerate(row.seats)
                     ],
@@ -198,6 +210,7 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
         return ProfileAnswer(
             name=player.name,
             account=player.account,
+            bot=player.bot,
             created=player.created,
             ratings=await hall.ratings(player.id),
             games=games,

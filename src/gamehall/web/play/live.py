@@ -133,6 +133,8 @@ class LiveGame:
         # rated, clock, the players' ratings): filled in by the hall (gamehall.web.hall.hall).
         self.player_ids: dict[int, str] = {}
         self.players: dict[int, str] = {}
+        self.bots: frozenset[int] = frozenset()
+        """The seats held by bot accounts (docs/bots.md)."""
         self.hall: dict[str, Any] | None = None
         self.seated_at = 0
         """When an invite seated the last person (ms; 0: before this process loaded the game)."""
@@ -445,7 +447,7 @@ class LiveGame:
         return {seat: now - since for seat, since in self.absent_since.items()}
 
     def seat_infos(self) -> list[SeatInfo]:
-        return seat_infos(self.game, self.row, self.players)
+        return seat_infos(self.game, self.row, self.players, self.bots)
 
     def seat_presence(self) -> list[dict[str, Any]]:
         """Each seat and whether someone holding it is connected (SeatPresence's fields, as
@@ -460,6 +462,7 @@ class LiveGame:
                 "kind": seat.kind,
                 "level": seat.level,
                 "player": players.get(index),
+                "bot": index in self.bots,
                 "connected": connected[index],
             }
             for index, seat in enumerate(self.row.seats)

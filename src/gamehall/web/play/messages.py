@@ -125,10 +125,13 @@ def splice(head: str, history: str, you: Iterable[int], legal: str) -> str:
 
 
 def seat_infos(
-    game: Game | type[Game], row: GameRow, players: dict[int, str] | None = None
+    game: Game | type[Game],
+    row: GameRow,
+    players: dict[int, str] | None = None,
+    bots: frozenset[int] = frozenset(),
 ) -> list[SeatInfo]:
     """The seats of a stored game as the protocol shows them (never their tokens), with the
-    names of the players holding them if given."""
+    names of the players holding them if given, and which are bot accounts."""
     players = players or {}
     return [
         SeatInfo(
@@ -137,6 +140,7 @@ def seat_infos(
             kind=seat.kind,  # type: ignore[arg-type]
             level=seat.level,
             player=players.get(index),
+            bot=index in bots,
         )
         for index, seat in enumerate(row.seats)
     ]

@@ -287,7 +287,7 @@ export function hallNowSection(ctx) {
                   return h(
                     "li",
                     { class: "now-seek", "data-seek": seek.id },
-                    h("span", {}, playerLink(seek.name), seek.rating !== null ? h("span", { class: "rating" }, ` ${seek.rating}`) : null),
+                    h("span", {}, playerLink(seek.name, { bot: seek.bot }), seek.rating !== null ? h("span", { class: "rating" }, ` ${seek.rating}`) : null),
                     h("small", { class: "muted" }, `${ctx.titleOf(seek.game)} · ${clockText(seek.clock)} · ${seek.rated ? "rated" : "casual"}`),
                     button,
                   );

@@ -32,9 +32,17 @@ export const signUp = (username, password) => postJSON("/api/account/signup", { 
 export const signIn = (username, password) => postJSON("/api/account/login", { username, password }).then(changed);
 export const signOut = (everywhere = false) => postJSON("/api/account/logout", { everywhere }).then(changed);
 
-export function playerLink(name, attrs = {}) {
+/** A player's name, linked to their profile; ``{ bot: true }`` tags a bot account "BOT" (as
+ * lichess does: a program plays it). */
+export function playerLink(name, { bot = false, ...attrs } = {}) {
   if (!name) return h("span", { class: "muted" }, "—");
-  return h("a", { href: `/player/${encodeURIComponent(name)}`, class: "player-link", ...attrs }, name);
+  const link = h("a", { href: `/player/${encodeURIComponent(name)}`, class: "player-link", ...attrs }, name);
+  return bot ? h("span", { class: "player-bot" }, botTag(), link) : link;
+}
+
+/** The "BOT" tag of a bot account (its title says what it means). */
+export function botTag() {
+  return h("abbr", { class: "bot-tag", title: "A bot: a program plays this account" }, "BOT");
 }
 
 const ASKED = "gh_name_asked";

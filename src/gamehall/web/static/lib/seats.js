@@ -46,7 +46,7 @@ export function seatCards({ state, you, bottom, scores, connection, label, score
         { class: `presence presence-${presenceClass}`, "data-presence": presenceClass, title: presence },
         seat.player && presenceClass !== "computer"
           ? [
-              playerLink(seat.player, { class: "seat-player" }),
+              playerLink(seat.player, { class: "seat-player", bot: seat.bot }),
               rated ? [" ", ratingBadge(rated.rating, { class: "rating seat-rating" }), changeBadge(rated.change)] : null,
               presenceClass === "offline" ? " · offline" : h("span", { class: "sr-only" }, " (online)"),
             ]

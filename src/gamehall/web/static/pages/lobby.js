@@ -199,7 +199,7 @@ export function lobbyPage(ctx) {
             h(
               "span",
               { class: "seek-who" },
-              playerLink(seek.name),
+              playerLink(seek.name, { bot: seek.bot }),
               seek.rating !== null ? [" ", ratingBadge(seek)] : null,
             ),
             h("span", { class: "seek-what" }, `${ctx.titleOf(seek.game)} · ${clockText(seek.clock)} · ${seek.rated ? "rated" : "casual"} · ${sideText(ctx, seek)}`),
@@ -261,7 +261,7 @@ export function lobbyPage(ctx) {
         const span = info && info.remaining[seat] !== null ? h("span", { class: "live-time", "data-seat": seat }) : null;
         if (span) spans[seat] = span;
         const rating = game.ratings?.[seat];
-        return [seat ? h("span", { class: "muted" }, " vs ") : "", h("span", { class: "live-seat" }, playerLink(name), rating ? [" ", ratingBadge(rating)] : null, span ? " " : "", span)];
+        return [seat ? h("span", { class: "muted" }, " vs ") : "", h("span", { class: "live-seat" }, playerLink(name, { bot: game.bots?.[seat] }), rating ? [" ", ratingBadge(rating)] : null, span ? " " : "", span)];
       }),
     );
     if (info) {

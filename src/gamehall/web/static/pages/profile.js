@@ -4,7 +4,7 @@
 
 import { getJSON } from "../lib/api.js";
 import { ago, append, capitalize, h, replace, s } from "../dom.js";
-import { me, playerLink } from "../lib/hall.js";
+import { botTag, me, playerLink } from "../lib/hall.js";
 import { PROVISIONAL_NOTE, ratingText } from "../lib/rating.js";
 import { challengePanel } from "../lib/challenges.js";
 
@@ -88,7 +88,7 @@ function gameRow(ctx, game, name) {
     h(
       "span",
       { class: "pg-players" },
-      game.seats.map((seat, index) => [index ? " vs " : "", seat.player && !seat.player.startsWith("computer") ? playerLink(seat.player) : seat.player || "—", h("small", { class: "muted" }, ` (${capitalize(seat.name)})`)]),
+      game.seats.map((seat, index) => [index ? " vs " : "", seat.player && !seat.player.startsWith("computer") ? playerLink(seat.player, { bot: seat.bot }) : seat.player || "—", h("small", { class: "muted" }, ` (${capitalize(seat.name)})`)]),
     ),
     h("span", { class: "pg-result" }, result),
     h(
@@ -124,17 +124,19 @@ export function profilePage(ctx, name) {
   getJSON(`/api/players/${encodeURIComponent(name)}`)
     .then((profile) => {
       if (gone) return;
-      challenge = challengePanel(ctx, profile);
+      challenge = profile.bot ? null : challengePanel(ctx, profile); // a bot answers no challenge
       replace(
         body,
         h(
           "div",
           { class: "profile-head" },
-          h("h1", {}, profile.name),
-          h("span", { class: "muted" }, profile.account ? "account" : "guest", ` · since ${new Date(profile.created).toLocaleDateString()}`),
+          h("h1", {}, profile.bot ? [botTag(), " "] : null, profile.name),
+          h("span", { class: "muted" }, profile.bot ? "bot account" : profile.account ? "account" : "guest", ` · since ${new Date(profile.created).toLocaleDateString()}`),
         ),
         guestNote(profile),
-        challenge.element,
+        challenge
+          ? challenge.element
+          : h("p", { class: "panel muted bot-note" }, `${profile.name} is a bot: a program plays it. It takes the open seeks in the lobby that suit it, and answers no challenges.`),
         profile.ratings.length
           ? h("div", { class: "rating-cards" }, profile.ratings.map((rating) => ratingCard(ctx, rating)))
           : h("p", { class: "panel muted" }, "No rated games yet."),
@@ -164,7 +166,7 @@ export function leaderboardPage(ctx, game) {
   document.title = `Leaderboard · ${ctx.titleOf(game)} · gamehall`;
   getJSON(`/api/leaderboard/${encodeURIComponent(game)}`)
     .then((board) => {
-      const note = h("p", { class: "muted" }, `Players with at least ${board.min_games} rated game${board.min_games === 1 ? "" : "s"} against ${board.min_opponents} different opponent${board.min_opponents === 1 ? "" : "s"} or more, and a deviation of at most ${board.max_deviation}.`, board.players.some((row) => row.provisional) ? ` ${PROVISIONAL_NOTE}.` : "");
+      const note = h("p", { class: "muted" }, `Players with at least ${board.min_games} rated game${board.min_games === 1 ? "" : "s"} against ${board.min_opponents} different opponent${board.min_opponents === 1 ? "" : "s"} or more, and a deviation of at most ${board.max_deviation}.`, board.players.some((row) => row.provisional) ? ` ${PROVISIONAL_NOTE}.` : "", board.players.some((row) => row.bot) ? " BOT: a bot account, played by a program; bots are rated with everyone and listed with them." : "");
       if (!board.players.length) {
         replace(body, h("section", { class: "panel" }, note, h("p", {}, "Nobody yet.")));
         return;
@@ -183,7 +185,7 @@ export function leaderboardPage(ctx, game) {
               "tbody",
               {},
               board.players.map((row) =>
-                h("tr", { "data-name": row.name }, h("td", {}, row.rank), h("td", {}, playerLink(row.name)), h("td", { class: "num" }, ratingText(row)), h("td", { class: "num muted" }, row.deviation), h("td", { class: "num" }, row.games)),
+                h("tr", { "data-name": row.name }, h("td", {}, row.rank), h("td", {}, playerLink(row.name, { bot: row.bot })), h("td", { class: "num" }, ratingText(row)), h("td", { class: "num muted" }, row.deviation), h("td", { class: "num" }, row.games)),
               ),
             ),
           ),
