@@ -150,6 +150,12 @@ class SeekInfo(_Out):
         description="whether that rating is still provisional (shown with '?', as everywhere)",
     )
     mine: bool = Field(description="whether the reader made it")
+    same_person: bool = Field(
+        default=False,
+        description="whether the reader may not accept it, a rated seek of the same person: "
+        "made by the reader's own bot, or by the owner or another bot of a bot reader "
+        "(docs/bots.md)",
+    )
 
 
 class SeekList(_Out):

@@ -60,6 +60,13 @@ def test_a_bot_is_never_paired_rated_with_its_owner_or_its_owners_other_bots(hal
     offered = seek(robo, rated=True).json()
     for same_person in (ada, twin):
         refused(same_person.post(f"/api/seeks/{offered['id']}/accept"), 409, "self_pairing")
+        # ... and the lobby says so, instead of offering an Accept that can only be refused.
+        shown = {s["id"]: s for s in same_person.get("/api/seeks").json()["seeks"]}
+        assert shown[offered["id"]]["same_person"] is True
+    stranger = signed_up(hall_server, "Bea")
+    shown = {s["id"]: s for s in stranger.get("/api/seeks").json()["seeks"]}
+    assert shown[offered["id"]]["same_person"] is False
+    assert shown[offered["id"]]["bot"] is True
     # Casual is fine: nothing is rated.
     casual = seek(robo, rated=False).json()
     assert ada.post(f"/api/seeks/{casual['id']}/accept").status_code == 200
@@ -94,7 +101,9 @@ def test_bots_are_marked_in_the_lobby_the_game_the_profile_and_the_leaderboard(h
         game = created.json()
         assert {(s["player"], s["bot"]) for s in game["seats"]} == {("Robo", True), ("Bob", False)}
         tick(hall_server)
-        live = lobby_until(lobby, lambda m: m["games"])["games"][0]
+        # (the game may be listed a moment before its seats' names are read from the store)
+        live = lobby_until(lobby, lambda m: m["games"] and all(m["games"][0]["players"]))
+        live = live["games"][0]
         assert dict(zip(live["players"], live["bots"], strict=True)) == {"Robo": True, "Bob": False}
     seats = {s["player"]: s["index"] for s in game["seats"]}
     with (

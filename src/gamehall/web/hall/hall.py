@@ -491,7 +491,7 @@ class Hall:
         """The lobby changed: every lobby client hears of it (soon, once for many changes)."""
         self.room.changed()
 
-    def seek_info(self, seek: Seek, reader: str | None) -> SeekInfo:
+    def seek_info(self, seek: Seek, reader: Me | None) -> SeekInfo:
         return self.room.seek_info(seek, reader)
 
     def live_games(self) -> list[LiveInfo]:

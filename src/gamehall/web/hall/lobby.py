@@ -32,8 +32,8 @@ from gamehall.protocol.hall import (
     Waiting,
 )
 from gamehall.web.hall.bots import BotNames
-from gamehall.web.hall.pairing import QUICK_CONTROLS, Lobby, Seek
-from gamehall.web.hall.players import Me
+from gamehall.web.hall.pairing import QUICK_CONTROLS, Lobby, Seek, one_browser
+from gamehall.web.hall.players import Me, person_of
 from gamehall.web.hall.ratings import NEW_DEVIATION
 from gamehall.web.hall.standings import shown
 from gamehall.web.play.live import Connection, LiveGame
@@ -155,7 +155,8 @@ class LobbyRoom:
         self.connections.clear()
         self._sent.clear()
 
-    def seek_info(self, seek: Seek, reader: str | None) -> SeekInfo:
+    def seek_info(self, seek: Seek, reader: Me | None) -> SeekInfo:
+        """An open seek as ``reader`` sees it (None: as anyone sees it)."""
         rating = None
         if seek.rating is not None:  # as every page shows a rating (standings.shown)
             rating = shown(seek.rating, seek.deviation or NEW_DEVIATION)
@@ -170,7 +171,13 @@ class LobbyRoom:
             bot=seek.bot or self.is_bot(seek.name),
             rating=rating.rating if rating is not None else None,
             provisional=rating.provisional if rating is not None else False,
-            mine=seek.player == reader,
+            mine=reader is not None and seek.player == reader.id,
+            same_person=bool(
+                reader is not None
+                and seek.player != reader.id
+                and reader.player.account
+                and one_browser(seek.rated, seek.browsers, frozenset({person_of(reader.player)}))
+            ),
         )
 
     def is_bot(self, name: str | None) -> bool:
@@ -244,7 +251,7 @@ class LobbyRoom:
             if waiting is not None
             else None,
             controls=list(QUICK_CONTROLS),
-            seeks=[self.seek_info(s, me.id) for s in self.lobby.seeks.values()],
+            seeks=[self.seek_info(s, me) for s in self.lobby.seeks.values()],
             pools=[
                 PoolInfo(game=game, clock=clock, rated=rated, waiting=count)
                 for (game, clock, rated), count in sorted(

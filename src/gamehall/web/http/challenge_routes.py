@@ -38,7 +38,7 @@ def add_challenge_routes(app: FastAPI, hall_of: Callable[[], Hall], created: Cre
         seeks = list(hall.lobby.seeks.values())[:HOME_SHOWN]
         return HallNow(
             games=hall.live_games()[:HOME_SHOWN],
-            seeks=[hall.seek_info(seek, me.id) for seek in seeks],
+            seeks=[hall.seek_info(seek, me) for seek in seeks],
         )
 
     @router.post("/api/challenges", status_code=201)

@@ -144,19 +144,19 @@ def add_hall_routes(app: FastAPI, hall_of: Callable[[], Hall], created: CreatedF
     async def list_seeks(request: Request, response: Response) -> SeekList:
         hall = hall_of()
         me = await current(hall, request, response)
-        return SeekList(seeks=[hall.seek_info(s, me.id) for s in hall.lobby.seeks.values()])
+        return SeekList(seeks=[hall.seek_info(s, me) for s in hall.lobby.seeks.values()])
 
     @router.post("/api/seeks", status_code=201)
     async def create_seek(body: CreateSeek, request: Request, response: Response) -> SeekInfo:
         hall = hall_of()
         me = await current(hall, request, response)
-        return hall.seek_info(await hall.create_seek(me, body, address(request)), me.id)
+        return hall.seek_info(await hall.create_seek(me, body, address(request)), me)
 
     @router.delete("/api/seeks/{seek_id}")
     async def cancel_seek(seek_id: str, request: Request, response: Response) -> SeekInfo:
         hall = hall_of()
         me = await current(hall, request, response)
-        return hall.seek_info(await hall.cancel_seek(me, seek_id[:64]), me.id)
+        return hall.seek_info(await hall.cancel_seek(me, seek_id[:64]), me)
 
     @router.post("/api/seeks/{seek_id}/accept")
     async def accept_seek(seek_id: str, request: Request, response: Response) -> CreatedAnswer:

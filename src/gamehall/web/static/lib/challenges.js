@@ -282,8 +282,10 @@ export function hallNowSection(ctx) {
                 now.seeks.map((seek) => {
                   const button = seek.mine
                     ? h("a", { href: "/lobby", class: "button ghost" }, "Yours: in the lobby")
-                    : h("button", { type: "button", class: "primary", "data-action": "accept" }, "Accept");
-                  if (!seek.mine) button.addEventListener("click", () => accept(button, seek));
+                    : seek.same_person // rated against one's own bot: never
+                      ? h("span", { class: "muted same-person", title: "A rated game needs two people: you cannot play your own bot rated" }, seek.bot ? "Your bot" : "Your own")
+                      : h("button", { type: "button", class: "primary", "data-action": "accept" }, "Accept");
+                  if (button.tagName === "BUTTON") button.addEventListener("click", () => accept(button, seek));
                   return h(
                     "li",
                     { class: "now-seek", "data-seek": seek.id },

@@ -177,10 +177,12 @@ export function lobbyPage(ctx) {
         last.seeks.map((seek) => {
           const action = seek.mine
             ? h("button", { type: "button", class: "ghost", "data-action": "cancel" }, "Cancel")
-            : seek.rated && !signedIn // a rated game needs an account: the way to one instead
+            : seek.same_person // a rated game needs two people: no Accept that can only be refused
+              ? h("span", { class: "muted same-person", title: "A rated game needs two people: you cannot play your own bot rated" }, seek.bot ? "Your bot" : "Your own")
+              : seek.rated && !signedIn // a rated game needs an account: the way to one instead
               ? h("a", { class: "button", href: "/signin?next=%2Flobby", "data-action": "sign-in" }, "Sign in to play")
               : h("button", { type: "button", class: "primary", "data-action": "accept" }, "Accept");
-          if (action.tagName !== "A") action.addEventListener("click", async () => {
+          if (action.tagName === "BUTTON") action.addEventListener("click", async () => {
             action.disabled = true;
             try {
               if (seek.mine) await api("DELETE", `/api/seeks/${encodeURIComponent(seek.id)}`);
