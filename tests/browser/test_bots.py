@@ -80,8 +80,12 @@ def test_the_bot_tag_in_the_lobby_the_game_the_profile_and_the_leaderboard(
         assert ada.locator(".seek", has_text="Robo").locator(".bot-tag").inner_text() == "BOT"
         shots(ada, "lobby", "desktop")
         shots(bob, "lobby", "phone")
-        # Ada may not play her own bot rated.
-        seek_id = ada.locator(".seek", has_text="Robo").get_attribute("data-seek")
+        # Ada may not play her own bot rated: her lobby says so rather than offer an Accept.
+        own = ada.locator(".seek", has_text="Robo")
+        assert own.locator(".same-person").inner_text() == "Your bot"
+        assert own.locator('button[data-action="accept"]').count() == 0
+        assert bob.locator(".seek", has_text="Robo").locator(".same-person").count() == 0
+        seek_id = own.get_attribute("data-seek")
         refused = fetch(ada, "POST", f"/api/seeks/{seek_id}/accept", {})
         assert refused["status"] == 409 and refused["body"]["error"]["code"] == "self_pairing"
         # Bob accepts; the game page tags Robo's seat.
