@@ -101,6 +101,8 @@ def test_the_bot_tag_in_the_lobby_the_game_the_profile_and_the_leaderboard(
         playing.locator(".bot-tag").wait_for()
         assert playing.locator(".bot-tag").count() == 1  # Robo's, not Bob's
         shots(ada, "lobby-playing", "desktop")
+        ada.goto(url + "/")  # the home page's games being played too
+        ada.locator(".now-game", has_text="Robo").locator(".bot-tag").wait_for()
         ada.goto(game_url)
         ada.wait_for_selector('.conn[data-status="live"]')
         ada.locator(".seat .bot-tag").wait_for()

@@ -6,7 +6,7 @@
 import { getJSON, postJSON } from "./api.js";
 import { capitalize, h, replace } from "../dom.js";
 import { headerBadge } from "./header.js";
-import { LobbySocket, me, playerLink } from "./hall.js";
+import { LobbySocket, botTag, me, playerLink } from "./hall.js";
 import { offered, optionField, readOptions } from "./options.js";
 import { controlText as clockText } from "./rating.js";
 
@@ -266,7 +266,7 @@ export function hallNowSection(ctx) {
                     "li",
                     { class: "now-game", "data-id": g.id },
                     h("a", { href: `/game/${encodeURIComponent(g.id)}`, class: "watch" }, `Watch ${ctx.titleOf(g.game)}`),
-                    h("span", {}, g.players.map((name, seat) => [seat ? " vs " : "", name || "—"])),
+                    h("span", {}, g.players.map((name, seat) => [seat ? " vs " : "", name ? (g.bots?.[seat] ? [botTag(), " ", name] : name) : "—"])),
                     h("small", { class: "muted" }, `${clockText(g.clock)}${g.rated ? " · rated" : ""} · ${g.version} move${g.version === 1 ? "" : "s"}`),
                   ),
                 ),
