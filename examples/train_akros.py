@@ -22,6 +22,7 @@ import json
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -70,8 +71,11 @@ class Settings:
     seed: int = 1
 
 
-def train(cfg: Settings) -> tuple[Policy, list[dict[str, float]]]:
-    """PPO against ``cfg.opponent`` in both seats; returns the policy and the learning curve."""
+def train(
+    cfg: Settings, weights: dict[str, Any] | None = None
+) -> tuple[Policy, list[dict[str, Any]]]:
+    """PPO against ``cfg.opponent`` in both seats, from ``weights`` if given (else from scratch);
+    returns the policy and the learning curve."""
     torch.manual_seed(cfg.seed)
     half = cfg.envs // 2
     seats = [VectorGame("akros", half, opponent=cfg.opponent, side=s) for s in (0, 1)]
@@ -80,13 +84,15 @@ def train(cfg: Settings) -> tuple[Policy, list[dict[str, float]]]:
     net = Policy(
         seats[0].observation_shape[0], seats[0].num_actions, np.maximum(high, 1), cfg.hidden
     )
+    if weights is not None:
+        net.load_state_dict(weights)
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     T, N = cfg.rollout, 2 * half
     obs = torch.zeros((T, N, seats[0].observation_shape[0]))
     masks = torch.zeros((T, N, seats[0].num_actions), dtype=torch.bool)
     actions, logps, values, rewards, dones = (torch.zeros((T, N)) for _ in range(5))
     seat_of_row = np.repeat([0, 1], half)
-    curve: list[dict[str, float]] = []
+    curve: list[dict[str, Any]] = []
     start, done_steps = time.monotonic(), 0
     while True:
         elapsed = time.monotonic() - start
@@ -146,12 +152,12 @@ def train(cfg: Settings) -> tuple[Policy, list[dict[str, float]]]:
                 nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 optimizer.step()
         done_steps += T * N
-        rates = wins / np.maximum(games, 1)
+        rates = [round(float(w / g), 4) if g else None for w, g in zip(wins, games, strict=True)]
         point = {
             "minutes": round((time.monotonic() - start) / 60, 3),
             "steps": done_steps,
-            "jinn": round(float(rates[0]), 4),
-            "ifrit": round(float(rates[1]), 4),
+            "jinn": rates[0],  # the share of this update's finished games won, per seat
+            "ifrit": rates[1],
             "games": int(games.sum()),
         }
         curve.append(point)
@@ -199,27 +205,37 @@ def evaluate(agent: Agent | None, games: int, seed: int) -> dict[str, float]:
     }
 
 
-def plot(curve: list[dict[str, float]], path: str, result: dict[str, object]) -> None:
+def plot(curve: list[dict[str, Any]], path: str, result: dict[str, Any]) -> None:
+    """The learning curve: the share of training games won per seat, and the evaluation."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    minutes = [p["minutes"] for p in curve]
+    kept = [p for p in curve if p["jinn"] is not None and p["ifrit"] is not None]
+    minutes = [p["minutes"] for p in kept]
     for seat, name in (("jinn", "as the Jinn"), ("ifrit", "as the Ifrit")):
-        ax.plot(minutes, [p[seat] for p in curve], label=f"training games {name}")
+        ax.plot(minutes, [p[seat] for p in kept], label=f"training games {name}")
+    mean = [(p["jinn"] + p["ifrit"]) / 2 for p in kept]
+    ax.plot(minutes, mean, color="black", label="both seats")
+    agent, rand = result["agent"], result["random"]
     ax.axhline(0.55, color="grey", linestyle=":", label="55%")
+    ax.axhline(rand["both"], color="grey", linestyle="--", label="a random agent, both seats")
     ax.set_xlabel("minutes of training")
     ax.set_ylabel("share of games won against easy")
     ax.set_ylim(0, 1)
-    ax.set_title(f"PPO on Akros against easy: {result['agent']['both']:.1%} of the evaluation won")  # type: ignore[index]
-    ax.legend(loc="lower right")
+    ax.set_title(
+        f"PPO on Akros against easy: {agent['both']:.1%} of {result['games']:,} games won"
+        f" (Jinn {agent['jinn']:.1%}, Ifrit {agent['ifrit']:.1%})",
+        fontsize=10,
+    )
+    ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 
 
-def main(argv: list[str] | None = None) -> dict[str, object]:
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=30.0, help="training time (wall clock)")
     parser.add_argument("--max-steps", type=int, default=0, help="stop after this many moves")
@@ -231,6 +247,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--plot", help="write the learning curve (PNG) here")
     parser.add_argument("--save", help="write the network's weights here")
+    parser.add_argument("--load", help="start from these weights (--minutes 0: only evaluate)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     random.seed(args.seed)
@@ -243,13 +260,14 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         seed=args.seed,
     )
     start = time.monotonic()
-    net, curve = train(cfg)
+    net, curve = train(cfg, torch.load(args.load) if args.load else None)
     trained = time.monotonic() - start
     if args.save:
         torch.save(net.state_dict(), args.save)
     result = {
         "train_minutes": round(trained / 60, 2),
         "train_steps": curve[-1]["steps"] if curve else 0,
+        "games": args.eval_games,
         "agent": evaluate(PolicyAgent(net), args.eval_games, args.eval_seed),
         "random": evaluate(None, args.eval_games, args.eval_seed),
     }
