@@ -76,6 +76,7 @@ def train(
 ) -> tuple[Policy, list[dict[str, Any]]]:
     """PPO against ``cfg.opponent`` in both seats, from ``weights`` if given (else from scratch);
     returns the policy and the learning curve."""
+    start = time.monotonic()  # the time limit counts from here, the batch's making included
     torch.manual_seed(cfg.seed)
     half = cfg.envs // 2
     seats = [VectorGame("akros", half, opponent=cfg.opponent, side=s) for s in (0, 1)]
@@ -93,10 +94,12 @@ def train(
     actions, logps, values, rewards, dones = (torch.zeros((T, N)) for _ in range(5))
     seat_of_row = np.repeat([0, 1], half)
     curve: list[dict[str, Any]] = []
-    start, done_steps = time.monotonic(), 0
-    while True:
-        elapsed = time.monotonic() - start
-        if elapsed > cfg.minutes * 60 or (cfg.max_steps and done_steps >= cfg.max_steps):
+    done_steps, last = 0, 0.0
+    while True:  # one update a round; none that the last one's length says would pass the time
+        began = time.monotonic()
+        if began - start + last > cfg.minutes * 60 or (
+            cfg.max_steps and done_steps >= cfg.max_steps
+        ):
             break
         wins, games = np.zeros(2), np.zeros(2)
         for t in range(T):  # collect T moves in every row
@@ -152,6 +155,7 @@ def train(
                 nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 optimizer.step()
         done_steps += T * N
+        last = time.monotonic() - began
         rates = [round(float(w / g), 4) if g else None for w, g in zip(wins, games, strict=True)]
         point = {
             "minutes": round((time.monotonic() - start) / 60, 3),
