@@ -94,10 +94,10 @@ def train(
     actions, logps, values, rewards, dones = (torch.zeros((T, N)) for _ in range(5))
     seat_of_row = np.repeat([0, 1], half)
     curve: list[dict[str, Any]] = []
-    done_steps, last = 0, 0.0
+    done_steps, update_seconds = 0, 0.0
     while True:  # one update a round; none that the last one's length says would pass the time
         began = time.monotonic()
-        if began - start + last > cfg.minutes * 60 or (
+        if began - start + update_seconds > cfg.minutes * 60 or (
             cfg.max_steps and done_steps >= cfg.max_steps
         ):
             break
@@ -127,13 +127,13 @@ def train(
             next_mask = torch.from_numpy(np.concatenate([s.action_mask for s in steps]))
             next_value = net(next_obs, next_mask)[1]
             advantages = torch.zeros((T, N))
-            last = torch.zeros(N)
+            gae = torch.zeros(N)
             for t in reversed(range(T)):
                 alive = 1.0 - dones[t]
                 following = next_value if t == T - 1 else values[t + 1]
                 delta = rewards[t] + cfg.gamma * following * alive - values[t]
-                last = delta + cfg.gamma * cfg.lam * alive * last
-                advantages[t] = last
+                gae = delta + cfg.gamma * cfg.lam * alive * gae
+                advantages[t] = gae
             returns = advantages + values
         b_obs, b_masks = obs.reshape(T * N, -1), masks.reshape(T * N, -1)
         b_act, b_logp = actions.reshape(-1).long(), logps.reshape(-1)
@@ -155,7 +155,7 @@ def train(
                 nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 optimizer.step()
         done_steps += T * N
-        last = time.monotonic() - began
+        update_seconds = time.monotonic() - began
         rates = [round(float(w / g), 4) if g else None for w, g in zip(wins, games, strict=True)]
         point = {
             "minutes": round((time.monotonic() - start) / 60, 3),
