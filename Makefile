@@ -31,7 +31,7 @@ install-play: $(PLAY_STAMP)
 $(STAMP): pyproject.toml examples/tictactoe/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,rl,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[test,rl,docs,train]'
 	$(BIN)/python -m pip install --quiet -e examples/tictactoe
 	@touch $(STAMP) $(PLAY_STAMP)
 

@@ -16,7 +16,7 @@ from gamehall.core import GamehallError
 ROOT = Path(__file__).resolve().parents[2]
 NOT_TO_PLAY = (
     "matplotlib", "pandas", "dask", "gymnasium", "pettingzoo", "open_spiel", "pytest",
-    "playwright", "mkdocs", "ruff", "hypothesis", "psycopg",
+    "playwright", "mkdocs", "ruff", "hypothesis", "psycopg", "torch",
 )  # fmt: skip
 
 
@@ -59,7 +59,7 @@ def test_make_run_after_make_test_installs_nothing(tmp_path):
     venv = tmp_path / "venv"
     venv.mkdir()
     full = _make("test", f"VENV={venv}")
-    assert "-e '.[test,rl,docs]'" in full
+    assert "-e '.[test,rl,docs,train]'" in full  # the training example's torch too
     assert re.search(r"touch \S*\.installed \S*\.installed-play", full)
     (venv / ".installed").touch()
     (venv / ".installed-play").touch()  # what the full install's recipe touches
