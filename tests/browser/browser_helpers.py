@@ -192,12 +192,37 @@ def pick(locator: Any, rng: random.Random) -> Any:
     return locator.nth(rng.randrange(count))
 
 
+def wait_clickable(page: Any, clickable: str, timeout: float = 20000) -> bool:
+    """Wait until the page offers this page's player something to click (``clickable``, a
+    selector) on the present board, or says it is not their turn (chance or the other side to
+    move, the game over); whether there is something to click. Settled first: a click while the
+    other side's moves are still being shown one by one only shows the present (and plays
+    nothing), and an only move the page is about to play for the player takes the buttons."""
+    return (
+        page.wait_for_function(
+            """clickable => {
+            const root = document.querySelector('.game-page');
+            if (!root || root.dataset.pending !== 'false' || root.dataset.pacing === 'true' ||
+                root.dataset.forcing === 'true') return false;
+            if (document.querySelector(clickable)) return "yes";
+            if (root.dataset.over === 'true' ||
+                !document.querySelector('.turn-banner[data-kind="mine"]')) return "no";
+            return false;
+        }""",
+            arg=clickable,
+            timeout=timeout,
+        ).json_value()
+        == "yes"
+    )
+
+
 def acadmu_click_move(page: Any, rng: random.Random) -> str:
     """Make one Äcädmü move by clicking: pass if that is all, else a highlighted own group, a
     highlighted opponent group and (for a capture by shape) a second one or a listed combination.
-    It first waits for the present on the board: a click while the other side's moves are still
-    being shown one by one only shows the present at once (and redraws the board under it)."""
-    wait_settled(page)
+    It first waits for a move to click (:func:`wait_clickable`); "nothing" when it is not this
+    page's turn after all (chance, or the other side, is to move)."""
+    if not wait_clickable(page, '.controls button[data-action="pass"], .group.selectable'):
+        return "nothing"
     pass_button = page.locator('.controls button[data-action="pass"]')
     if pass_button.count():
         pass_button.click()
@@ -232,7 +257,15 @@ def acadmu_click(page: Any, move: str) -> None:
 
 def akros_click_move(page: Any, rng: random.Random) -> str:
     """Make one Akros action by clicking: a keep button, the remove button, or a highlighted
-    region and (if several servants can move there) a highlighted servant."""
+    region and (if several servants can move there) a highlighted servant. It first waits for a
+    move to click (:func:`wait_clickable`); "nothing" when it is not this page's turn after all
+    (chance, or the other side, is to move)."""
+    clickable = (
+        ".region.source, .region.target, .controls button.choice, "
+        '.controls button[data-action^="remove"]'
+    )
+    if not wait_clickable(page, clickable):
+        return "nothing"
     sources = page.locator(".region.source")
     if sources.count():  # a region is already chosen: pick the servant
         pick(sources, rng).click()
@@ -257,5 +290,6 @@ def play_turn(page: Any, game: str, rng: random.Random) -> str:
     """Make the move of the seat to move (this page holds it) and wait for the server to take it."""
     before = version(page)
     how = (acadmu_click_move if game == "acadmu" else akros_click_move)(page, rng)
-    wait_settled(page, before)
+    if how != "nothing":  # (else the move is another page's, or chance's: nothing to wait for)
+        wait_settled(page, before)
     return how
