@@ -284,4 +284,17 @@ class VectorGame:
         return happened
 
 
-__all__ = ["OPPONENTS", "Step", "VectorGame"]
+def warm_up(game: str | Game) -> bool:
+    """Compile (or load from numba's on-disk cache) the game's batched kernels: a small batch
+    reset and stepped once (one compiled reset and step serve every opponent, seat and room for
+    events). Whether the game has them (``gamehall warm-up`` runs this for every game)."""
+    found = find_game(game) if isinstance(game, str) else game
+    if find_plugin(found.name).vector is None or found.num_players != 2:
+        return False
+    games = VectorGame(found, 2, opponent="beginner", events=4)
+    games.reset(0)
+    games.step(games.random_actions(np.random.default_rng(0)))
+    return True
+
+
+__all__ = ["OPPONENTS", "Step", "VectorGame", "warm_up"]
