@@ -2,8 +2,9 @@
 
 They work over a game's kernel functions (``player``, ``legal``, ``apply``, ``chance``,
 ``returns``, ``evaluate``; see :mod:`gamehall.kernels`) and one more, ``observe(s, tab, me,
-out)``, which writes the game's observation encoding of state ``s`` for player ``me`` into the
-``float32`` row ``out``, exactly as the game's Python ``encoding`` does. As with the simulator,
+mover, out)``, which writes the game's observation encoding of state ``s`` for player ``me``
+into the ``float32`` row ``out``, exactly as the game's Python ``encoding`` does; ``mover`` is
+what ``player(s, tab)`` says (the loops know it already, so the observation need not ask again). As with the simulator,
 each game's ``vector`` module instantiates :func:`reset_batch` and :func:`step_batch` inside its
 own ``@njit(cache=True)`` functions, so they land in numba's on-disk cache.
 
@@ -138,7 +139,7 @@ def _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, 
     for i in range(n):
         mask[g, row[i]] = True
     to_move[g] = p
-    observe(s, tab, p if config[SEAT] < 0 else config[SEAT], obs[g])
+    observe(s, tab, p if config[SEAT] < 0 else config[SEAT], p, obs[g])
 
 
 @njit(cache=True, inline="always")
@@ -197,6 +198,7 @@ def step_batch(
         rewards[g, 1] = 0.0
         a = actions[g]
         p = to_move[g]
+        mover = p  # who is to move in the state the game ends in, if it ends
         done = False
         if a < 0 or a >= actions_n or not mask[g, a]:
             if keep:
@@ -215,6 +217,7 @@ def step_batch(
                 search,
             )  # fmt: skip
             if q == TERMINAL:
+                mover = TERMINAL
                 returns(s, tab, ret)
                 rewards[g, 0] = ret[0]
                 rewards[g, 1] = ret[1]
@@ -223,7 +226,7 @@ def step_batch(
                 p = q
         terminated[g] = done
         if done:
-            observe(s, tab, p if seat < 0 else seat, final_obs[g])
+            observe(s, tab, p if seat < 0 else seat, mover, final_obs[g])
             s[:] = start
             if keep:
                 _event(events, event_count, g, NEW_GAME, 0, co, width)

@@ -30,8 +30,9 @@ from gamehall.kernels.batch import BatchKernels, reset_batch, step_batch
 
 
 @njit(cache=True, inline="always")
-def observe(s, tab, me, out):
-    """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout)."""
+def observe(s, tab, me, mover, out):
+    """The observation of state ``s`` for player ``me``, ``mover`` to move (``player(s, tab)``;
+    see :mod:`.research` for the layout)."""
     other = 1 - me
     phase = s[PHASE]
     out[:] = 0.0
@@ -43,7 +44,7 @@ def observe(s, tab, me, out):
             out[3 + p] = s[own + p]
             out[12 + p] = s[theirs + p]
     out[21 + me] = 1.0
-    out[23] = player(s, tab) == me
+    out[23] = mover == me
     out[24] = s[PASSED] == me
     out[25] = s[PASSED] == other
     out[26] = s[SCORE + me]

@@ -36,8 +36,9 @@ from gamehall.kernels.batch import BatchKernels, reset_batch, step_batch
 
 
 @njit(cache=True, inline="always")
-def observe(s, tab, me, out):
-    """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout)."""
+def observe(s, tab, me, mover, out):
+    """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout;
+    ``mover``, who is to move, is in it already)."""
     regions = tab[0]
     # every entry written once (no zeroing pass first): this runs for every game at every step
     turn = s[TURN] - 1
