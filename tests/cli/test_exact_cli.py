@@ -58,6 +58,8 @@ def test_warm_up_readies_every_solver(capsys):
         "Akros solver",
         "Akros compiled search",
         "Akros simulator",
+        "Äcädmü batched games",
+        "Akros batched games",
     ):
         assert any(re.search(rf"\] {told}: ready in [0-9.]+ s$", line) for line in steps), told
     assert lines[-1].startswith("Warm-up done in ")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamehall.core import State
+from gamehall.core import GamehallError, State
 from gamehall.vector import VectorGame
 
 ROOM = 256
@@ -77,8 +77,16 @@ def _check_row(vec: VectorGame, step, g: int, state: State | None, action: int |
     return now
 
 
-def _run(game: str, opponent: str | None, side: int, rows: int, want_games: int, seed: int):
-    vec = VectorGame(game, rows, opponent=opponent, side=side, events=ROOM)
+def _run(
+    game: str,
+    opponent: str | None,
+    side: int,
+    rows: int,
+    want_games: int,
+    seed: int,
+    episode: str = "game",
+):
+    vec = VectorGame(game, rows, opponent=opponent, side=side, events=ROOM, episode=episode)
     step = vec.reset(seed)
     states = [_check_row(vec, step, g, None, None) for g in range(rows)]
     rng = np.random.default_rng(seed)
@@ -97,6 +105,46 @@ def _run(game: str, opponent: str | None, side: int, rows: int, want_games: int,
         outcomes[False] += int((step.reward[won, side] < 0).sum())
     assert outcomes[True] + outcomes[False] > 0
     return games
+
+
+ROUND_CASES = [(None, 0), ("beginner", 1), ("easy", 0), ("mcts:10", 1)]
+
+
+@pytest.mark.parametrize(("opponent", "side"), ROUND_CASES)
+def test_batched_rounds_are_the_engines(opponent: str | None, side: int) -> None:
+    """``episode="round"`` (the adapters' single Äcädmü round): every game starts with a pour
+    and a coin for who moves first drawn inside, and plays on as the engine's round does (its
+    return: the round's count difference)."""
+    want = 20 if opponent and opponent.startswith("mcts") else 60
+    assert _run("acadmu", opponent, side, rows=16, want_games=want, seed=5, episode="round") >= want
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("opponent", "side"), ROUND_CASES)
+def test_thousands_of_batched_rounds_are_the_engines(opponent: str | None, side: int) -> None:
+    want = 200 if opponent and opponent.startswith("mcts") else 2000
+    assert (
+        _run("acadmu", opponent, side, rows=64, want_games=want, seed=13, episode="round") >= want
+    )
+
+
+def test_a_batched_round_starts_at_a_random_pour():
+    vec = VectorGame("acadmu", 256, opponent=None, episode="round", events=ROOM)
+    step = vec.reset(2)
+    rounds = [vec.state(g) for g in range(256)]
+    assert all(r.phase == "play" and r.first is None and r.match_score == (0, 0) for r in rounds)
+    assert len({(r.dark, r.light) for r in rounds}) > 200  # every row its own pour
+    assert 0.35 < step.to_move.mean() < 0.65  # a fair coin for who moves first
+    assert (step.observation[:, 31] == 1.0).all()  # the observation's "a bare round"
+    started = [vec.replay(None, step.events[g], int(step.event_count[g])) for g in range(4)]
+    assert [happened[0][1] for happened in started] == rounds[:4]
+
+
+def test_episodes_the_batch_does_not_play_are_refused():
+    with pytest.raises(GamehallError, match="episodes game, round, not 'set'"):
+        VectorGame("acadmu", 4, episode="set")
+    with pytest.raises(GamehallError, match="episodes game, not 'round'"):
+        VectorGame("akros", 4, episode="round")
 
 
 @pytest.mark.parametrize(("game", "opponent", "side"), CASES)
@@ -146,3 +194,22 @@ def test_the_compiled_mcts_opponent_plays_stronger_than_random():
     against_random = (_first_results("beginner") > 0).mean()
     against_mcts = (_first_results("mcts:100") > 0).mean()
     assert against_mcts < against_random - 0.1, (against_mcts, against_random)
+
+
+def test_legal_lists_are_as_wide_as_the_most_legal_actions():
+    """Akros's legal lists hold its most legal actions (a tile's regions times four servants),
+    not all 1,098 actions; every game of the exactness tests fits (the loops refuse more)."""
+    vec = VectorGame("akros", 64, opponent=None)
+    assert vec.legal_room == 28
+    legal, count = vec.legal_actions()
+    assert legal.shape == (64, 28)
+    vec.reset(1)
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        step = vec.step(vec.random_actions(rng))
+        assert not step.illegal.any()
+        for g in range(64):
+            np.testing.assert_array_equal(
+                np.flatnonzero(step.action_mask[g]), np.sort(legal[g, : count[g]])
+            )
+    assert VectorGame("acadmu", 2).legal_room == 136

@@ -91,13 +91,30 @@ def test_self_play_asks_each_row_for_its_player_to_move():
     assert movers == {0, 1} and ended > 0
 
 
+def test_make_vec_takes_the_adapters_round_episode():
+    envs = make("gamehall/Acadmu-v0", 16, episode="round", opponent="easy", side=1)
+    single = gymnasium.make("gamehall/Acadmu-v0", episode="round", side=1).unwrapped
+    observations, _ = envs.reset(seed=2)
+    rng = np.random.default_rng(2)
+    results = []
+    for _ in range(200):
+        for g in range(16):
+            state = envs.games.state(g)
+            assert state.first is None  # a bare round, as the single environment's
+            encoded = single.research.encoding.encode(state, 1)
+            np.testing.assert_array_equal(observations[g], encoded)
+        observations, rewards, terminations, _, _ = envs.step(envs.games.random_actions(rng))
+        results += rewards[terminations].tolist()
+    assert results and any(abs(r) > 1 for r in results)  # the round's count difference
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(GamehallError, match="opponent"):
         VectorGame("akros", 2, opponent="hard")
     with pytest.raises(GamehallError, match="mcts:N"):
         VectorGame("akros", 2, opponent="mcts:0")
     with pytest.raises(GamehallError, match="episode"):
-        VectorGame("acadmu", 2, episode="round")
+        VectorGame("akros", 2, episode="round")
     with pytest.raises(GamehallError, match="compiled"):
         VectorGame("tictactoe", 2)
     games = VectorGame("akros", 2)

@@ -63,7 +63,9 @@ warm-up`` both run the list."""
 
 RESEARCH_STEPS: list[tuple[str, Callable[[str], bool]]] = [("simulator", warm_simulator)]
 """What ``gamehall warm-up`` compiles besides the server's steps: the simulator that
-:mod:`gamehall.fast`, analysis and research runs use (the server never needs it)."""
+:mod:`gamehall.fast`, analysis and research runs use (the server never needs it). The CLI adds
+one more, the batched games' kernels (:func:`gamehall.vector.warm_up`), which sits above this
+layer (a learner's arrays, not a player's)."""
 
 
 def warm_up_game(name: str) -> None:

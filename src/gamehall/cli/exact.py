@@ -449,14 +449,16 @@ def puzzles_list(
 
 def warm_up() -> None:
     """Compile (or load) every game's exact solver and compiled search now, so no first move,
-    hint or review waits for them; then the simulator that analysis and research runs use.
+    hint or review waits for them; then the simulator that analysis and research runs use, and
+    the batched games (:mod:`gamehall.vector`) a learner steps.
 
     Each step is told as it ends: [step/steps], what, and its seconds."""
     from gamehall.ai.warm import RESEARCH_STEPS, WARM_STEPS
+    from gamehall.vector import warm_up as warm_vector
 
-    steps = [
-        (name, what, warm) for name in game_names() for what, warm in WARM_STEPS + RESEARCH_STEPS
-    ]
+    # the batched games (gamehall.vector) are research too, but sit above gamehall.ai's layer
+    research = [*RESEARCH_STEPS, ("batched games", warm_vector)]
+    steps = [(name, what, warm) for name in game_names() for what, warm in WARM_STEPS + research]
     began = time.perf_counter()
     for number, (name, what, warm) in enumerate(steps, 1):
         label = f"[{number}/{len(steps)}] {find_plugin(name).game.title} {what}"

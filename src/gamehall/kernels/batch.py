@@ -2,8 +2,9 @@
 
 They work over a game's kernel functions (``player``, ``legal``, ``apply``, ``chance``,
 ``returns``, ``evaluate``; see :mod:`gamehall.kernels`) and one more, ``observe(s, tab, me,
-out)``, which writes the game's observation encoding of state ``s`` for player ``me`` into the
-``float32`` row ``out``, exactly as the game's Python ``encoding`` does. As with the simulator,
+mover, out)``, which writes the game's observation encoding of state ``s`` for player ``me``
+into the ``float32`` row ``out``, exactly as the game's Python ``encoding`` does; ``mover`` is
+what ``player(s, tab)`` says (the loops know it already, so the observation need not ask again). As with the simulator,
 each game's ``vector`` module instantiates :func:`reset_batch` and :func:`step_batch` inside its
 own ``@njit(cache=True)`` functions, so they land in numba's on-disk cache.
 
@@ -22,10 +23,15 @@ opponent's simulations. ``tree``: the search's arrays (one tree, reused for ever
 its ``c`` and ``widening`` (a tuple: a call of more than 30 arguments would not inline). Chance and the opponent's moves are
 played inside, from the game's stream, until the learner is to move again.
 
+``config[EPISODE]``: :data:`WHOLE_GAME`, or the code of an episode that starts elsewhere (such
+as a single round of a match, :class:`BatchEpisode`): every game of the row then starts with the
+game's ``begin`` drawing that start.
+
 Events: when there is room, every happening of a step is written to ``events[g]`` in order, one
 row each, and counted in ``event_count[g]`` (a count above the room means rows were lost):
 column 0 is who acted (a player, :data:`CHANCE`, :data:`NEW_GAME` when a game starts in the row,
-:data:`ILLEGAL` for a refused action, column 1 the action), then the dense action index or the
+:data:`ILLEGAL` for a refused action, column 1 the action, :data:`START` for an episode's
+random start), then the dense action index or the
 chance outcome as the game's ``chance`` wrote it. With them the engine plays the same games.
 """
 
@@ -44,9 +50,14 @@ NEW_GAME = -2
 """An event row: a new game starts in this row of the batch (the initial state)."""
 ILLEGAL = -3
 """An event row: the learner's action (column 1) was not legal; the game ends there."""
+START = -5
+"""An event row: the episode's random start (an episode other than the whole game, such as a
+single round), after :data:`NEW_GAME`; then its outcome as the game's ``begin`` wrote it."""
 
-SEAT, OPPONENT, ROOM, SIMULATIONS = 0, 1, 2, 3
+SEAT, OPPONENT, ROOM, SIMULATIONS, EPISODE = 0, 1, 2, 3, 4
 """Offsets in ``config``."""
+WHOLE_GAME = 0
+"""``config[EPISODE]`` for episodes that are whole games (from the start state, no ``begin``)."""
 POLICY_MCTS = 3
 """The opponent's kind for the compiled MCTS (:mod:`gamehall.kernels.tree`) at
 ``config[SIMULATIONS]`` simulations a move, ``c`` and ``widening`` from the end of ``tree``, the
@@ -58,7 +69,7 @@ def _event(events, event_count, g, who, value, co, width):
     k = event_count[g]
     if k < events.shape[1]:
         events[g, k, 0] = who
-        if who == CHANCE:
+        if who == CHANCE or who == START:  # noqa: SIM109 (plain compares for numba)
             for i in range(width):
                 events[g, k, 1 + i] = co[i]
         else:
@@ -128,24 +139,46 @@ def _advance(
 
 
 @njit(cache=True, inline="always")
-def _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe):
-    """Write game ``g``'s observation, mask and legal list for its player to move ``p``."""
+def no_episode(s, tab, rng, co, episode):
+    """The ``begin`` of a game whose batched episodes are whole games only (never called)."""
+
+
+@njit(cache=True, inline="always")
+def _begin(s, tab, rng, co, config, events, event_count, g, width, begin):
+    """An episode other than the whole game: its random start (the game's ``begin``)."""
+    if config[EPISODE] != WHOLE_GAME:
+        begin(s, tab, rng, co, config[EPISODE])
+        if config[ROOM] > 0:
+            _event(events, event_count, g, START, 0, co, width)
+
+
+@njit(cache=True, inline="always")
+def _publish(
+    s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe, moves
+):  # fmt: skip
+    """Write game ``g``'s observation, mask and legal list for its player to move ``p``
+    (``moves``: room for every action, where ``legal`` writes before the list is copied to its
+    row, which has room only for the most a position can have)."""
     row = legal_rows[g]
     for i in range(legal_count[g]):
         mask[g, row[i]] = False
-    n = legal(s, tab, row)
+    n = legal(s, tab, moves)
+    if n > row.shape[0]:
+        raise ValueError("more legal actions than the batch's legal lists have room for")
     legal_count[g] = n
     for i in range(n):
-        mask[g, row[i]] = True
+        a = moves[i]
+        row[i] = a
+        mask[g, a] = True
     to_move[g] = p
-    observe(s, tab, p if config[SEAT] < 0 else config[SEAT], obs[g])
+    observe(s, tab, p if config[SEAT] < 0 else config[SEAT], p, obs[g])
 
 
 @njit(cache=True, inline="always")
 def reset_batch(
     states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-    to_move, events, event_count, width, tree,
-    player, legal, apply, chance, evaluate, observe, new_tree, search,
+    to_move, events, event_count, tree,
+    player, legal, apply, chance, evaluate, observe, new_tree, search, begin,
 ):  # fmt: skip
     """Start a game in every row: row ``g`` seeded from (``seeds[g]``, ``g``)."""
     games = states.shape[0]
@@ -153,6 +186,7 @@ def reset_batch(
     child = np.empty(size, dtype=np.int64)
     moves = np.empty(weights.shape[1] + 1, dtype=np.int64)
     ties = np.empty(weights.shape[1] + 1, dtype=np.int64)
+    width = events.shape[2] - 1  # the columns of an outcome (a call of 31 arguments won't inline)
     co = np.zeros(max(64, width), dtype=np.int64)
     keep = config[ROOM] > 0
     for g in range(games):
@@ -163,19 +197,22 @@ def reset_batch(
         event_count[g] = 0
         if keep:
             _event(events, event_count, g, NEW_GAME, 0, co, width)
+        _begin(s, tab, rng, co, config, events, event_count, g, width, begin)
         p = _advance(
             s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
             width, tree, player, legal, apply, chance, evaluate, new_tree, search,
         )  # fmt: skip
-        _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe)
+        _publish(
+            s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
+            moves,
+        )  # fmt: skip
 
 
 @njit(cache=True, inline="always")
 def step_batch(
     states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
-    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, width,
-    tree, player, legal, apply, chance, returns, evaluate, observe, new_tree,
-    search,
+    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, tree,
+    player, legal, apply, chance, returns, evaluate, observe, new_tree, search, begin,
 ):  # fmt: skip
     """Play ``actions[g]`` in every row ``g`` (for the player to move there), then chance and
     the opponent; a game that ends is scored and a new one starts in its row (auto-reset)."""
@@ -185,6 +222,7 @@ def step_batch(
     child = np.empty(size, dtype=np.int64)
     moves = np.empty(weights.shape[1] + 1, dtype=np.int64)
     ties = np.empty(weights.shape[1] + 1, dtype=np.int64)
+    width = events.shape[2] - 1  # the columns of an outcome (a call of 31 arguments won't inline)
     co = np.zeros(max(64, width), dtype=np.int64)
     ret = np.zeros(2, dtype=np.float64)
     keep = config[ROOM] > 0
@@ -197,6 +235,7 @@ def step_batch(
         rewards[g, 1] = 0.0
         a = actions[g]
         p = to_move[g]
+        mover = p  # who is to move in the state the game ends in, if it ends
         done = False
         if a < 0 or a >= actions_n or not mask[g, a]:
             if keep:
@@ -215,6 +254,7 @@ def step_batch(
                 search,
             )  # fmt: skip
             if q == TERMINAL:
+                mover = TERMINAL
                 returns(s, tab, ret)
                 rewards[g, 0] = ret[0]
                 rewards[g, 1] = ret[1]
@@ -223,24 +263,47 @@ def step_batch(
                 p = q
         terminated[g] = done
         if done:
-            observe(s, tab, p if seat < 0 else seat, final_obs[g])
+            observe(s, tab, p if seat < 0 else seat, mover, final_obs[g])
             s[:] = start
             if keep:
                 _event(events, event_count, g, NEW_GAME, 0, co, width)
+            _begin(s, tab, rng, co, config, events, event_count, g, width, begin)
             p = _advance(
                 s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
                 width, tree, player, legal, apply, chance, evaluate, new_tree,
                 search,
             )  # fmt: skip
-        _publish(s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe)
+        _publish(
+            s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
+            moves,
+        )  # fmt: skip
+
+
+class BatchEpisode(NamedTuple):
+    """An episode the batch plays besides whole games (one of the adapters' episodes, by the
+    same name): ``code`` is ``config[EPISODE]``, which the game's ``begin(s, tab, rng, co,
+    code)`` receives to draw the episode's start from the start state (writing its outcome in
+    ``co``); ``width`` is how many entries of ``co`` it writes; ``state(game, outcome)`` is the
+    engine's start state from that outcome (for :meth:`gamehall.vector.VectorGame.replay`)."""
+
+    code: int
+    width: int
+    state: Any
 
 
 class BatchKernels(NamedTuple):
     """What a game's plugin names as its ``vector`` hook: its cached instantiations of
     :func:`reset_batch` and :func:`step_batch` (same arguments, less the kernel functions), and
     its compiled ``observe``. The rest (the state vector, the table, chance outcomes back to the
-    engine's actions) comes from the game's compiled simulator."""
+    engine's actions) comes from the game's compiled simulator. ``episodes``: the episodes
+    besides whole games it plays, by name (the game's ``begin`` kernel, passed to the loops,
+    draws their start; a game with none passes :func:`no_episode`)."""
 
     reset: Any
     step: Any
     observe: Any
+    episodes: Any = None
+    legal_room: Any = None
+    """``legal_room(tab, start) -> int``: the most legal actions a position of the game (its
+    table, from the start state) can have, the width of the batch's legal lists (None: every
+    action); the loops refuse to write more (a ValueError, never past the row)."""

@@ -8,9 +8,10 @@ terminations out as NumPy arrays, chance and the opponent played inside, auto-re
   made by ``gymnasium.make_vec("gamehall/<Title>-v0", num_envs=N,
   vectorization_mode="vector_entry_point")``.
 
-A game takes part through its plugin's ``vector`` hook (see :mod:`gamehall.kernels.batch`).
+A game takes part through its plugin's ``vector`` hook (see :mod:`gamehall.kernels.batch`);
+:func:`warm_up` compiles its kernels (``gamehall warm-up`` does, with the research steps).
 """
 
-from gamehall.vector.core import OPPONENTS, Step, VectorGame
+from gamehall.vector.core import OPPONENTS, Step, VectorGame, warm_up
 
-__all__ = ["OPPONENTS", "Step", "VectorGame"]
+__all__ = ["OPPONENTS", "Step", "VectorGame", "warm_up"]

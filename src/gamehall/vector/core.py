@@ -14,7 +14,7 @@ import numpy as np
 
 from gamehall.core import Action, Game, GamehallError, State, find_game, find_plugin
 from gamehall.kernels import CHANCE, POLICY_GREEDY, POLICY_RANDOM
-from gamehall.kernels.batch import ILLEGAL, NEW_GAME, POLICY_MCTS, ROOM
+from gamehall.kernels.batch import ILLEGAL, NEW_GAME, POLICY_MCTS, ROOM, START, WHOLE_GAME
 from gamehall.kernels.tree import META, VALUE_COLUMNS
 
 OPPONENTS: dict[str, int] = {
@@ -82,8 +82,10 @@ class VectorGame:
     learner plays both seats, ``to_move`` says whose move each row wants. Chance and the
     opponent play inside, each row from its own seeded stream. ``events``: rows of room per
     game and step for what happened (the chance outcomes drawn, the opponent's moves), so the
-    engine can play the very same games; 0 keeps none (the fastest). Episodes are whole
-    games (``episode="game"``, the adapters' default); other ``options`` are the game's.
+    engine can play the very same games; 0 keeps none (the fastest). ``episode``: whole games
+    (``"game"``, the adapters' default), or another episode of the adapters' that the game
+    plays batched, such as Äcädmü's ``"round"`` (a single round: every game starts with a
+    random pour, drawn inside like all chance); other ``options`` are the game's.
     """
 
     def __init__(
@@ -98,10 +100,6 @@ class VectorGame:
         episode: str = "game",
         **options: Any,
     ) -> None:
-        if episode != "game":
-            raise GamehallError(
-                f"the batched games play whole games (episode='game'), not {episode!r}"
-            )
         self.game = find_game(game, **options) if isinstance(game, str) else game
         if num_envs < 1:
             raise GamehallError(f"num_envs is at least 1, not {num_envs}")
@@ -114,6 +112,14 @@ class VectorGame:
         if kernels is None or simulator is None or make_encoding is None:
             raise GamehallError(f"{self.game.name} has no compiled batched step (gamehall.vector)")
         simulator.check(self.game)
+        offered = dict(getattr(kernels, "episodes", None) or {})
+        if episode != "game" and episode not in offered:
+            raise GamehallError(
+                f"{self.game.name}'s batched games play the episodes "
+                f"{', '.join(['game', *offered])}, not {episode!r}"
+            )
+        self.episode = episode
+        self._episode = offered.get(episode)
         if isinstance(side, str):
             side = self.game.player_index(side)
         if side not in (0, 1):
@@ -130,11 +136,19 @@ class VectorGame:
         self.illegal_reward = float(illegal_reward)
         self.num_actions = self.game.num_distinct_actions
         self.observation_shape: tuple[int, ...] = tuple(self.encoding.shape)
-        self.chance_width = max(1, simulator.chance_width)
+        start_width = self._episode.width if self._episode is not None else 0
+        self.chance_width = max(1, simulator.chance_width, start_width)
         self._tab = simulator.table(self.game)
         self._start = simulator.encode(self.game.new_initial_state())
         self._config = np.array(
-            [-1 if opponent is None else side, kind, events, simulations], dtype=np.int64
+            [
+                -1 if opponent is None else side,
+                kind,
+                events,
+                simulations,
+                WHOLE_GAME if self._episode is None else self._episode.code,
+            ],
+            dtype=np.int64,
         )
         # the search's arrays, one tree for every search (room for the budget: a search that
         # runs out stops early, with what it has)
@@ -161,7 +175,12 @@ class VectorGame:
         self._final = np.zeros((n, flat), dtype=np.float32)
         self._mask = np.zeros((n, self.num_actions), dtype=np.bool_)
         small = np.int16 if self.num_actions <= np.iinfo(np.int16).max else np.int32
-        self._legal = np.zeros((n, self.num_actions), dtype=small)
+        room = self.num_actions
+        if getattr(kernels, "legal_room", None) is not None:
+            room = max(1, min(room, int(kernels.legal_room(self._tab, self._start))))
+        self.legal_room = room
+        self._legal = np.zeros((n, room), dtype=small)
+        self._row_base = np.arange(n, dtype=np.int64) * room
         self._legal_count = np.zeros(n, dtype=np.int64)
         self._to_move = np.zeros(n, dtype=np.int64)
         self._rewards = np.zeros((n, 2), dtype=np.float32)
@@ -208,7 +227,7 @@ class VectorGame:
         self.kernels.reset(
             self._states, self._rngs, self._start, self._tab, seeds, self._config,
             self._weights, self._obs, self._mask, self._legal, self._legal_count,
-            self._to_move, self._events, self._event_count, self.chance_width, self._tree,
+            self._to_move, self._events, self._event_count, self._tree,
         )  # fmt: skip
         self._started = True
         return self.current()
@@ -231,21 +250,24 @@ class VectorGame:
             self._states, self._rngs, self._start, self._tab, chosen, self._config,
             self._weights, self.illegal_reward, self._obs, self._mask, self._legal,
             self._legal_count, self._to_move, self._rewards, self._terminated, self._illegal,
-            self._final, self._events, self._event_count, self.chance_width, self._tree,
+            self._final, self._events, self._event_count, self._tree,
         )  # fmt: skip
         return self.current()
 
     def legal_actions(self) -> tuple[np.ndarray, np.ndarray]:
-        """The legal actions as lists: ``int16 (N, actions)`` (``int32`` for a game of more
-        than 32,767 actions) whose row ``g`` starts with its
-        ``count[g]`` legal actions (ascending; the rest is stale), and ``count``. Picking a
-        random legal action from them is O(N), not O(N × actions)."""
+        """The legal actions as lists: ``int16 (N, room)`` (``int32`` for a game of more
+        than 32,767 actions) whose row ``g`` starts with its ``count[g]`` legal actions
+        (ascending; the rest is stale), and ``count``; ``room`` (:attr:`legal_room`) is the
+        most legal actions a position of the game can have (Akros: 28 of its 1,098 actions),
+        or the number of actions. Picking a random legal action from them is O(N), not
+        O(N × actions)."""
         return self._legal, self._legal_count
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action per row, chosen with NumPy from :meth:`legal_actions`."""
         pick = (rng.random(self.num_envs) * self._legal_count).astype(np.int64)
-        return self._legal[np.arange(self.num_envs), pick].astype(np.int64)
+        pick += self._row_base
+        return self._legal.reshape(-1)[pick].astype(np.int64)
 
     def state(self, row: int) -> State:
         """The engine's state of row ``row`` (for inspection; slow)."""
@@ -253,7 +275,8 @@ class VectorGame:
 
     def replay(self, state: State | None, events: np.ndarray, count: int) -> list[Any]:
         """Drive the engine through one row's events of one step, from ``state`` (None: before
-        the row's first game). Returns what happened, in order: ``("new", state)``, ``("move",
+        the row's first game). Returns what happened, in order: ``("new", state)`` (for an
+        episode such as a round: its random start, already drawn), ``("move",
         player, action, state_after)``, ``("chance", action, state_after)``, ``("illegal",
         index)``. Every move is checked by the engine (:meth:`State.apply`)."""
         if count > events.shape[0]:
@@ -263,6 +286,13 @@ class VectorGame:
             who = int(row[0])
             if who == NEW_GAME:
                 state = self.game.new_initial_state()
+                if self._episode is None:
+                    happened.append(("new", state))
+                continue
+            if who == START:
+                if self._episode is None:
+                    raise GamehallError("an episode's start in a batch of whole games")
+                state = self._episode.state(self.game, row[1:])
                 happened.append(("new", state))
                 continue
             if who == ILLEGAL:
@@ -284,4 +314,17 @@ class VectorGame:
         return happened
 
 
-__all__ = ["OPPONENTS", "Step", "VectorGame"]
+def warm_up(game: str | Game) -> bool:
+    """Compile (or load from numba's on-disk cache) the game's batched kernels: a small batch
+    reset and stepped once (one compiled reset and step serve every opponent, seat and room for
+    events). Whether the game has them (``gamehall warm-up`` runs this for every game)."""
+    found = find_game(game) if isinstance(game, str) else game
+    if find_plugin(found.name).vector is None or found.num_players != 2:
+        return False
+    games = VectorGame(found, 2, opponent="beginner", events=4)
+    games.reset(0)
+    games.step(games.random_actions(np.random.default_rng(0)))
+    return True
+
+
+__all__ = ["OPPONENTS", "Step", "VectorGame", "warm_up"]

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.core.game import Action, Game, State
 from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Draw, Pour
@@ -105,33 +106,69 @@ def player(s, tab):
 
 
 @njit(cache=True, inline="always")
+def _present(s, side):
+    """The pairings ``side`` shows as a bitmask (bit p: at least one up-face of pairing p)."""
+    bits = 0
+    for p in range(9):
+        if s[side + p]:
+            bits |= 1 << p
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _shape_pairs(s, other, shape):
+    """The colour pairs (bit ``pair``, as :data:`_PAIR_A`/:data:`_PAIR_B`) of two of ``other``'s
+    tokens of ``shape`` there are to take: RR, RB, RY, BB, BY, YY."""
+    r = s[other + shape]
+    b = s[other + 3 + shape]
+    y = s[other + 6 + shape]
+    return (
+        (r >= 2)
+        | ((r > 0 and b > 0) << 1)
+        | ((r > 0 and y > 0) << 2)
+        | ((b >= 2) << 3)
+        | ((b > 0 and y > 0) << 4)
+        | ((y >= 2) << 5)
+    )
+
+
+@njit(cache=True, inline="always")
 def legal(s, tab, out):
-    """The mover's captures, each resulting position once (ascending index), else pass."""
+    """The mover's captures, each resulting position once (ascending index), else pass.
+
+    Over bitmasks of the pairings each side shows: a token of colour c and shape h takes any
+    token of the colour c beats (the three pairings ``7 << 3 * beaten(c)``), or, in the variant,
+    the lone token of the shape h beats (``0b001001001 << beaten(h)``); by shape it takes two of
+    the shape h beats, in any colour pair there is."""
     mover = s[TO_MOVE]
     own = _side(mover)
     other = _side(1 - mover)
-    take_one = tab[1]
+    mine = _present(s, own)
+    theirs = _present(s, other)
     n = 0
-    for mine in range(9):  # single takes: by colour, or the variant's lone take by shape
-        if not s[own + mine]:
-            continue
-        colour = _beaten(mine // 3)
-        shape = _beaten(mine % 3)
-        lone = take_one and (s[other + shape] + s[other + 3 + shape] + s[other + 6 + shape]) == 1
-        for taken in range(9):
-            if s[other + taken] and (taken // 3 == colour or (lone and taken % 3 == shape)):
-                out[n] = mine * 9 + taken
-                n += 1
-    for mine in range(9):  # double takes by shape
-        if not s[own + mine]:
-            continue
-        shape = _beaten(mine % 3)
-        for pair in range(6):
-            first = _PAIR_A[pair] * 3 + shape
-            second = _PAIR_B[pair] * 3 + shape
-            if s[other + first] >= (2 if first == second else 1) and s[other + second]:
-                out[n] = 81 + mine * 6 + pair
-                n += 1
+    x = mine
+    while x:  # single takes, by colour or the variant's lone take by shape
+        token = trailing_zeros(x)
+        x &= x - 1
+        hits = theirs & (7 << (3 * _beaten(token // 3)))
+        shape = _beaten(token % 3)
+        if tab[1] and s[other + shape] + s[other + 3 + shape] + s[other + 6 + shape] == 1:
+            hits |= theirs & (73 << shape)
+        while hits:
+            taken = trailing_zeros(hits)
+            hits &= hits - 1
+            out[n] = token * 9 + taken
+            n += 1
+    x = mine
+    while x:  # double takes by shape
+        token = trailing_zeros(x)
+        x &= x - 1
+        pairs = _shape_pairs(s, other, _beaten(token % 3))
+        while pairs:
+            pair = trailing_zeros(pairs)
+            pairs &= pairs - 1
+            out[n] = 81 + token * 6 + pair
+            n += 1
     if n == 0:
         out[0] = PASS_INDEX
         return 1

@@ -8,8 +8,10 @@ kernels' state vector, entry for entry (``tests/vector`` checks it against the e
 # ruff: noqa: ANN001, ANN201
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from gamehall.core import Game, State
 from gamehall.games.acadmu.fast import (
     DARK,
     FIRST,
@@ -17,6 +19,8 @@ from gamehall.games.acadmu.fast import (
     PASSED,
     PHASE,
     SCORE,
+    TO_MOVE,
+    _pour,
     apply,
     chance,
     evaluate,
@@ -26,12 +30,18 @@ from gamehall.games.acadmu.fast import (
     returns,
     search,
 )
-from gamehall.kernels.batch import BatchKernels, reset_batch, step_batch
+from gamehall.games.acadmu.game import AcadmuGame
+from gamehall.kernels import coin
+from gamehall.kernels.batch import BatchEpisode, BatchKernels, reset_batch, step_batch
+
+ROUND = 1
+"""``config[EPISODE]`` for the episode ``round``: a single round (see :func:`begin`)."""
 
 
 @njit(cache=True, inline="always")
-def observe(s, tab, me, out):
-    """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout)."""
+def observe(s, tab, me, mover, out):
+    """The observation of state ``s`` for player ``me``, ``mover`` to move (``player(s, tab)``;
+    see :mod:`.research` for the layout)."""
     other = 1 - me
     phase = s[PHASE]
     out[:] = 0.0
@@ -43,7 +53,7 @@ def observe(s, tab, me, out):
             out[3 + p] = s[own + p]
             out[12 + p] = s[theirs + p]
     out[21 + me] = 1.0
-    out[23] = player(s, tab) == me
+    out[23] = mover == me
     out[24] = s[PASSED] == me
     out[25] = s[PASSED] == other
     out[26] = s[SCORE + me]
@@ -54,30 +64,61 @@ def observe(s, tab, me, out):
     out[31] = s[FIRST] < 0 and phase == 2
 
 
+@njit(cache=True, inline="always")
+def begin(s, tab, rng, co, episode):
+    """The episode ``round`` (:func:`gamehall.games.acadmu.research.single_round`): both sides
+    pour (the simulator's pour: every disc of Dark's set, then of Light's, face up with
+    probability 1/2), then a fair coin says who moves first, in a bare round (no match around
+    it). The outcome: the 18 up-face counts (Dark's, Light's), then who moves first."""
+    _pour(s, tab, rng, co)
+    first = coin(rng)
+    co[18] = first
+    s[PHASE] = 2
+    s[TO_MOVE] = first
+    s[PASSED] = -1
+    s[SCORE] = 0
+    s[SCORE + 1] = 0
+    s[FIRST] = -1
+
+
+BEGIN = begin
+
+
+def round_state(game: Game, outcome: np.ndarray) -> State:
+    """The engine's round that :func:`begin` drew (``outcome`` as it wrote it)."""
+    assert isinstance(game, AcadmuGame)
+    counts = [int(x) for x in outcome[:19]]
+    return game.round_state(tuple(counts[0:9]), tuple(counts[9:18]), counts[18])
+
+
 @njit(cache=True)
 def reset(
     states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-    to_move, events, event_count, width, tree,
+    to_move, events, event_count, tree,
 ):  # fmt: skip
     reset_batch(
         states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-        to_move, events, event_count, width, tree,
-        player, legal, apply, chance, evaluate, observe, new_tree, search,
+        to_move, events, event_count, tree,
+        player, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
 @njit(cache=True)
 def step(
     states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
-    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, width,
-    tree,
+    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, tree,
 ):  # fmt: skip
     step_batch(
         states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
         legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
-        event_count, width, tree,
-        player, legal, apply, chance, returns, evaluate, observe, new_tree, search,
+        event_count, tree,
+        player, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
-VECTOR = BatchKernels(reset=reset, step=step, observe=observe)
+VECTOR = BatchKernels(
+    reset=reset,
+    step=step,
+    observe=observe,
+    episodes={"round": BatchEpisode(code=ROUND, width=19, state=round_state)},
+)

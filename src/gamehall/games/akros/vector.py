@@ -8,6 +8,7 @@ kernels' state vector, entry for entry (``tests/vector`` checks it against the e
 # ruff: noqa: ANN001, ANN201
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from gamehall.games.akros.fast import (
@@ -32,12 +33,16 @@ from gamehall.games.akros.fast import (
     returns,
     search,
 )
-from gamehall.kernels.batch import BatchKernels, reset_batch, step_batch
+from gamehall.kernels.batch import BatchKernels, no_episode, reset_batch, step_batch
+
+BEGIN = no_episode
+"""Akros's batched episodes are whole games (the adapters offer no other)."""
 
 
 @njit(cache=True, inline="always")
-def observe(s, tab, me, out):
-    """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout)."""
+def observe(s, tab, me, mover, out):
+    """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout;
+    ``mover``, who is to move, is in it already)."""
     regions = tab[0]
     # every entry written once (no zeroing pass first): this runs for every game at every step
     turn = s[TURN] - 1
@@ -74,30 +79,39 @@ def observe(s, tab, me, out):
     out[40 + 7 * regions] = me == 1
 
 
+def legal_room(tab: np.ndarray, start: np.ndarray) -> int:
+    """The most legal actions an Akros position can have: a keep is one of at most three, a
+    placement a target region of the tile's environment times a servant that moves there (a
+    servant moves, so each player keeps the servants they start with), or the one removal."""
+    regions = int(tab[0])
+    most_targets = max(bin(int(tab[1 + e]) & ~1).count("1") for e in range(3))
+    servants = max(bin(int(start[JM])).count("1"), bin(int(start[IM])).count("1"))
+    return min(15 + 3 * regions * regions, max(3, most_targets * servants))
+
+
 @njit(cache=True)
 def reset(
     states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-    to_move, events, event_count, width, tree,
+    to_move, events, event_count, tree,
 ):  # fmt: skip
     reset_batch(
         states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
-        to_move, events, event_count, width, tree,
-        player, legal, apply, chance, evaluate, observe, new_tree, search,
+        to_move, events, event_count, tree,
+        player, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
 @njit(cache=True)
 def step(
     states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
-    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, width,
-    tree,
+    legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, tree,
 ):  # fmt: skip
     step_batch(
         states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
         legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
-        event_count, width, tree,
-        player, legal, apply, chance, returns, evaluate, observe, new_tree, search,
+        event_count, tree,
+        player, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
-VECTOR = BatchKernels(reset=reset, step=step, observe=observe)
+VECTOR = BatchKernels(reset=reset, step=step, observe=observe, legal_room=legal_room)
