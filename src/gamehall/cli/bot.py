@@ -26,7 +26,7 @@ Make a bot (once; you sign in as yourself, and the bot's token is kept for you):
 Run it (it accepts the open seeks that match, plays them within their clocks, and comes back
 after a dropped connection):
 
-    gamehall bot --connect http://HOST:PORT --name NAME --agent easy --game akros --rated
+    gamehall bot --connect http://HOST:PORT --name NAME --agent easy --game GAME --rated
 
 The agent is a level (beginner, easy, medium, hard, perfect) or MODULE:CLASS, a class made
 with no arguments whose choose(state) returns a legal action. Bots are tagged BOT in the hall,

@@ -84,8 +84,8 @@ class VectorGame:
     game and step for what happened (the chance outcomes drawn, the opponent's moves), so the
     engine can play the very same games; 0 keeps none (the fastest). ``episode``: whole games
     (``"game"``, the adapters' default), or another episode of the adapters' that the game
-    plays batched, such as Äcädmü's ``"round"`` (a single round: every game starts with a
-    random pour, drawn inside like all chance); other ``options`` are the game's.
+    plays batched, such as a single ``"round"`` of a game of rounds (every game starts at the
+    round's chance, drawn inside like all chance); other ``options`` are the game's.
     """
 
     def __init__(
@@ -112,7 +112,7 @@ class VectorGame:
         if kernels is None or simulator is None or make_encoding is None:
             raise GamehallError(f"{self.game.name} has no compiled batched step (gamehall.vector)")
         simulator.check(self.game)
-        offered = dict(getattr(kernels, "episodes", None) or {})
+        offered = dict(kernels.episodes or {})
         if episode != "game" and episode not in offered:
             raise GamehallError(
                 f"{self.game.name}'s batched games play the episodes "
@@ -176,7 +176,7 @@ class VectorGame:
         self._mask = np.zeros((n, self.num_actions), dtype=np.bool_)
         small = np.int16 if self.num_actions <= np.iinfo(np.int16).max else np.int32
         room = self.num_actions
-        if getattr(kernels, "legal_room", None) is not None:
+        if kernels.legal_room is not None:
             room = max(1, min(room, int(kernels.legal_room(self._tab, self._start))))
         self.legal_room = room
         self._legal = np.zeros((n, room), dtype=small)
@@ -258,8 +258,8 @@ class VectorGame:
         """The legal actions as lists: ``int16 (N, room)`` (``int32`` for a game of more
         than 32,767 actions) whose row ``g`` starts with its ``count[g]`` legal actions
         (ascending; the rest is stale), and ``count``; ``room`` (:attr:`legal_room`) is the
-        most legal actions a position of the game can have (Akros: 28 of its 1,098 actions),
-        or the number of actions. Picking a random legal action from them is O(N), not
+        most legal actions a position of the game can have (for some games far fewer than
+        the number of actions), or the number of actions. Picking a random legal action from them is O(N), not
         O(N × actions)."""
         return self._legal, self._legal_count
 

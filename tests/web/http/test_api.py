@@ -191,6 +191,7 @@ def test_computer_rematch_keeps_options_and_level(server):
         "kind": "computer",
         "level": "beginner",
         "player": None,
+        "bot": False,
     }
     state = server.client.get(f"/api/games/{again['id']}").json()
     assert state["view"]["target"] == 1

@@ -46,6 +46,7 @@ def test_computer_mode_plays_a_whole_game(server):
         "kind": "computer",
         "level": "easy",
         "player": None,
+        "bot": False,
     }
     with server.client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
         state = hello(server, ws)
