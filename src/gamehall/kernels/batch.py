@@ -1,7 +1,9 @@
 """The compiled loops behind :mod:`gamehall.vector`: N games of one game stepped together (numba).
 
-They work over a game's kernel functions (``player``, ``legal``, ``apply``, ``chance``,
-``returns``, ``evaluate``; see :mod:`gamehall.kernels`) and one more, ``observe(s, tab, me,
+They work over a game's kernel functions (``legal``, ``apply``, ``chance``, ``returns``,
+``evaluate``; see :mod:`gamehall.kernels`) and two more: ``turn(s, tab, moves) -> (p, n)``,
+``player(s, tab)`` and, when ``p`` is a player, ``n = legal(s, tab, moves)`` (else 0) in one
+call (a game can share the work: its round-over test and its legal list), and ``observe(s, tab, me,
 mover, out)``, which writes the game's observation encoding of state ``s`` for player ``me``
 into the ``float32`` row ``out``, exactly as the game's Python ``encoding`` does; ``mover`` is
 what ``player(s, tab)`` says (the loops know it already, so the observation need not ask again). As with the simulator,
@@ -109,24 +111,24 @@ def _search_move(s, tab, rng, config, tree, n, moves, new_tree, search):
 @njit(cache=True, inline="always")
 def _advance(
     s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g, width,
-    tree, player, legal, apply, chance, evaluate, new_tree, search,
+    tree, turn, apply, chance, evaluate, new_tree, search,
 ):  # fmt: skip
     """Play chance and the opponent until the learner is to move or the game is over; return
-    the player to move (or TERMINAL)."""
+    the player to move (or TERMINAL) and, for a player, the number of legal actions ``turn``
+    wrote in ``moves``."""
     seat = config[SEAT]
     keep = config[ROOM] > 0
     while True:
-        p = player(s, tab)
+        p, n = turn(s, tab, moves)
         if p == TERMINAL:
-            return p
+            return p, 0
         if p == CHANCE:
             chance(s, tab, rng, co)
             if keep:
                 _event(events, event_count, g, CHANCE, 0, co, width)
             continue
         if seat < 0 or p == seat:
-            return p
-        n = legal(s, tab, moves)
+            return p, n
         if config[OPPONENT] == POLICY_MCTS:
             a = _search_move(s, tab, rng, config, tree, n, moves, new_tree, search)
         else:
@@ -154,15 +156,16 @@ def _begin(s, tab, rng, co, config, events, event_count, g, width, begin):
 
 @njit(cache=True, inline="always")
 def _publish(
-    s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe, moves
+    s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, legal, observe, moves
 ):  # fmt: skip
     """Write game ``g``'s observation, mask and legal list for its player to move ``p``
-    (``moves``: room for every action, where ``legal`` writes before the list is copied to its
-    row, which has room only for the most a position can have)."""
+    (``moves``: room for every action, holding the ``n`` legal actions ``turn`` wrote, copied
+    to its row, which has room only for the most a position can have)."""
     row = legal_rows[g]
     for i in range(legal_count[g]):
         mask[g, row[i]] = False
-    n = legal(s, tab, moves)
+    if p < 0:  # not a player's turn (the loops never publish one): as ``legal`` says
+        n = legal(s, tab, moves)
     if n > row.shape[0]:
         raise ValueError("more legal actions than the batch's legal lists have room for")
     legal_count[g] = n
@@ -178,7 +181,7 @@ def _publish(
 def reset_batch(
     states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
     to_move, events, event_count, tree,
-    player, legal, apply, chance, evaluate, observe, new_tree, search, begin,
+    turn, legal, apply, chance, evaluate, observe, new_tree, search, begin,
 ):  # fmt: skip
     """Start a game in every row: row ``g`` seeded from (``seeds[g]``, ``g``)."""
     games = states.shape[0]
@@ -198,12 +201,12 @@ def reset_batch(
         if keep:
             _event(events, event_count, g, NEW_GAME, 0, co, width)
         _begin(s, tab, rng, co, config, events, event_count, g, width, begin)
-        p = _advance(
+        p, n = _advance(
             s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-            width, tree, player, legal, apply, chance, evaluate, new_tree, search,
+            width, tree, turn, apply, chance, evaluate, new_tree, search,
         )  # fmt: skip
         _publish(
-            s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
+            s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
             moves,
         )  # fmt: skip
 
@@ -212,7 +215,7 @@ def reset_batch(
 def step_batch(
     states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
     legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, tree,
-    player, legal, apply, chance, returns, evaluate, observe, new_tree, search, begin,
+    turn, legal, apply, chance, returns, evaluate, observe, new_tree, search, begin,
 ):  # fmt: skip
     """Play ``actions[g]`` in every row ``g`` (for the player to move there), then chance and
     the opponent; a game that ends is scored and a new one starts in its row (auto-reset)."""
@@ -236,6 +239,7 @@ def step_batch(
         a = actions[g]
         p = to_move[g]
         mover = p  # who is to move in the state the game ends in, if it ends
+        n = 0
         done = False
         if a < 0 or a >= actions_n or not mask[g, a]:
             if keep:
@@ -248,10 +252,9 @@ def step_batch(
             if keep:
                 _event(events, event_count, g, p, a, co, width)
             apply(s, tab, a)
-            q = _advance(
+            q, n = _advance(
                 s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-                width, tree, player, legal, apply, chance, evaluate, new_tree,
-                search,
+                width, tree, turn, apply, chance, evaluate, new_tree, search,
             )  # fmt: skip
             if q == TERMINAL:
                 mover = TERMINAL
@@ -268,13 +271,12 @@ def step_batch(
             if keep:
                 _event(events, event_count, g, NEW_GAME, 0, co, width)
             _begin(s, tab, rng, co, config, events, event_count, g, width, begin)
-            p = _advance(
+            p, n = _advance(
                 s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-                width, tree, player, legal, apply, chance, evaluate, new_tree,
-                search,
+                width, tree, turn, apply, chance, evaluate, new_tree, search,
             )  # fmt: skip
         _publish(
-            s, tab, g, p, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
+            s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
             moves,
         )  # fmt: skip
 

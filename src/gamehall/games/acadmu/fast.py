@@ -146,13 +146,20 @@ def legal(s, tab, out):
     mine = _present(s, own)
     theirs = _present(s, other)
     n = 0
+    # per shape of ``other``'s (6 bits each): the colour pairs to take by shape, and, in the
+    # variant, bit 18 + shape when it has exactly one token of that shape (the lone take)
+    shapes = 0
+    for shape in range(3):
+        shapes |= _shape_pairs(s, other, shape) << (6 * shape)
+        if tab[1] and s[other + shape] + s[other + 3 + shape] + s[other + 6 + shape] == 1:
+            shapes |= 1 << (18 + shape)
     x = mine
     while x:  # single takes, by colour or the variant's lone take by shape
         token = trailing_zeros(x)
         x &= x - 1
         hits = theirs & (7 << (3 * _beaten(token // 3)))
         shape = _beaten(token % 3)
-        if tab[1] and s[other + shape] + s[other + 3 + shape] + s[other + 6 + shape] == 1:
+        if shapes & (1 << (18 + shape)):
             hits |= theirs & (73 << shape)
         while hits:
             taken = trailing_zeros(hits)
@@ -163,7 +170,7 @@ def legal(s, tab, out):
     while x:  # double takes by shape
         token = trailing_zeros(x)
         x &= x - 1
-        pairs = _shape_pairs(s, other, _beaten(token % 3))
+        pairs = (shapes >> (6 * _beaten(token % 3))) & 63
         while pairs:
             pair = trailing_zeros(pairs)
             pairs &= pairs - 1

@@ -16,11 +16,14 @@ from gamehall.games.acadmu.fast import (
     DARK,
     FIRST,
     LIGHT,
+    PASS_INDEX,
     PASSED,
     PHASE,
     SCORE,
     TO_MOVE,
+    _can_capture,
     _pour,
+    _side,
     apply,
     chance,
     evaluate,
@@ -31,11 +34,28 @@ from gamehall.games.acadmu.fast import (
     search,
 )
 from gamehall.games.acadmu.game import AcadmuGame
-from gamehall.kernels import coin
+from gamehall.kernels import CHANCE, coin
 from gamehall.kernels.batch import BatchEpisode, BatchKernels, reset_batch, step_batch
 
 ROUND = 1
 """``config[EPISODE]`` for the episode ``round``: a single round (see :func:`begin`)."""
+
+
+@njit(cache=True, inline="always")
+def turn_legal(s, tab, moves):
+    """The batch loops' ``turn``: ``player(s, tab)`` and, for a player, ``legal(s, tab,
+    moves)``, with one capture test instead of three. The mover's legal list is worked out
+    first: a capture in it means the round goes on (rule 4); without one (the list is the
+    pass) it goes on only if the other side has a capture and has not passed."""
+    if s[PHASE] != 2:
+        return CHANCE, 0
+    n = legal(s, tab, moves)
+    mover = s[TO_MOVE]
+    if moves[0] != PASS_INDEX:
+        return mover, n
+    if s[PASSED] == -1 and _can_capture(s, _side(1 - mover), _side(mover), tab[1]):
+        return mover, 1
+    return player(s, tab), 0  # the round is over: the match's end, or the next pour
 
 
 @njit(cache=True, inline="always")
@@ -44,15 +64,20 @@ def observe(s, tab, me, mover, out):
     see :mod:`.research` for the layout)."""
     other = 1 - me
     phase = s[PHASE]
-    out[:] = 0.0
-    out[phase] = 1.0
+    # every entry written once (no zeroing pass first): this runs for every game at every step
+    for i in range(3):
+        out[i] = i == phase
     if phase == 2:
         own = DARK if me == 0 else LIGHT
         theirs = LIGHT if me == 0 else DARK
         for p in range(9):
             out[3 + p] = s[own + p]
             out[12 + p] = s[theirs + p]
-    out[21 + me] = 1.0
+    else:
+        for p in range(18):
+            out[3 + p] = 0.0
+    out[21] = me == 0
+    out[22] = me == 1
     out[23] = mover == me
     out[24] = s[PASSED] == me
     out[25] = s[PASSED] == other
@@ -99,7 +124,7 @@ def reset(
     reset_batch(
         states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
         to_move, events, event_count, tree,
-        player, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
@@ -112,7 +137,7 @@ def step(
         states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
         legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
         event_count, tree,
-        player, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 

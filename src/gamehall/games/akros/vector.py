@@ -40,6 +40,15 @@ BEGIN = no_episode
 
 
 @njit(cache=True, inline="always")
+def turn_legal(s, tab, moves):
+    """The batch loops' ``turn``: the player to move and, for a player, its legal actions."""
+    p = player(s, tab)
+    if p < 0:
+        return p, 0
+    return p, legal(s, tab, moves)
+
+
+@njit(cache=True, inline="always")
 def observe(s, tab, me, mover, out):
     """The observation of state ``s`` for player ``me`` (see :mod:`.research` for the layout;
     ``mover``, who is to move, is in it already)."""
@@ -97,7 +106,7 @@ def reset(
     reset_batch(
         states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
         to_move, events, event_count, tree,
-        player, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
@@ -110,7 +119,7 @@ def step(
         states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
         legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
         event_count, tree,
-        player, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
