@@ -122,6 +122,12 @@ def drawn(page: Any, name: str | None) -> None:
         }""",
         arg=name,
     )
+    # and until what fades in has (a line's colours mid-animation are not its colours)
+    page.wait_for_function(
+        """() => document.getAnimations().every((animation) =>
+            animation.playState !== 'running' ||
+            animation.effect?.getTiming().iterations === Infinity)"""
+    )
     if name == "review":
         page.wait_for_selector(".review-page[data-ready='true']")
     if name == "replay":
