@@ -96,6 +96,14 @@ class SignIn:
         taken = await self.db(self.store.player_by_name, naming.name_key(name))
         if taken is not None and taken.id != me.id:
             raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken")
+        self._count_account_made(address)
+        password_hash = await self.hashing_work(self.passwords.hash, password)
+        account = await self._create_account(name, password_hash, browser=me.id)
+        return await self._signed_in(me, account)
+
+    def _count_account_made(self, address: str) -> None:
+        """Every account made (or tried) from ``address`` counts: past
+        :data:`MAX_ADDRESS_SIGNUPS` within the hour, one more is refused."""
         now = self.clock()
         wait = self.signups.retry_after([address], now)
         if wait > 0:
@@ -104,21 +112,22 @@ class SignIn:
                 f"{MAX_ADDRESS_SIGNUPS} accounts were made from your network address within "
                 f"the hour; try again in {int(wait) + 1} seconds",
             )
-        self.signups.failed([address], now)  # every account made (or tried) counts
-        password_hash = await self.hashing_work(self.passwords.hash, password)
+        self.signups.failed([address], now)
+
+    async def _create_account(
+        self, name: str, password_hash: str, *, browser: str | None, bot_owner: str | None = None
+    ) -> str:
+        """Store a new account (a person's, or a bot's of ``bot_owner``) and return its id;
+        ``browser`` None: the account is its own browser (a bot's)."""
         account = "a_" + secrets.token_urlsafe(12)
         try:
             await self.db(
-                self.store.create_account,
-                account,
-                name,
-                naming.name_key(name),
-                password_hash,
-                browser=me.id,
-            )
+                self.store.create_account, account, name, naming.name_key(name), password_hash,
+                browser=browser or account, bot_owner=bot_owner,
+            )  # fmt: skip
         except NameTaken:
             raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken") from None
-        return await self._signed_in(me, account)
+        return account
 
     async def make_bot(self, me: Me, name: str, address: str = "unknown") -> tuple[str, str]:
         """A bot account of the signed-in person ``me`` (docs/bots.md): its name and its secret
@@ -137,25 +146,10 @@ class SignIn:
             )
         if await self.db(self.store.player_by_name, naming.name_key(name)) is not None:
             raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken")
-        now = self.clock()
-        wait = self.signups.retry_after([address], now)
-        if wait > 0:
-            raise ProtocolError(
-                ErrorCode.TOO_MANY_ATTEMPTS,
-                f"{MAX_ADDRESS_SIGNUPS} accounts were made from your network address within "
-                f"the hour; try again in {int(wait) + 1} seconds",
-            )
-        self.signups.failed([address], now)
+        self._count_account_made(address)
         token = secrets.token_urlsafe(24)
         password_hash = await self.hashing_work(self.passwords.hash, token)
-        account = "a_" + secrets.token_urlsafe(12)
-        try:
-            await self.db(
-                self.store.create_account, account, name, naming.name_key(name), password_hash,
-                browser=account, bot_owner=me.id,
-            )  # fmt: skip
-        except NameTaken:
-            raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken") from None
+        await self._create_account(name, password_hash, browser=None, bot_owner=me.id)
         return name, token
 
     async def _signed_in(self, me: Me, account: str) -> tuple[Me, str]:
