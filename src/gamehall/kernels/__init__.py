@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import intrinsic
 
 CHANCE = -1
 TERMINAL = -4
@@ -51,6 +53,18 @@ POLICY_GREEDY = 2
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """How many bits of the integer ``x`` are set (one ``ctpop`` instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
 
 
 @njit(cache=True, inline="always")

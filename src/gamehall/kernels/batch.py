@@ -1,9 +1,12 @@
 """The compiled loops behind :mod:`gamehall.vector`: N games of one game stepped together (numba).
 
 They work over a game's kernel functions (``legal``, ``apply``, ``chance``, ``returns``,
-``evaluate``; see :mod:`gamehall.kernels`) and two more: ``turn(s, tab, moves) -> (p, n)``,
-``player(s, tab)`` and, when ``p`` is a player, ``n = legal(s, tab, moves)`` (else 0) in one
-call (a game can share the work: its round-over test and its legal list), and ``observe(s, tab, me,
+``evaluate``; see :mod:`gamehall.kernels`) and three more: ``turn(s, tab, moves, listed) -> (p,
+n)``, ``player(s, tab)`` and, when ``p`` is a player, ``n = legal(s, tab, moves)`` (else 0) in
+one call (a game can share the work: its round-over test and its legal list); when ``listed``
+is a player other than ``p`` (-1: every player's list is wanted), the game may count the legal
+actions without writing them, and ``nth(s, tab, k, moves)`` is then the ``k``-th of them in
+``legal``'s order (a random opponent picks one of ``n`` and needs no list); and ``observe(s, tab, me,
 mover, out)``, which writes the game's observation encoding of state ``s`` for player ``me``
 into the ``float32`` row ``out``, exactly as the game's Python ``encoding`` does; ``mover`` is
 what ``player(s, tab)`` says (the loops know it already, so the observation need not ask again). As with the simulator,
@@ -45,7 +48,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from gamehall.kernels import CHANCE, TERMINAL, choose_action, seed_stream
+from gamehall.kernels import CHANCE, POLICY_RANDOM, TERMINAL, below, choose_action, seed_stream
 from gamehall.kernels.tree import ACTION, FIRST, NEXT, SUM, VISITS
 
 NEW_GAME = -2
@@ -111,15 +114,17 @@ def _search_move(s, tab, rng, config, tree, n, moves, new_tree, search):
 @njit(cache=True, inline="always")
 def _advance(
     s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g, width,
-    tree, turn, apply, chance, evaluate, new_tree, search,
+    tree, turn, nth, apply, chance, evaluate, new_tree, search,
 ):  # fmt: skip
     """Play chance and the opponent until the learner is to move or the game is over; return
     the player to move (or TERMINAL) and, for a player, the number of legal actions ``turn``
     wrote in ``moves``."""
     seat = config[SEAT]
     keep = config[ROOM] > 0
+    # a random opponent's moves are counted, not listed: only the learner's list is wanted
+    listed = seat if seat >= 0 and config[OPPONENT] == POLICY_RANDOM else -1
     while True:
-        p, n = turn(s, tab, moves)
+        p, n = turn(s, tab, moves, listed)
         if p == TERMINAL:
             return p, 0
         if p == CHANCE:
@@ -131,6 +136,8 @@ def _advance(
             return p, n
         if config[OPPONENT] == POLICY_MCTS:
             a = _search_move(s, tab, rng, config, tree, n, moves, new_tree, search)
+        elif listed >= 0:  # as choose_action's random pick: no draw for an only move
+            a = nth(s, tab, below(rng, n), moves)
         else:
             a = choose_action(
                 s, tab, config[OPPONENT], weights, rng, moves, n, child, p, ties, apply, evaluate
@@ -156,16 +163,19 @@ def _begin(s, tab, rng, co, config, events, event_count, g, width, begin):
 
 @njit(cache=True, inline="always")
 def _publish(
-    s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, legal, observe, moves
+    s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, observe, moves
 ):  # fmt: skip
     """Write game ``g``'s observation, mask and legal list for its player to move ``p``
     (``moves``: room for every action, holding the ``n`` legal actions ``turn`` wrote, copied
     to its row, which has room only for the most a position can have)."""
     row = legal_rows[g]
-    for i in range(legal_count[g]):
-        mask[g, row[i]] = False
-    if p < 0:  # not a player's turn (the loops never publish one): as ``legal`` says
-        n = legal(s, tab, moves)
+    if mask.shape[1] <= 256:  # a short row: cleared whole, at once
+        mask[g, :] = False
+    else:  # only the entries set last time
+        for i in range(legal_count[g]):
+            mask[g, row[i]] = False
+    if p < 0:  # not a player's turn (the loops never publish one): no legal action
+        n = 0
     if n > row.shape[0]:
         raise ValueError("more legal actions than the batch's legal lists have room for")
     legal_count[g] = n
@@ -181,7 +191,7 @@ def _publish(
 def reset_batch(
     states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
     to_move, events, event_count, tree,
-    turn, legal, apply, chance, evaluate, observe, new_tree, search, begin,
+    turn, nth, apply, chance, evaluate, observe, new_tree, search, begin,
 ):  # fmt: skip
     """Start a game in every row: row ``g`` seeded from (``seeds[g]``, ``g``)."""
     games = states.shape[0]
@@ -203,11 +213,10 @@ def reset_batch(
         _begin(s, tab, rng, co, config, events, event_count, g, width, begin)
         p, n = _advance(
             s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-            width, tree, turn, apply, chance, evaluate, new_tree, search,
+            width, tree, turn, nth, apply, chance, evaluate, new_tree, search,
         )  # fmt: skip
         _publish(
-            s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
-            moves,
+            s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, observe, moves,
         )  # fmt: skip
 
 
@@ -215,7 +224,7 @@ def reset_batch(
 def step_batch(
     states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask, legal_rows,
     legal_count, to_move, rewards, terminated, illegal, final_obs, events, event_count, tree,
-    turn, legal, apply, chance, returns, evaluate, observe, new_tree, search, begin,
+    turn, nth, apply, chance, returns, evaluate, observe, new_tree, search, begin,
 ):  # fmt: skip
     """Play ``actions[g]`` in every row ``g`` (for the player to move there), then chance and
     the opponent; a game that ends is scored and a new one starts in its row (auto-reset)."""
@@ -254,7 +263,7 @@ def step_batch(
             apply(s, tab, a)
             q, n = _advance(
                 s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-                width, tree, turn, apply, chance, evaluate, new_tree, search,
+                width, tree, turn, nth, apply, chance, evaluate, new_tree, search,
             )  # fmt: skip
             if q == TERMINAL:
                 mover = TERMINAL
@@ -273,11 +282,10 @@ def step_batch(
             _begin(s, tab, rng, co, config, events, event_count, g, width, begin)
             p, n = _advance(
                 s, tab, rng, config, weights, moves, child, ties, co, events, event_count, g,
-                width, tree, turn, apply, chance, evaluate, new_tree, search,
+                width, tree, turn, nth, apply, chance, evaluate, new_tree, search,
             )  # fmt: skip
         _publish(
-            s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, legal, observe,
-            moves,
+            s, tab, g, p, n, config, obs, mask, legal_rows, legal_count, to_move, observe, moves,
         )  # fmt: skip
 
 

@@ -17,7 +17,7 @@ of discs ``n``, then the discs' fronts (``n``) and backs (``n``).
 Actions are the engine's dense indices (:meth:`AcadmuGame.action_index`): single takes
 ``own * 9 + taken``, double takes by shape ``81 + own * 6 + colour pair``, ``135`` pass; ``legal``
 lists each resulting position once, ascending. The pour tosses every disc of Dark's set, then of
-Light's, each face up with probability exactly 1/2; the draw picks a disc uniformly and tosses it.
+Light's, each face up with probability exactly 1/2 (a bit each of one 64-bit draw per 64 discs); the draw picks a disc uniformly and tosses it.
 A trajectory records a pour as the 18 up-face counts and a draw as the four faces.
 """
 
@@ -29,11 +29,10 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from gamehall.core.game import Action, Game, State
 from gamehall.games.acadmu.game import NO_ONE, AcadmuGame, AcadmuState, Draw, Pour
-from gamehall.kernels import CHANCE, TERMINAL, below, coin, simulate_games
+from gamehall.kernels import CHANCE, TERMINAL, below, coin, next_u64, popcount, simulate_games
 from gamehall.kernels.simulator import Simulator
 from gamehall.kernels.tree import tree_root, tree_search
 
@@ -110,8 +109,7 @@ def _present(s, side):
     """The pairings ``side`` shows as a bitmask (bit p: at least one up-face of pairing p)."""
     bits = 0
     for p in range(9):
-        if s[side + p]:
-            bits |= 1 << p
+        bits |= np.int64(s[side + p] != 0) << p  # no branch: the counts are anyone's guess
     return bits
 
 
@@ -122,64 +120,114 @@ def _shape_pairs(s, other, shape):
     r = s[other + shape]
     b = s[other + 3 + shape]
     y = s[other + 6 + shape]
+    red = np.int64(r > 0)
+    blue = np.int64(b > 0)
+    yellow = np.int64(y > 0)
     return (
-        (r >= 2)
-        | ((r > 0 and b > 0) << 1)
-        | ((r > 0 and y > 0) << 2)
-        | ((b >= 2) << 3)
-        | ((b > 0 and y > 0) << 4)
-        | ((y >= 2) << 5)
+        np.int64(r >= 2)
+        | ((red & blue) << 1)
+        | ((red & yellow) << 2)
+        | (np.int64(b >= 2) << 3)
+        | ((blue & yellow) << 4)
+        | (np.int64(y >= 2) << 5)
     )
+
+
+@njit(cache=True, inline="always")
+def _targets(s, tab):
+    """What the mover can take, as bitmasks: the pairings the mover shows (``mine``), those the
+    other side shows (``theirs``), per shape of the other side's (6 bits each) the colour pairs
+    to take by shape, and, in the variant, bit ``shape`` of ``lone`` when the other side has
+    exactly one token of that shape (the lone take)."""
+    mover = s[TO_MOVE]
+    own = _side(mover)
+    other = _side(1 - mover)
+    shapes = 0
+    lone = 0
+    for shape in range(3):
+        shapes |= _shape_pairs(s, other, shape) << (6 * shape)
+        left = s[other + shape] + s[other + 3 + shape] + s[other + 6 + shape]
+        lone |= (np.int64(left == 1) & tab[1]) << shape
+    return _present(s, own), _present(s, other), shapes, lone
+
+
+@njit(cache=True, inline="always")
+def _single_takes(token, theirs, lone):
+    """The pairings a token takes alone: any token of the colour its colour beats (the three
+    pairings ``7 << 3 * beaten(colour)``), or, in the variant, the lone token of the shape its
+    shape beats (``0b001001001 << beaten(shape)``)."""
+    shape = _beaten(token % 3)
+    by_colour = theirs & (7 << (3 * _beaten(token // 3)))
+    return by_colour | (theirs & (73 << shape) & -((lone >> shape) & 1))
+
+
+@njit(cache=True, inline="always")
+def _double_takes(token, shapes):
+    """The colour pairs a token takes by shape: two of the shape its shape beats."""
+    return (shapes >> (6 * _beaten(token % 3))) & 63
+
+
+_BIT = np.array(
+    [[b for b in range(9) if m >> b & 1] + [0] * (9 - bin(m).count("1")) for m in range(512)],
+    dtype=np.int64,
+)
+"""``_BIT[m, j]``: the index of the ``j``-th lowest set bit of ``m`` (0 past the last)."""
 
 
 @njit(cache=True, inline="always")
 def legal(s, tab, out):
     """The mover's captures, each resulting position once (ascending index), else pass.
 
-    Over bitmasks of the pairings each side shows: a token of colour c and shape h takes any
-    token of the colour c beats (the three pairings ``7 << 3 * beaten(c)``), or, in the variant,
-    the lone token of the shape h beats (``0b001001001 << beaten(h)``); by shape it takes two of
-    the shape h beats, in any colour pair there is."""
-    mover = s[TO_MOVE]
-    own = _side(mover)
-    other = _side(1 - mover)
-    mine = _present(s, own)
-    theirs = _present(s, other)
+    Single takes (``token * 9 + taken``) come before the takes by shape (``81 + token * 6 +
+    colour pair``), each in order of the mover's tokens. ``out`` has room for every action:
+    a few entries past the count are written as scratch (each token's takes are written nine
+    or six at a time, without a branch, and the count moves on by as many as there are)."""
+    mine, theirs, shapes, lone = _targets(s, tab)
     n = 0
-    # per shape of ``other``'s (6 bits each): the colour pairs to take by shape, and, in the
-    # variant, bit 18 + shape when it has exactly one token of that shape (the lone take)
-    shapes = 0
-    for shape in range(3):
-        shapes |= _shape_pairs(s, other, shape) << (6 * shape)
-        if tab[1] and s[other + shape] + s[other + 3 + shape] + s[other + 6 + shape] == 1:
-            shapes |= 1 << (18 + shape)
-    x = mine
-    while x:  # single takes, by colour or the variant's lone take by shape
-        token = trailing_zeros(x)
-        x &= x - 1
-        hits = theirs & (7 << (3 * _beaten(token // 3)))
-        shape = _beaten(token % 3)
-        if shapes & (1 << (18 + shape)):
-            hits |= theirs & (73 << shape)
-        while hits:
-            taken = trailing_zeros(hits)
-            hits &= hits - 1
-            out[n] = token * 9 + taken
-            n += 1
-    x = mine
-    while x:  # double takes by shape
-        token = trailing_zeros(x)
-        x &= x - 1
-        pairs = (shapes >> (6 * _beaten(token % 3))) & 63
-        while pairs:
-            pair = trailing_zeros(pairs)
-            pairs &= pairs - 1
-            out[n] = 81 + token * 6 + pair
-            n += 1
+    for token in range(9):
+        hits = _single_takes(token, theirs, lone) & -((mine >> token) & 1)
+        for j in range(9):
+            out[n + j] = token * 9 + _BIT[hits, j]
+        n += popcount(hits)
+    for token in range(9):
+        pairs = _double_takes(token, shapes) & -((mine >> token) & 1)
+        for j in range(6):
+            out[n + j] = 81 + token * 6 + _BIT[pairs, j]
+        n += popcount(pairs)
     if n == 0:
         out[0] = PASS_INDEX
         return 1
     return n
+
+
+@njit(cache=True, inline="always")
+def count_captures(s, tab, room):
+    """How many captures the mover has (the length of :func:`legal`'s list, the pass aside),
+    without listing them: ``room[token]`` and ``room[9 + token]`` keep each token's single
+    takes and takes by shape (bitmasks) for :func:`nth_capture`."""
+    mine, theirs, shapes, lone = _targets(s, tab)
+    n = 0
+    for token in range(9):
+        on = -((mine >> token) & 1)
+        hits = _single_takes(token, theirs, lone) & on
+        pairs = _double_takes(token, shapes) & on
+        room[token] = hits
+        room[9 + token] = pairs
+        n += popcount(hits) + popcount(pairs)
+    return n
+
+
+@njit(cache=True, inline="always")
+def nth_capture(k, room):
+    """The ``k``-th action of :func:`legal`'s list, from what :func:`count_captures` kept in
+    ``room`` (the pass when there is no capture)."""
+    for i in range(18):
+        bits = room[i]
+        c = popcount(bits)
+        if k < c:
+            return (i * 9 if i < 9 else 81 + (i - 9) * 6) + _BIT[bits, k]
+        k -= c
+    return PASS_INDEX
 
 
 @njit(cache=True, inline="always")
@@ -228,9 +276,12 @@ def _pour(s, tab, rng, co):
         base = DARK if side == 0 else LIGHT
         for p in range(9):
             s[base + p] = 0
+        bits = np.uint64(0)
         for d in range(n):
-            face = tab[3 + n + d] if coin(rng) else tab[3 + d]
-            s[base + face] += 1
+            if d % 64 == 0:  # 64 fair tosses from one draw
+                bits = next_u64(rng)
+            back = np.int64((bits >> np.uint64(d % 64)) & np.uint64(1))
+            s[base + tab[3 + d + n * back]] += 1  # its front (``3 + d``) or its back up
         for p in range(9):
             co[9 * side + p] = s[base + p]
 

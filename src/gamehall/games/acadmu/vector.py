@@ -26,9 +26,11 @@ from gamehall.games.acadmu.fast import (
     _side,
     apply,
     chance,
+    count_captures,
     evaluate,
     legal,
     new_tree,
+    nth_capture,
     player,
     returns,
     search,
@@ -42,20 +44,31 @@ ROUND = 1
 
 
 @njit(cache=True, inline="always")
-def turn_legal(s, tab, moves):
+def turn_legal(s, tab, moves, listed):
     """The batch loops' ``turn``: ``player(s, tab)`` and, for a player, ``legal(s, tab,
-    moves)``, with one capture test instead of three. The mover's legal list is worked out
-    first: a capture in it means the round goes on (rule 4); without one (the list is the
-    pass) it goes on only if the other side has a capture and has not passed."""
+    moves)`` (only counted when ``listed`` is the other player), with one capture test instead
+    of three. The mover's captures are worked out first: one means the round goes on (rule
+    4); without one (the list is the pass) it goes on only if the other side has a capture and
+    has not passed."""
     if s[PHASE] != 2:
         return CHANCE, 0
-    n = legal(s, tab, moves)
     mover = s[TO_MOVE]
-    if moves[0] != PASS_INDEX:
-        return mover, n
+    if listed >= 0 and mover != listed:
+        captures = count_captures(s, tab, moves)  # what they are stays in ``moves`` for nth
+    else:
+        n = legal(s, tab, moves)
+        captures = 0 if moves[0] == PASS_INDEX else n
+    if captures:
+        return mover, captures
     if s[PASSED] == -1 and _can_capture(s, _side(1 - mover), _side(mover), tab[1]):
-        return mover, 1
+        return mover, 1  # the pass (``legal`` wrote it when listing)
     return player(s, tab), 0  # the round is over: the match's end, or the next pour
+
+
+@njit(cache=True, inline="always")
+def nth(s, tab, k, moves):
+    """The batch loops' ``nth``: the ``k``-th legal action, which ``turn_legal`` counted."""
+    return nth_capture(k, moves)
 
 
 @njit(cache=True, inline="always")
@@ -124,7 +137,7 @@ def reset(
     reset_batch(
         states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
         to_move, events, event_count, tree,
-        turn_legal, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, nth, apply, chance, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
@@ -137,7 +150,7 @@ def step(
         states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
         legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
         event_count, tree,
-        turn_legal, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, nth, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 

@@ -40,12 +40,19 @@ BEGIN = no_episode
 
 
 @njit(cache=True, inline="always")
-def turn_legal(s, tab, moves):
-    """The batch loops' ``turn``: the player to move and, for a player, its legal actions."""
+def turn_legal(s, tab, moves, listed):
+    """The batch loops' ``turn``: the player to move and, for a player, its legal actions (at
+    most 28: always listed)."""
     p = player(s, tab)
     if p < 0:
         return p, 0
     return p, legal(s, tab, moves)
+
+
+@njit(cache=True, inline="always")
+def nth(s, tab, k, moves):
+    """The batch loops' ``nth``: the ``k``-th legal action, from ``turn_legal``'s list."""
+    return moves[k]
 
 
 @njit(cache=True, inline="always")
@@ -106,7 +113,7 @@ def reset(
     reset_batch(
         states, rngs, start, tab, seeds, config, weights, obs, mask, legal_rows, legal_count,
         to_move, events, event_count, tree,
-        turn_legal, legal, apply, chance, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, nth, apply, chance, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
@@ -119,7 +126,7 @@ def step(
         states, rngs, start, tab, actions, config, weights, illegal_reward, obs, mask,
         legal_rows, legal_count, to_move, rewards, terminated, illegal, final_obs, events,
         event_count, tree,
-        turn_legal, legal, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
+        turn_legal, nth, apply, chance, returns, evaluate, observe, new_tree, search, BEGIN,
     )  # fmt: skip
 
 
