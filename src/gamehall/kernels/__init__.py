@@ -40,6 +40,10 @@ from numba import njit
 from numba.core import types
 from numba.extending import intrinsic
 
+from gamehall.kernels.cache import clear_stale_kernel_caches
+
+clear_stale_kernel_caches()  # before numba loads a cached kernel compiled from older sources
+
 CHANCE = -1
 TERMINAL = -4
 
