@@ -50,9 +50,8 @@ Ifrit's discard is the other tile in hand), a placement is ``region << 8 | sourc
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
 from gamehall.games.akros.rules import (  # the game's own encodings (constants to numba)
     DRAW,
@@ -62,6 +61,7 @@ from gamehall.games.akros.rules import (  # the game's own encodings (constants 
     JINN_PLACE,
     OVER,
 )
+from gamehall.kernels import popcount
 
 MAXPLY = 64
 MAXMOVES = 128
@@ -118,22 +118,10 @@ def new_buffers() -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((MAXPLY, 4, MAXMOVES), dtype=np.int64), np.zeros(STATS_SIZE, dtype=np.int64)
 
 
-@intrinsic
-def _popcount(typingctx, x):
-    """The processor's population count (LLVM's ctpop), as ``trailing_zeros`` is its tzcnt."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
-
-
 @njit(cache=True, inline="always")
 def _bits(x):
     """The number of set bits of ``x``."""
-    return _popcount(x)
+    return popcount(x)
 
 
 @njit(cache=True, inline="always")
