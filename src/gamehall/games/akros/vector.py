@@ -1,5 +1,6 @@
 """Akros batched for :mod:`gamehall.vector`: the observation in compiled code, and the cached
-batch loops (:mod:`gamehall.kernels.batch`) over the simulator's kernels (:mod:`.fast`).
+batch loops (:mod:`gamehall.kernels.batch`) over the simulator's kernels (the rules of
+:mod:`.compiled_rules`, the search of :mod:`.fast`).
 
 :func:`observe` writes :class:`gamehall.games.akros.research.AkrosEncoding`'s layout from the
 kernels' state vector, entry for entry (``tests/vector`` checks it against the engine's).
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamehall.games.akros.fast import (
+from gamehall.games.akros.compiled_rules import (
     BAG,
     DRAFT,
     IM,
@@ -28,11 +29,10 @@ from gamehall.games.akros.fast import (
     chance,
     evaluate,
     legal,
-    new_tree,
     player,
     returns,
-    search,
 )
+from gamehall.games.akros.fast import new_tree, search
 from gamehall.kernels.batch import BatchKernels, no_episode, reset_batch, step_batch
 
 BEGIN = no_episode
