@@ -1,8 +1,9 @@
 """Bots in the hall, as people see them: Ada makes a bot account; the bot (``gamehall bot``'s
 client, in a thread of this test) posts a rated seek; the lobby shows it tagged "BOT", Ada
-cannot accept her own bot's rated seek, Bob (on a phone) does, and the game page, the bot's
-profile and the leaderboard show the tag. Desktop and phone; screenshots in both colour
-schemes under /tmp/shots36/bots/ (or $GAMEHALL_SHOTS)."""
+cannot accept her own bot's rated seek, Bob (on a phone) does, and the game page (its seats and
+the end panel's rating changes), the replay, the bot's profile and the leaderboard show the
+tag. Desktop and phone; screenshots in both colour schemes under /tmp/shots36/bots/ (or
+$GAMEHALL_SHOTS)."""
 
 from __future__ import annotations
 
@@ -117,11 +118,23 @@ def test_the_bot_tag_in_the_lobby_the_game_the_profile_and_the_leaderboard(
         resign.click()
         resign.click()
         bob.wait_for_selector(".game-over .rating-changes li")
+        # The end panel's rating changes tag Robo's line, not Bob's.
+        changes = bob.locator(".game-over .rating-changes li")
+        assert changes.filter(has_text="Robo").locator(".bot-tag").count() == 1
+        assert bob.locator(".game-over .rating-changes .bot-tag").count() == 1
+        shots(bob, "game-over", "phone")
         assert robo.ended.wait(30), "the bot did not see its game end"
     finally:
         robo.stop()
         thread.join(30)
 
+    # The replay names who played, Robo tagged.
+    bob.goto(game_url.replace("/game/", "/replay/"))
+    players = bob.locator(".replay-players")
+    players.wait_for()
+    assert "Robo" in players.inner_text() and "Bob" in players.inner_text()
+    assert players.locator(".bot-tag").count() == 1
+    shots(bob, "replay", "phone")
     # The profile and the leaderboard.
     for page, size in ((ada, "desktop"), (bob, "phone")):
         page.goto(f"{url}/player/Robo")

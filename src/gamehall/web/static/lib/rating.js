@@ -4,6 +4,7 @@
 // rated game, each side's change.
 
 import { h } from "../dom.js";
+import { botTag } from "./hall.js";
 
 /** What a "?" after a rating means, for a title or a note. */
 export const PROVISIONAL_NOTE = "A \"?\" after a rating: provisional, too few rated games to be sure of it yet";
@@ -66,7 +67,7 @@ export function ratingChanges(state, nameOf) {
       h(
         "li",
         { "data-seat": entry.seat, class: entry.change > 0 ? "up" : entry.change < 0 ? "down" : "same" },
-        h("span", { class: "who" }, nameOf(entry.seat)),
+        h("span", { class: "who" }, state.seats?.[entry.seat]?.bot ? [botTag(), " "] : null, nameOf(entry.seat)),
         " ",
         h("span", { class: "change-ratings" }, `${ratingText(entry.rating)} → ${ratingText(entry.after)}`),
         " ",

@@ -1,9 +1,11 @@
-// The replay page: step through a stored game, move by move (buttons or arrow keys), each move
-// told in words with its notation as a small label; download its record, and open its review
-// once the game is over (where a player made a move: there is something to judge).
+// The replay page: who played (bots tagged), then step through a stored game, move by move
+// (buttons or arrow keys), each move told in words with its notation as a small label; download
+// its record, and open its review once the game is over (where a player made a move: there is
+// something to judge).
 
 import { getJSON } from "../lib/api.js";
 import { h, replace } from "../dom.js";
+import { playerLink } from "../lib/hall.js";
 import { boardModule, failure, loading, page, seatName, titleOf } from "../lib/shared.js";
 import { notation, scrollWithin, sectionsOf } from "./review.js";
 
@@ -92,6 +94,7 @@ export function replayPage(id) {
           "header",
           { class: "game-head" },
           h("h1", {}, `Replay: ${titleOf(data.game)}`),
+          players(game, replayLabels),
           h(
             "nav",
             { class: "game-links" },
@@ -113,4 +116,19 @@ export function replayPage(id) {
     })
     .catch((error) => replace(body, failure(error)));
   return () => onKey && document.removeEventListener("keydown", onKey);
+}
+
+/** Who played: each seat's player (a bot tagged, the computer with its level), by seat. */
+function players(game, labels) {
+  const seats = game?.seats || [];
+  if (!seats.length) return null;
+  const who = (seat) => {
+    if (seat.kind === "computer") return `Computer${seat.level ? ` (${seat.level})` : ""}`;
+    return seat.player ? playerLink(seat.player, { bot: seat.bot }) : h("span", { class: "muted" }, "nobody");
+  };
+  return h(
+    "p",
+    { class: "replay-players" },
+    seats.map((seat, index) => [index ? " vs " : "", who(seat), h("small", { class: "muted" }, ` (${labels[index] || seatName(seat)})`)]),
+  );
 }
