@@ -15,7 +15,15 @@ import pytest
 from gamehall.core import Action, State, register_plugin, unregister_plugin
 from gamehall.core.agent import Agent
 from gamehall.protocol.hall import BotCreated
-from gamehall.tui.bot import Bot, Wanted, create_bot, load_agent, sign_in
+from gamehall.tui.bot import (
+    LOW_TIME_MS,
+    Bot,
+    Wanted,
+    create_bot,
+    load_agent,
+    sign_in,
+    time_left_ms,
+)
 from gamehall.tui.remote import SESSION_COOKIE, ServerRefusal, _request
 from gamehall.web.http.app import create_app
 from tests.live_server import uvicorn_thread
@@ -242,3 +250,15 @@ def test_a_bot_whose_session_ends_signs_in_again_and_plays_on(hall):
         for other in threads:
             other.join(30)
     assert get(hall, f"/api/games/{seeker.finished[0]}")["over"]
+
+
+def test_a_bots_clock_is_counted_down_from_the_servers_last_figure():
+    """The low-time fallback reads the clock as it stands when the bot is to choose: the
+    running seat's figure less the time since the message came; a stopped clock as sent."""
+    remaining = [5_000, 5_000, None]
+    assert time_left_ms(remaining, 0, 0, since_ms=2_500) == 2_500  # running: counted down
+    assert time_left_ms(remaining, 0, 1, since_ms=2_500) == 5_000  # not running: as sent
+    assert time_left_ms(remaining, None, 0, since_ms=2_500) == 5_000  # no clock running
+    assert time_left_ms(remaining, 0, 2, since_ms=0) is None  # a seat without a clock
+    assert time_left_ms(None, 0, 0, since_ms=0) is None  # a game without clocks
+    assert time_left_ms(remaining, 0, 0, since_ms=2_500) < LOW_TIME_MS < 5_000

@@ -13,7 +13,9 @@ seek of its own, and plays each game it is seated in through a
 replaying it here, reconnecting with ``hello`` after a drop). On its move it asks its agent,
 which sees the same :class:`~gamehall.core.State` a local game has: any
 :class:`~gamehall.core.agent.Agent` (``choose(state) -> action``), or a level by name. With
-little time left on its clock it plays the first legal move instead of thinking. When the lobby's
+little time left on its clock (the server's last figure, counted down since it came while that
+clock runs) it plays the first legal move instead of thinking; an agent's one slow move is not
+cut short. When the lobby's
 socket drops it connects again (signing in again if its session ended) and picks up its ongoing
 games, listed on its profile, where it left them.
 """
@@ -169,22 +171,39 @@ def sign_in(base: str, name: str, password: str, *, bot: bool = True) -> tuple[s
     return identity, session
 
 
+def time_left_ms(
+    remaining: list[int | None] | None, running: int | None, seat: int, since_ms: float
+) -> float | None:
+    """What ``seat`` has left on its clock now: the server's figure, less the time since the
+    message came when that clock is the one running (the server counts it down meanwhile);
+    None for a seat without a clock."""
+    if not remaining or seat >= len(remaining) or remaining[seat] is None:
+        return None
+    left = float(remaining[seat] or 0)
+    return left - since_ms if running == seat else left
+
+
 class BotGame(RemoteSession):
     """A game the bot is seated in: the terminal's client, which also keeps the clocks."""
 
     remaining_ms: list[int | None] | None = None
+    running: int | None = None
+    clock_at: float = 0.0
+    """When the last clock came (``time.monotonic()``)."""
 
     def _take_state(self, message: StateMessage) -> bool:
         changed = super()._take_state(message)
         if message.clock is not None:
             self.remaining_ms = list(message.clock.remaining)
+            self.running = message.clock.running
+            self.clock_at = time.monotonic()
         return changed
 
     def low_on_time(self, seat: int) -> bool:
-        remaining = self.remaining_ms
-        if not remaining or seat >= len(remaining) or remaining[seat] is None:
-            return False
-        return (remaining[seat] or 0) < LOW_TIME_MS
+        """Whether ``seat``'s clock, counted down to now, is under :data:`LOW_TIME_MS`."""
+        since_ms = (time.monotonic() - self.clock_at) * 1000
+        left = time_left_ms(self.remaining_ms, self.running, seat, since_ms)
+        return left is not None and left < LOW_TIME_MS
 
 
 @dataclass
