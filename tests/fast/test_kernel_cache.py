@@ -24,9 +24,9 @@ def test_an_edit_to_any_compiled_source_clears_every_kernel_cache(tmp_path: Path
     stamp = loops / "__pycache__" / STAMP
     assert clear_stale_caches([loops, game], stamp) == 4  # no stamp yet: nothing is trusted
     for package in (loops, game):
-        _package_caches = sorted(p.name for p in (package / "__pycache__").iterdir())
-        assert "fast.cpython-311.pyc" in _package_caches  # Python's own caches are left alone
-        assert not [n for n in _package_caches if n.endswith((".nbi", ".nbc"))]
+        names = sorted(p.name for p in (package / "__pycache__").iterdir())
+        assert "fast.cpython-311.pyc" in names  # Python's own caches are left alone
+        assert not [n for n in names if n.endswith((".nbi", ".nbc"))]
     (game / "__pycache__" / "fast.step-10.py311.nbi").write_text("compiled again")
     assert clear_stale_caches([loops, game], stamp) == 0  # unchanged: the caches are kept
     # The loops change; the game's cache (which inlines them) goes too.

@@ -18,22 +18,16 @@ STAMP = "numba-sources.sha256"
 """The file, in this package's ``__pycache__``, that holds the hash of the compiled sources."""
 
 
-def compiled_sources(packages: list[Path]) -> list[Path]:
-    """The modules of ``packages`` (folders) with numba code, in a stable order."""
-    found = []
+def sources_hash(packages: list[Path]) -> str:
+    """One hash of the names and contents of the modules of ``packages`` (folders) with numba
+    code, in a stable order (each read once)."""
+    digest = hashlib.sha256()
     for package in packages:
         for module in sorted(package.glob("*.py")):
-            if "numba" in module.read_text(encoding="utf-8"):
-                found.append(module)
-    return found
-
-
-def sources_hash(modules: list[Path]) -> str:
-    """One hash of the modules' names and contents."""
-    digest = hashlib.sha256()
-    for module in modules:
-        digest.update(module.name.encode())
-        digest.update(module.read_bytes())
+            source = module.read_bytes()
+            if b"numba" in source:
+                digest.update(module.name.encode())
+                digest.update(source)
     return digest.hexdigest()
 
 
@@ -42,7 +36,7 @@ def clear_stale_caches(packages: list[Path], stamp: Path) -> int:
     compiled sources differ from the hash in ``stamp``, then save the new hash; how many cache
     files were removed. A folder that cannot be written (an installed, read-only package)
     changes nothing: numba then keeps its caches elsewhere, and they are as old as the install."""
-    current = sources_hash(compiled_sources(packages))
+    current = sources_hash(packages)
     try:
         if stamp.read_text(encoding="ascii") == current:
             return 0
