@@ -56,10 +56,10 @@ ALLOWED_ATTRIBUTE_PROBES = {
     ("cli/app.py", "hasattr", "error"),
     ("core/game.py", "getattr", "self"),  # an Option's own limits, by field name
     ("core/plugin.py", "getattr", "value"),  # resolving an import path "module:attribute"
-    ("store/ratings.py", "getattr", "error.orig"),
+    ("store/ratings.py", "getattr", "error.orig"),  # a driver error's SQLSTATE, if it has one
     # a bot's agent named MODULE:CLASS: the class, and that it has a choose()
     ("tui/bot.py", "getattr", "module"),
-    ("tui/bot.py", "getattr", "made"),  # a driver error's SQLSTATE, if it has one
+    ("tui/bot.py", "getattr", "made"),
     # the analysis package's names, imported when first asked for (keeps numba out of the server)
     ("analysis/__init__.py", "getattr", "importlib.import_module(f'{__name__}.{module}')"),
 }
