@@ -36,17 +36,7 @@ from gamehall.games.akros.rules import (
     JINN_PLACE,
     OVER,
 )
-from gamehall.kernels import below, seed_stream
-
-
-@njit(cache=True, inline="always")
-def _bits(x):
-    """How many bits of ``x`` are set (LLVM turns this loop into one popcount)."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+from gamehall.kernels import below, popcount, seed_stream
 
 
 @njit(cache=True, inline="always")
@@ -166,7 +156,7 @@ def random_games(
                 n = 0
                 y = targets
                 while y:
-                    n += _bits(tab[4 + _low(y)] & im)
+                    n += popcount(tab[4 + _low(y)] & im)
                     y &= y - 1
                 if n == 0:
                     n = 1
@@ -183,7 +173,7 @@ def random_games(
                     while True:
                         r = _low(y)
                         sources = tab[4 + r] & im
-                        c = _bits(sources)
+                        c = popcount(sources)
                         if k < c:
                             break
                         k -= c
@@ -202,8 +192,8 @@ def random_games(
                 movers = jm & contested
                 if movers == 0:
                     movers = jm
-                m = _bits(movers)
-                n = _bits(targets) * m
+                m = popcount(movers)
+                n = popcount(targets) * m
                 if n == 0:
                     n = 1
                     a = 12 + tile
