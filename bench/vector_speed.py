@@ -9,8 +9,8 @@ Gymnasium environment (the Python engine, a random legal action from ``info["act
 and ``gamehall.fast`` playing random games (actions/s, chance included). Each row runs for
 ``--seconds``, in ten windows: the figure is the median window's rate, with the best window's
 beside it; env steps are the learner's steps. Wall-clock and CPU time are both shown (the
-machine may be shared). Prints a markdown
-table; with ``--rows`` only its rows, for docs/performance.md::
+machine may be shared). Prints a markdown table; with ``--rows`` only its rows, for
+docs/performance.md::
 
     .venv/bin/python bench/vector_speed.py --seconds 10
     .venv/bin/python bench/vector_speed.py --games akros --seconds 2 --rows

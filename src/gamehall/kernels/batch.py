@@ -6,12 +6,13 @@ n)``, ``player(s, tab)`` and, when ``p`` is a player, ``n = legal(s, tab, moves)
 one call (a game can share the work: its round-over test and its legal list); when ``listed``
 is a player other than ``p`` (-1: every player's list is wanted), the game may count the legal
 actions without writing them, and ``nth(s, tab, k, moves)`` is then the ``k``-th of them in
-``legal``'s order (a random opponent picks one of ``n`` and needs no list); and ``observe(s, tab, me,
-mover, out)``, which writes the game's observation encoding of state ``s`` for player ``me``
-into the ``float32`` row ``out``, exactly as the game's Python ``encoding`` does; ``mover`` is
-what ``player(s, tab)`` says (the loops know it already, so the observation need not ask again). As with the simulator,
-each game's ``vector`` module instantiates :func:`reset_batch` and :func:`step_batch` inside its
-own ``@njit(cache=True)`` functions, so they land in numba's on-disk cache.
+``legal``'s order (a random opponent picks one of ``n`` and needs no list); and ``observe(s,
+tab, me, mover, out)``, which writes the game's observation encoding of state ``s`` for player
+``me`` into the ``float32`` row ``out``, exactly as the game's Python ``encoding`` does;
+``mover`` is what ``player(s, tab)`` says (the loops know it already, so the observation need
+not ask again). As with the simulator, each game's ``vector`` module instantiates
+:func:`reset_batch` and :func:`step_batch` inside its own ``@njit(cache=True)`` functions, so
+they land in numba's on-disk cache.
 
 The batch, one row per game: ``states`` (the kernels' state vectors), ``rngs`` (one splitmix64
 word per game: game ``g`` is seeded from (seed, g) and keeps drawing from its own stream, episode

@@ -15,9 +15,8 @@ which sees the same :class:`~gamehall.core.State` a local game has: any
 :class:`~gamehall.core.agent.Agent` (``choose(state) -> action``), or a level by name. With
 little time left on its clock (the server's last figure, counted down since it came while that
 clock runs) it plays the first legal move instead of thinking; an agent's one slow move is not
-cut short. When the lobby's
-socket drops it connects again (signing in again if its session ended) and picks up its ongoing
-games, listed on its profile, where it left them.
+cut short. When the lobby's socket drops it connects again (signing in again if its session
+ended) and picks up its ongoing games, listed on its profile, where it left them.
 """
 
 from __future__ import annotations

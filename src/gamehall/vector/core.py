@@ -259,8 +259,8 @@ class VectorGame:
         than 32,767 actions) whose row ``g`` starts with its ``count[g]`` legal actions
         (ascending; the rest is stale), and ``count``; ``room`` (:attr:`legal_room`) is the
         most legal actions a position of the game can have (for some games far fewer than
-        the number of actions), or the number of actions. Picking a random legal action from them is O(N), not
-        O(N × actions)."""
+        the number of actions), or the number of actions. Picking a random legal action from
+        them is O(N), not O(N × actions)."""
         return self._legal, self._legal_count
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:

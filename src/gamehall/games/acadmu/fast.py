@@ -17,8 +17,9 @@ of discs ``n``, then the discs' fronts (``n``) and backs (``n``).
 Actions are the engine's dense indices (:meth:`AcadmuGame.action_index`): single takes
 ``own * 9 + taken``, double takes by shape ``81 + own * 6 + colour pair``, ``135`` pass; ``legal``
 lists each resulting position once, ascending. The pour tosses every disc of Dark's set, then of
-Light's, each face up with probability exactly 1/2 (a bit each of one 64-bit draw per 64 discs); the draw picks a disc uniformly and tosses it.
-A trajectory records a pour as the 18 up-face counts and a draw as the four faces.
+Light's, each face up with probability exactly 1/2 (a bit each of one 64-bit draw per 64
+discs); the draw picks a disc uniformly and tosses it. A trajectory records a pour as the 18
+up-face counts and a draw as the four faces.
 """
 
 # ruff: noqa: ANN001, ANN201
