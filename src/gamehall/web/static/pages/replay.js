@@ -7,7 +7,7 @@ import { getJSON } from "../lib/api.js";
 import { h, replace } from "../dom.js";
 import { playerLink } from "../lib/hall.js";
 import { boardModule, failure, loading, page, seatName, titleOf } from "../lib/shared.js";
-import { notation, scrollWithin, sectionsOf } from "./review.js";
+import { computerName, notation, scrollWithin, sectionsOf } from "./review.js";
 
 export function replayPage(id) {
   const body = h("div", { class: "replay-page" }, loading());
@@ -122,10 +122,7 @@ export function replayPage(id) {
 function players(game, labels) {
   const seats = game?.seats || [];
   if (!seats.length) return null;
-  const who = (seat) => {
-    if (seat.kind === "computer") return `Computer${seat.level ? ` (${seat.level})` : ""}`;
-    return seat.player ? playerLink(seat.player, { bot: seat.bot }) : h("span", { class: "muted" }, "nobody");
-  };
+  const who = (seat) => computerName(seat) || (seat.player ? playerLink(seat.player, { bot: seat.bot }) : h("span", { class: "muted" }, "nobody"));
   return h(
     "p",
     { class: "replay-players" },

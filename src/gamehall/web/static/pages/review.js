@@ -357,8 +357,12 @@ function playerName(state, index) {
   if (!seat) return "";
   const you = state.you || [];
   if (you.length === 1 && you[0] === index) return "You";
-  if (seat.kind === "computer") return `Computer${seat.level ? ` (${seat.level})` : ""}`;
-  return seat.player || "";
+  return computerName(seat) || seat.player || "";
+}
+
+/** A computer's seat as people read it, "Computer (level)"; "" for a person's seat. */
+export function computerName(seat) {
+  return seat.kind === "computer" ? `Computer${seat.level ? ` (${seat.level})` : ""}` : "";
 }
 
 /** A judged move in words (the replay's played item carries them), the notation as a fallback. */
